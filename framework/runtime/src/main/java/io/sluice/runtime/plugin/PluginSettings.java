@@ -1,0 +1,131 @@
+package io.sluice.runtime.plugin;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Where plugins are and which of them are enabled. Part of every sink and source descriptor, so
+ * that a task can find the registry of its own JVM.
+ *
+ * <p>Resolution: an explicit value (a table option or builder call) on the client; on a task the
+ * JVM's own setting (system property {@code sluice.plugins.dir}, then environment variable {@code
+ * SLUICE_PLUGINS_DIR}) wins over the value carried from the client, because the client's path need
+ * not exist on the task's machine.
+ */
+public final class PluginSettings implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Option / system property naming the plugins directory. */
+    public static final String PLUGINS_DIR = "sluice.plugins.dir";
+    /** Environment variable naming the plugins directory. */
+    public static final String PLUGINS_DIR_ENV = "SLUICE_PLUGINS_DIR";
+    /** Option / system property: comma-separated ids of the plugins to load; all when absent. */
+    public static final String PLUGINS_ENABLED = "sluice.plugins.enabled";
+
+    private final String pluginsDir;
+    private final TreeSet<String> enabled; // empty: all
+    private final String additionalParentFirst;
+
+    private PluginSettings(String pluginsDir, Set<String> enabled, String additionalParentFirst) {
+        this.pluginsDir = pluginsDir;
+        this.enabled = new TreeSet<>(enabled);
+        this.additionalParentFirst = additionalParentFirst == null ? "" : additionalParentFirst;
+    }
+
+    /** Settings with an explicit directory, all plugins enabled. */
+    public static PluginSettings of(Path pluginsDir) {
+        return new PluginSettings(pluginsDir.toAbsolutePath().normalize().toString(), Collections.emptySet(), null);
+    }
+
+    /**
+     * Settings from options (table options, a configuration map), falling back to system
+     * properties and the environment.
+     *
+     * @throws IllegalArgumentException if no plugins directory is configured anywhere
+     */
+    public static PluginSettings fromOptions(Map<String, String> options) {
+        String dir = firstNonEmpty(options.get(PLUGINS_DIR), System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
+        if (dir == null) {
+            throw new IllegalArgumentException(
+                    "No plugins directory: set the option '" + PLUGINS_DIR + "', the system property '"
+                            + PLUGINS_DIR + "' or the environment variable " + PLUGINS_DIR_ENV);
+        }
+        String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED));
+        String additional = firstNonEmpty(options.get(ParentFirstPatterns.ADDITIONAL_KEY), System.getProperty(ParentFirstPatterns.ADDITIONAL_KEY));
+        return new PluginSettings(
+                Paths.get(dir).toAbsolutePath().normalize().toString(), parseList(enabled), additional);
+    }
+
+    /** These settings as seen from a task's JVM: its own directory setting wins. */
+    public PluginSettings onTask() {
+        String own = firstNonEmpty(System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
+        return own == null ? this : new PluginSettings(Paths.get(own).toAbsolutePath().normalize().toString(), enabled, additionalParentFirst);
+    }
+
+    /** With only the given plugin ids enabled. */
+    public PluginSettings withEnabled(String... ids) {
+        return new PluginSettings(pluginsDir, new TreeSet<>(Arrays.asList(ids)), additionalParentFirst);
+    }
+
+    public Path pluginsDir() {
+        return Paths.get(pluginsDir);
+    }
+
+    /** Enabled plugin ids; empty means all. */
+    public Set<String> enabled() {
+        return Collections.unmodifiableSet(enabled);
+    }
+
+    public ParentFirstPatterns parentFirstPatterns() {
+        return ParentFirstPatterns.withAdditional(additionalParentFirst);
+    }
+
+    private static Set<String> parseList(String value) {
+        Set<String> ids = new TreeSet<>();
+        if (value != null) {
+            for (String id : value.split(",")) {
+                if (!id.trim().isEmpty()) {
+                    ids.add(id.trim());
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static String firstNonEmpty(String... values) {
+        for (String v : values) {
+            if (v != null && !v.trim().isEmpty()) {
+                return v.trim();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PluginSettings)) {
+            return false;
+        }
+        PluginSettings that = (PluginSettings) o;
+        return pluginsDir.equals(that.pluginsDir) && enabled.equals(that.enabled)
+                && additionalParentFirst.equals(that.additionalParentFirst);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(pluginsDir, enabled, additionalParentFirst);
+    }
+
+    @Override
+    public String toString() {
+        return "PluginSettings{dir=" + pluginsDir + ", enabled=" + (enabled.isEmpty() ? "all" : enabled) + "}";
+    }
+}

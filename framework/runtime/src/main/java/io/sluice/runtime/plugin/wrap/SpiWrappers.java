@@ -1,0 +1,49 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.partition.PartitionTimeExtractorFactory;
+import io.sluice.spi.sink.BucketAssignerFactory;
+import io.sluice.spi.sink.RollingPolicyFactory;
+import io.sluice.spi.sink.TargetFactory;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** The SPI factory types plugins can offer, and the wrapper of each. */
+public final class SpiWrappers {
+
+    /** Every SPI factory type, in the order extensions are listed. */
+    public static final List<Class<? extends SluiceFactory>> SPI_TYPES =
+            Collections.unmodifiableList(
+                    Arrays.asList(
+                            TargetFactory.class,
+                            FormatFactory.class,
+                            BucketAssignerFactory.class,
+                            RollingPolicyFactory.class,
+                            CommitPolicyFactory.class,
+                            PartitionTimeExtractorFactory.class));
+
+    private SpiWrappers() {}
+
+    /** Wraps a plugin's factory so every call runs under the plugin's context class loader. */
+    @SuppressWarnings("unchecked")
+    public static <T extends SluiceFactory> T wrap(Class<T> type, T factory, ClassLoader loader) {
+        if (type == TargetFactory.class) {
+            return (T) new TcclTargetFactory((TargetFactory) factory, loader);
+        } else if (type == FormatFactory.class) {
+            return (T) new TcclFormatFactory((FormatFactory) factory, loader);
+        } else if (type == BucketAssignerFactory.class) {
+            return (T) new TcclBucketAssignerFactory((BucketAssignerFactory) factory, loader);
+        } else if (type == RollingPolicyFactory.class) {
+            return (T) new TcclRollingPolicyFactory((RollingPolicyFactory) factory, loader);
+        } else if (type == CommitPolicyFactory.class) {
+            return (T) new TcclCommitPolicyFactory((CommitPolicyFactory) factory, loader);
+        } else if (type == PartitionTimeExtractorFactory.class) {
+            return (T) new TcclPartitionTimeExtractorFactory((PartitionTimeExtractorFactory) factory, loader);
+        }
+        throw new IllegalArgumentException("Not an SPI factory type: " + type.getName());
+    }
+}

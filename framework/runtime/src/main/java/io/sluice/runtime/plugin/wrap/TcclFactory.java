@@ -1,0 +1,53 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.SluiceFactory;
+
+import org.apache.flink.configuration.ConfigOption;
+
+import java.util.Set;
+
+/**
+ * Base of the factory wrappers: the methods every {@link SluiceFactory} has, each run with the
+ * plugin's class loader as the thread context class loader.
+ */
+abstract class TcclFactory<F extends SluiceFactory> implements SluiceFactory, PluginBound {
+
+    final F delegate;
+    final ClassLoader loader;
+
+    TcclFactory(F delegate, ClassLoader loader) {
+        this.delegate = delegate;
+        this.loader = loader;
+    }
+
+    @Override
+    public String identifier() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.identifier();
+        }
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.requiredOptions();
+        }
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.optionalOptions();
+        }
+    }
+
+    @Override
+    public ClassLoader pluginClassLoader() {
+        return loader;
+    }
+
+    @Override
+    public Object unwrap() {
+        return delegate;
+    }
+}

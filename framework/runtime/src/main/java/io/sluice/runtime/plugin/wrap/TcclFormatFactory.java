@@ -1,0 +1,37 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.format.FormatContext;
+import io.sluice.spi.format.FormatFactory;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.api.common.serialization.Encoder;
+import org.apache.flink.table.data.RowData;
+
+/** {@link FormatFactory} of a plugin, called under the plugin's context class loader. */
+public final class TcclFormatFactory extends TcclFactory<FormatFactory> implements FormatFactory {
+
+    public TcclFormatFactory(FormatFactory delegate, ClassLoader loader) {
+        super(delegate, loader);
+    }
+
+    @Override
+    public boolean isBulk() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.isBulk();
+        }
+    }
+
+    @Override
+    public Encoder<RowData> createEncoder(FormatContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new TcclEncoder(delegate.createEncoder(context), loader);
+        }
+    }
+
+    @Override
+    public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new TcclBulkWriterFactory(delegate.createBulkWriterFactory(context), loader);
+        }
+    }
+}

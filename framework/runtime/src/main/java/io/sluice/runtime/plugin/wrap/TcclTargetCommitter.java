@@ -1,0 +1,42 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.TargetCommitter;
+
+import java.io.IOException;
+
+/** A plugin's {@link TargetCommitter}, called under the plugin's context class loader. */
+public final class TcclTargetCommitter implements TargetCommitter, PluginBound {
+
+    private final TargetCommitter delegate;
+    private final ClassLoader loader;
+
+    TcclTargetCommitter(TargetCommitter delegate, ClassLoader loader) {
+        this.delegate = delegate;
+        this.loader = loader;
+    }
+
+    @Override
+    public void commit(CommitRequest request) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            delegate.commit(request);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            delegate.close();
+        }
+    }
+
+    @Override
+    public ClassLoader pluginClassLoader() {
+        return loader;
+    }
+
+    @Override
+    public Object unwrap() {
+        return delegate;
+    }
+}

@@ -1,0 +1,39 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.TargetWriter;
+
+import java.io.IOException;
+import java.util.List;
+
+/** {@link TargetFactory} of a plugin, called under the plugin's context class loader. */
+public final class TcclTargetFactory extends TcclFactory<TargetFactory> implements TargetFactory {
+
+    public TcclTargetFactory(TargetFactory delegate, ClassLoader loader) {
+        super(delegate, loader);
+    }
+
+    @Override
+    public void validate(SinkContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            delegate.validate(context);
+        }
+    }
+
+    @Override
+    public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new TcclTargetWriter(delegate.createWriter(context, restoredState), loader);
+        }
+    }
+
+    @Override
+    public TargetCommitter createCommitter(SinkContext context) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new TcclTargetCommitter(delegate.createCommitter(context), loader);
+        }
+    }
+}

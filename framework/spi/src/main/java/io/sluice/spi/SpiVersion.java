@@ -1,0 +1,17 @@
+package io.sluice.spi;
+
+/**
+ * The version of the Sluice SPI that this jar defines.
+ *
+ * <p>A plugin declares the SPI version it needs in its descriptor ({@code plugin.requires}, e.g.
+ * {@code >=1.0.0}); the framework refuses to load a plugin whose requirement this version does not
+ * meet. The version follows semantic versioning: a minor version only adds, a major version may
+ * break.
+ */
+public final class SpiVersion {
+
+    /** The SPI version of this build. */
+    public static final String CURRENT = "1.0.0";
+
+    private SpiVersion() {}
+}

@@ -1,0 +1,92 @@
+package io.sluice.runtime.config;
+
+import io.sluice.runtime.plugin.ParentFirstPatterns;
+import io.sluice.runtime.plugin.PluginSettings;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Options the framework itself reads, whatever the target: which target, where plugins are, and
+ * the partition-commit pipeline. Names and defaults are those of Flink's filesystem connector.
+ */
+public final class SluiceOptions {
+
+    public static final ConfigOption<String> TARGET =
+            ConfigOptions.key("target").stringType().noDefaultValue()
+                    .withDescription("The storage target: filesystem, hive, iceberg or a third party's.");
+
+    public static final ConfigOption<String> PLUGINS_DIR =
+            ConfigOptions.key(PluginSettings.PLUGINS_DIR).stringType().noDefaultValue()
+                    .withDescription("Directory holding one folder, zip or jar per plugin.");
+
+    public static final ConfigOption<String> PLUGINS_ENABLED =
+            ConfigOptions.key(PluginSettings.PLUGINS_ENABLED).stringType().noDefaultValue()
+                    .withDescription("Comma-separated plugin ids to load; all when absent.");
+
+    public static final ConfigOption<String> PARENT_FIRST_ADDITIONAL =
+            ConfigOptions.key(ParentFirstPatterns.ADDITIONAL_KEY).stringType().noDefaultValue()
+                    .withDescription("Extra ';'-separated class prefixes plugins share with the framework.");
+
+    public static final ConfigOption<Integer> SINK_PARALLELISM =
+            ConfigOptions.key("sink.parallelism").intType().noDefaultValue()
+                    .withDescription("Parallelism of the sink writers; the input's by default.");
+
+    public static final ConfigOption<String> SINK_UID_PREFIX =
+            ConfigOptions.key("sink.uid-prefix").stringType().noDefaultValue()
+                    .withDescription("Prefix of the uids of the sink's own operators (aggregator, partition commit).");
+
+    public static final ConfigOption<String> PARTITION_COMMIT_TRIGGER =
+            ConfigOptions.key("sink.partition-commit.trigger").stringType().defaultValue("process-time")
+                    .withDescription("'process-time' or 'partition-time'.");
+
+    public static final ConfigOption<Duration> PARTITION_COMMIT_DELAY =
+            ConfigOptions.key("sink.partition-commit.delay").durationType().defaultValue(Duration.ZERO)
+                    .withDescription("A partition is not committed before this delay.");
+
+    public static final ConfigOption<String> PARTITION_COMMIT_WATERMARK_TIME_ZONE =
+            ConfigOptions.key("sink.partition-commit.watermark-time-zone").stringType().defaultValue("UTC")
+                    .withDescription("Time zone to turn a partition's time into epoch millis for the partition-time trigger.");
+
+    public static final ConfigOption<String> PARTITION_COMMIT_POLICY_KIND =
+            ConfigOptions.key("sink.partition-commit.policy.kind").stringType().noDefaultValue()
+                    .withDescription("Comma-separated policies to run on a finished partition: success-file, metastore, custom.");
+
+    public static final ConfigOption<String> PARTITION_COMMIT_POLICY_CLASS =
+            ConfigOptions.key("sink.partition-commit.policy.class").stringType().noDefaultValue()
+                    .withDescription("For kind 'custom': comma-separated identifiers or class names of CommitPolicyFactory extensions.");
+
+    public static final ConfigOption<String> PARTITION_TIME_EXTRACTOR_KIND =
+            ConfigOptions.key("partition.time-extractor.kind").stringType().defaultValue("default")
+                    .withDescription("'default' or 'custom'.");
+
+    public static final ConfigOption<String> PARTITION_TIME_EXTRACTOR_CLASS =
+            ConfigOptions.key("partition.time-extractor.class").stringType().noDefaultValue()
+                    .withDescription("For kind 'custom': identifier or class name of a PartitionTimeExtractorFactory extension.");
+
+    public static final ConfigOption<String> PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN =
+            ConfigOptions.key("partition.time-extractor.timestamp-pattern").stringType().noDefaultValue()
+                    .withDescription("How to build a timestamp from partition values, e.g. '$dt $hour:00:00'; the first value by default.");
+
+    public static final ConfigOption<String> PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER =
+            ConfigOptions.key("partition.time-extractor.timestamp-formatter").stringType().defaultValue("yyyy-MM-dd HH:mm:ss")
+                    .withDescription("java.time pattern to parse the timestamp built by the timestamp pattern.");
+
+    private SluiceOptions() {}
+
+    /** Every framework option. */
+    public static Set<ConfigOption<?>> all() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
+                TARGET, PLUGINS_DIR, PLUGINS_ENABLED, PARENT_FIRST_ADDITIONAL, SINK_PARALLELISM, SINK_UID_PREFIX,
+                PARTITION_COMMIT_TRIGGER, PARTITION_COMMIT_DELAY, PARTITION_COMMIT_WATERMARK_TIME_ZONE,
+                PARTITION_COMMIT_POLICY_KIND, PARTITION_COMMIT_POLICY_CLASS, PARTITION_TIME_EXTRACTOR_KIND,
+                PARTITION_TIME_EXTRACTOR_CLASS, PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN,
+                PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER)));
+    }
+}

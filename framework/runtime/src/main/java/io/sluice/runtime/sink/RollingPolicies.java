@@ -1,0 +1,71 @@
+package io.sluice.runtime.sink;
+
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.util.TimeUtils;
+
+import java.time.Duration;
+import java.util.Collections;
+
+/**
+ * The built-in rolling policies, for {@link SluiceSinkBuilder#withRollingPolicy}. The defaults of
+ * {@link #defaultPolicy()} are those of Flink's {@code DefaultRollingPolicy}: 128 MiB, 60 s
+ * rollover, 60 s inactivity.
+ */
+public final class RollingPolicies {
+
+    /** Option selecting the rolling policy by identifier. */
+    public static final String KIND = "sink.rolling-policy.kind";
+
+    private RollingPolicies() {}
+
+    /** Rolls on size, age and inactivity. */
+    public static DefaultPolicy defaultPolicy() {
+        return new DefaultPolicy(named("default")
+                .with("sink.rolling-policy.file-size", "128mb")
+                .with("sink.rolling-policy.rollover-interval", "60 s")
+                .with("sink.rolling-policy.inactivity-interval", "60 s"));
+    }
+
+    /** Rolls at every checkpoint (and only then). */
+    public static ExtensionChoice onCheckpoint() {
+        return named("on-checkpoint");
+    }
+
+    /** Any rolling policy extension by identifier. */
+    public static ExtensionChoice named(String identifier) {
+        return new ExtensionChoice(Collections.singletonMap(KIND, identifier));
+    }
+
+    /** Builder of the default policy's settings. */
+    public static final class DefaultPolicy {
+        private ExtensionChoice choice;
+
+        private DefaultPolicy(ExtensionChoice choice) {
+            this.choice = choice;
+        }
+
+        public DefaultPolicy withMaxPartSize(MemorySize size) {
+            choice = choice.with("sink.rolling-policy.file-size", size.toString());
+            return this;
+        }
+
+        public DefaultPolicy withRolloverInterval(Duration interval) {
+            choice = choice.with("sink.rolling-policy.rollover-interval", TimeUtils.formatWithHighestUnit(interval));
+            return this;
+        }
+
+        public DefaultPolicy withInactivityInterval(Duration interval) {
+            choice = choice.with("sink.rolling-policy.inactivity-interval", TimeUtils.formatWithHighestUnit(interval));
+            return this;
+        }
+
+        public DefaultPolicy withCheckInterval(Duration interval) {
+            choice = choice.with("sink.rolling-policy.check-interval", TimeUtils.formatWithHighestUnit(interval));
+            return this;
+        }
+
+        public ExtensionChoice build() {
+            return choice;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.spi.sink.TargetFactory;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything a task needs to build its part of a sink, and nothing of any plugin: the target's
+ * identifier and plugin id, the options as strings, the row type and partition keys, and where
+ * plugins are. This is what travels in the job graph (ARCHITECTURE.md, rule 2).
+ */
+public final class SinkDescriptor implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String target;
+    private final String pluginId;
+    private final LinkedHashMap<String, String> options;
+    private final RowType rowType;
+    private final ArrayList<String> partitionKeys;
+    private final PluginSettings pluginSettings;
+
+    SinkDescriptor(String target, String pluginId, Map<String, String> options, RowType rowType,
+            List<String> partitionKeys, PluginSettings pluginSettings) {
+        this.target = Objects.requireNonNull(target);
+        this.pluginId = Objects.requireNonNull(pluginId);
+        this.options = new LinkedHashMap<>(options);
+        this.rowType = Objects.requireNonNull(rowType);
+        this.partitionKeys = new ArrayList<>(partitionKeys);
+        this.pluginSettings = Objects.requireNonNull(pluginSettings);
+    }
+
+    /**
+     * Resolves the target of {@code options} in the registry of the client and checks it exists.
+     *
+     * @throws IllegalArgumentException if {@code target} is missing or unknown
+     */
+    public static SinkDescriptor resolve(Map<String, String> options, RowType rowType, List<String> partitionKeys) {
+        String target = options.get(SluiceOptions.TARGET.key());
+        if (target == null || target.trim().isEmpty()) {
+            throw new IllegalArgumentException("Missing required option '" + SluiceOptions.TARGET.key() + "'");
+        }
+        PluginSettings settings = PluginSettings.fromOptions(options);
+        PluginRegistry registry = PluginRegistry.get(settings);
+        String pluginId = registry.pluginOf(TargetFactory.class, target);
+        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, settings);
+    }
+
+    /** The target identifier, e.g. {@code filesystem}. */
+    public String target() {
+        return target;
+    }
+
+    /** The id of the plugin that offers the target. */
+    public String pluginId() {
+        return pluginId;
+    }
+
+    public Map<String, String> options() {
+        return Collections.unmodifiableMap(options);
+    }
+
+    public Configuration configuration() {
+        return Configuration.fromMap(options);
+    }
+
+    public RowType rowType() {
+        return rowType;
+    }
+
+    public List<String> partitionKeys() {
+        return Collections.unmodifiableList(partitionKeys);
+    }
+
+    public PluginSettings pluginSettings() {
+        return pluginSettings;
+    }
+
+    /** The registry of the JVM this runs in (a task's own plugin settings win). */
+    public PluginRegistry registry() {
+        return PluginRegistry.get(pluginSettings.onTask());
+    }
+
+    /** The target factory, from the registry of this JVM, checked to come from the same plugin. */
+    public TargetFactory targetFactory() {
+        PluginRegistry registry = registry();
+        String found = registry.pluginOf(TargetFactory.class, target);
+        if (!found.equals(pluginId)) {
+            throw new IllegalStateException("Target '" + target + "' was planned with plugin '" + pluginId
+                    + "' but this JVM's plugins directory " + registry.settings().pluginsDir() + " has it in plugin '" + found + "'");
+        }
+        return registry.find(TargetFactory.class, target);
+    }
+
+    /** A stable short id of this sink, for operator uids. */
+    public String uidPrefix() {
+        String explicit = options.get(SluiceOptions.SINK_UID_PREFIX.key());
+        if (explicit != null) {
+            return explicit;
+        }
+        Map<String, String> identity = new java.util.TreeMap<>(options);
+        return "sluice-" + target + "-" + Integer.toHexString(identity.hashCode());
+    }
+
+    @Override
+    public String toString() {
+        return "SinkDescriptor{target=" + target + ", plugin=" + pluginId + ", options=" + options + "}";
+    }
+}

@@ -1,0 +1,80 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.state.Committable;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.TargetCommitter;
+
+import org.apache.flink.api.connector.sink2.Committer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The Flink committer: hands each checkpoint's merged {@link Committable} to the target's {@link
+ * TargetCommitter}, in checkpoint order. A failure fails the job; Flink keeps the committable in
+ * state and the restored committer commits it again, which the target treats as a no-op where it
+ * already succeeded.
+ */
+final class SluiceCommitter implements Committer<Committable> {
+
+    private final TargetCommitter committer;
+    private final String pluginId;
+    private final String target;
+    private final String jobId;
+
+    SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId) {
+        this.committer = committer;
+        this.pluginId = pluginId;
+        this.target = target;
+        this.jobId = jobId;
+    }
+
+    @Override
+    public void commit(Collection<Committer.CommitRequest<Committable>> requests) throws IOException {
+        List<Committer.CommitRequest<Committable>> ordered = new ArrayList<>(requests);
+        ordered.sort(Comparator.comparingLong(r -> r.getCommittable().checkpointId()));
+        for (Committer.CommitRequest<Committable> request : ordered) {
+            Committable c = request.getCommittable();
+            List<Payload> payloads = new ArrayList<>(c.entries().size());
+            for (Committable.Entry e : c.entries()) {
+                payloads.add(e.envelope().payloadFor(pluginId, target));
+            }
+            committer.commit(new Request(jobId, c.checkpointId(), payloads));
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        committer.close();
+    }
+
+    private static final class Request implements io.sluice.spi.sink.CommitRequest {
+        private final String jobId;
+        private final long checkpointId;
+        private final List<Payload> pending;
+
+        Request(String jobId, long checkpointId, List<Payload> pending) {
+            this.jobId = jobId;
+            this.checkpointId = checkpointId;
+            this.pending = pending;
+        }
+
+        @Override
+        public String jobId() {
+            return jobId;
+        }
+
+        @Override
+        public long checkpointId() {
+            return checkpointId;
+        }
+
+        @Override
+        public List<Payload> pending() {
+            return pending;
+        }
+    }
+}

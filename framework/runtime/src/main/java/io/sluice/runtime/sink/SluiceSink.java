@@ -1,0 +1,170 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.state.Committable;
+import io.sluice.runtime.state.CommittableSerializer;
+import io.sluice.runtime.state.Envelope;
+import io.sluice.runtime.state.WriterState;
+import io.sluice.runtime.state.WriterStateSerializer;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.TargetFactory;
+
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The one Flink sink of every Sluice target: writers per subtask, one aggregated commit per
+ * checkpoint, and partition commit after it. Exactly-once in STREAMING with checkpoints; BATCH
+ * commits at the end of input.
+ *
+ * <p>The sink holds only a {@link SinkDescriptor}; each task resolves the target from its own
+ * JVM's plugin registry when it creates its writer or committer. Build one with {@link
+ * #forRowData(RowType)}.
+ */
+public final class SluiceSink
+        implements Sink<RowData>,
+                SupportsWriterState<RowData, WriterState>,
+                SupportsCommitter<Committable>,
+                SupportsPreCommitTopology<Committable, Committable>,
+                SupportsPostCommitTopology<Committable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final SinkDescriptor descriptor;
+
+    SluiceSink(SinkDescriptor descriptor) {
+        this.descriptor = descriptor;
+    }
+
+    /** Starts a builder for a sink of rows of the given type. */
+    public static SluiceSinkBuilder forRowData(RowType rowType) {
+        return new SluiceSinkBuilder(rowType);
+    }
+
+    /** Creates the sink of a descriptor (used by the table factory). */
+    public static SluiceSink of(SinkDescriptor descriptor) {
+        return new SluiceSink(descriptor);
+    }
+
+    public SinkDescriptor descriptor() {
+        return descriptor;
+    }
+
+    @Override
+    @Deprecated
+    public SinkWriter<RowData> createWriter(InitContext context) {
+        throw new UnsupportedOperationException("Flink calls createWriter(WriterInitContext)");
+    }
+
+    @Override
+    public SinkWriter<RowData> createWriter(WriterInitContext context) throws IOException {
+        return restoreWriter(context, new ArrayList<>());
+    }
+
+    @Override
+    public StatefulSinkWriter<RowData, WriterState> restoreWriter(
+            WriterInitContext context, Collection<WriterState> recoveredState) throws IOException {
+        RegistryLifecycle.attach(context.getUserCodeClassLoader());
+        PluginRegistry registry = descriptor.registry();
+        TargetFactory target = descriptor.targetFactory();
+        List<Payload> restored = new ArrayList<>();
+        for (WriterState state : recoveredState) {
+            for (Envelope e : state.envelopes()) {
+                restored.add(e.payloadFor(descriptor.pluginId(), descriptor.target()));
+            }
+        }
+        TaskSinkContext sinkContext = new TaskSinkContext(descriptor,
+                context.getJobInfo().getJobId().toHexString(),
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getNumberOfParallelSubtasks(),
+                context.metricGroup(), registry);
+        return new SluiceSinkWriter(target.createWriter(sinkContext, restored),
+                descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService());
+    }
+
+    @Override
+    public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
+        return new WriterStateSerializer();
+    }
+
+    @Override
+    public Committer<Committable> createCommitter(CommitterInitContext context) throws IOException {
+        RegistryLifecycle.attach(null);
+        String jobId = context.getJobInfo().getJobId().toHexString();
+        TaskSinkContext sinkContext = new TaskSinkContext(descriptor, jobId,
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getNumberOfParallelSubtasks(),
+                context.metricGroup(), descriptor.registry());
+        return new SluiceCommitter(descriptor.targetFactory().createCommitter(sinkContext),
+                descriptor.pluginId(), descriptor.target(), jobId);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<Committable> getCommittableSerializer() {
+        return new CommittableSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<Committable> getWriteResultSerializer() {
+        return new CommittableSerializer();
+    }
+
+    @Override
+    public DataStream<CommittableMessage<Committable>> addPreCommitTopology(
+            DataStream<CommittableMessage<Committable>> writeResults) {
+        String uid = descriptor.uidPrefix() + "-aggregator";
+        return writeResults
+                .global()
+                .transform("Sluice commit aggregator", CommittableMessageTypeInfo.of(CommittableSerializer::new),
+                        new CommitAggregator())
+                .uid(uid)
+                .name("Sluice commit aggregator: " + descriptor.target())
+                .setParallelism(1)
+                .setMaxParallelism(1)
+                // everything to committer subtask 0: one commit per checkpoint
+                .global();
+    }
+
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<Committable>> committed) {
+        if (!PartitionCommitter.isConfigured(descriptor.configuration())) {
+            return;
+        }
+        committed
+                .global()
+                .transform("Sluice partition commit", Types.VOID, new PartitionCommitOperator(descriptor))
+                .uid(descriptor.uidPrefix() + "-partition-commit")
+                .setParallelism(1)
+                .setMaxParallelism(1)
+                .sinkTo(new DiscardingSink<>())
+                .name("Sluice partition commit end")
+                .setParallelism(1);
+    }
+
+    /** The sink's parallelism option, or -1 for the input's. */
+    public int parallelism() {
+        return descriptor.configuration().getOptional(SluiceOptions.SINK_PARALLELISM).orElse(-1);
+    }
+}

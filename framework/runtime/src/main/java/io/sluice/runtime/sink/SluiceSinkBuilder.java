@@ -1,0 +1,110 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.PluginSettings;
+
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a {@link SluiceSink} for the DataStream API, in the spirit of Flink's {@code FileSink}
+ * builders. Every choice becomes an option of the same name the SQL connector takes; {@link
+ * #build()} checks them against the target the way {@code CREATE TABLE} does.
+ *
+ * <pre>{@code
+ * SluiceSink sink = SluiceSink.forRowData(rowType)
+ *     .withTarget("filesystem")
+ *     .withOption("path", "/data/out")
+ *     .withFormat("parquet")
+ *     .withBucketAssigner(BucketAssigners.dateTime("yyyy-MM-dd", ZoneId.of("UTC")))
+ *     .build();
+ * stream.sinkTo(sink);
+ * }</pre>
+ */
+public final class SluiceSinkBuilder {
+
+    private final RowType rowType;
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private final List<String> partitionKeys = new ArrayList<>();
+
+    SluiceSinkBuilder(RowType rowType) {
+        this.rowType = rowType;
+        // FileSink's default: hourly buckets by processing time
+        options.putAll(BucketAssigners.dateTime().options());
+    }
+
+    /** The target identifier, e.g. {@code filesystem}. */
+    public SluiceSinkBuilder withTarget(String target) {
+        return withOption(SluiceOptions.TARGET.key(), target);
+    }
+
+    /** The format identifier, e.g. {@code csv}, {@code parquet}. */
+    public SluiceSinkBuilder withFormat(String format) {
+        return withOption("format", format);
+    }
+
+    /** The base path ({@code path}). */
+    public SluiceSinkBuilder withPath(String path) {
+        return withOption("path", path);
+    }
+
+    /** Where plugins are, if not set for the JVM. */
+    public SluiceSinkBuilder withPluginsDir(Path dir) {
+        return withOption(PluginSettings.PLUGINS_DIR, dir.toAbsolutePath().toString());
+    }
+
+    public SluiceSinkBuilder withBucketAssigner(ExtensionChoice assigner) {
+        options.putAll(assigner.options());
+        return this;
+    }
+
+    public SluiceSinkBuilder withRollingPolicy(ExtensionChoice policy) {
+        options.putAll(policy.options());
+        return this;
+    }
+
+    public SluiceSinkBuilder withRollingPolicy(RollingPolicies.DefaultPolicy policy) {
+        return withRollingPolicy(policy.build());
+    }
+
+    /** Part file prefix and suffix, as Flink's {@link OutputFileConfig}. */
+    public SluiceSinkBuilder withOutputFileConfig(OutputFileConfig config) {
+        withOption("sink.part-file.prefix", config.getPartPrefix());
+        return withOption("sink.part-file.suffix", config.getPartSuffix());
+    }
+
+    /** Partition keys: with the {@code partition} bucket assigner, Hive-style directories. */
+    public SluiceSinkBuilder withPartitionKeys(String... keys) {
+        partitionKeys.addAll(Arrays.asList(keys));
+        return withBucketAssigner(BucketAssigners.partition());
+    }
+
+    /** Any option of the target, format or framework. */
+    public SluiceSinkBuilder withOption(String key, String value) {
+        options.put(key, value);
+        return this;
+    }
+
+    public SluiceSinkBuilder withOptions(Map<String, String> more) {
+        options.putAll(more);
+        return this;
+    }
+
+    /**
+     * Checks the options and builds the sink.
+     *
+     * @throws IllegalArgumentException for an unknown target or option, or an invalid value
+     */
+    public SluiceSink build() {
+        SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys);
+        SinkValidation.validate(descriptor);
+        return new SluiceSink(descriptor);
+    }
+}

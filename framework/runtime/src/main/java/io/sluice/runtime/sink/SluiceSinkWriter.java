@@ -1,0 +1,130 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.state.Committable;
+import io.sluice.runtime.state.Envelope;
+import io.sluice.runtime.state.WriterState;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.RecordContext;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.table.data.RowData;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The Flink side of one writer subtask: hands rows to the target's {@link TargetWriter}, turns what
+ * it prepares into {@link Committable}s and its state into {@link Envelope}s, and drives its
+ * processing-time callbacks.
+ */
+final class SluiceSinkWriter
+        implements CommittingSinkWriter<RowData, Committable>, StatefulSinkWriter<RowData, WriterState> {
+
+    private final TargetWriter writer;
+    private final String pluginId;
+    private final String target;
+    private final ProcessingTimeService timeService;
+    private final MutableRecordContext recordContext;
+    private boolean endOfInput;
+
+    SluiceSinkWriter(TargetWriter writer, String pluginId, String target, ProcessingTimeService timeService) {
+        this.writer = writer;
+        this.pluginId = pluginId;
+        this.target = target;
+        this.timeService = timeService;
+        this.recordContext = new MutableRecordContext(timeService);
+        long interval = writer.processingTimeInterval();
+        if (interval > 0) {
+            scheduleTimer(interval);
+        }
+    }
+
+    private void scheduleTimer(long interval) {
+        timeService.registerTimer(timeService.getCurrentProcessingTime() + interval, time -> {
+            writer.onProcessingTime(time);
+            scheduleTimer(interval);
+        });
+    }
+
+    @Override
+    public void write(RowData element, Context context) throws IOException {
+        recordContext.timestamp = context.timestamp();
+        recordContext.watermark = context.currentWatermark();
+        writer.write(element, recordContext);
+    }
+
+    @Override
+    public void writeWatermark(Watermark watermark) {
+        recordContext.watermark = watermark.getTimestamp();
+    }
+
+    @Override
+    public void flush(boolean endOfInput) {
+        this.endOfInput |= endOfInput;
+    }
+
+    @Override
+    public Collection<Committable> prepareCommit() throws IOException {
+        List<PendingCommit> pending = writer.prepareCommit(endOfInput);
+        if (pending.isEmpty()) {
+            return Collections.emptyList();
+        }
+        List<Committable.Entry> entries = new ArrayList<>(pending.size());
+        for (PendingCommit p : pending) {
+            entries.add(new Committable.Entry(new Envelope(pluginId, target, p.payload()), p.partition(), p.partitionCreationTime()));
+        }
+        return Collections.singletonList(new Committable(0, entries));
+    }
+
+    @Override
+    public List<WriterState> snapshotState(long checkpointId) throws IOException {
+        List<Payload> payloads = writer.snapshotState(checkpointId);
+        List<Envelope> envelopes = new ArrayList<>(payloads.size());
+        for (Payload p : payloads) {
+            envelopes.add(new Envelope(pluginId, target, p));
+        }
+        return Collections.singletonList(new WriterState(envelopes));
+    }
+
+    @Override
+    public void close() throws Exception {
+        writer.close();
+    }
+
+    /** One instance per writer, updated before every row: no allocation per record. */
+    private static final class MutableRecordContext implements RecordContext {
+        private final ProcessingTimeService timeService;
+        @Nullable Long timestamp;
+        long watermark = Long.MIN_VALUE;
+
+        MutableRecordContext(ProcessingTimeService timeService) {
+            this.timeService = timeService;
+        }
+
+        @Override
+        public long currentProcessingTime() {
+            return timeService.getCurrentProcessingTime();
+        }
+
+        @Override
+        public long currentWatermark() {
+            return watermark;
+        }
+
+        @Nullable
+        @Override
+        public Long timestamp() {
+            return timestamp;
+        }
+    }
+}

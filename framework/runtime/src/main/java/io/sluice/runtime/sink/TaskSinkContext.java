@@ -1,0 +1,73 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.sink.SinkContext;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.List;
+
+/** The {@link SinkContext} the framework gives to plugin parts, on the client or on a task. */
+final class TaskSinkContext implements SinkContext {
+
+    private final SinkDescriptor descriptor;
+    private final ReadableConfig options;
+    private final String jobId;
+    private final int subtaskIndex;
+    private final int numberOfSubtasks;
+    private final MetricGroup metricGroup;
+    private final ExtensionLookup extensions;
+
+    TaskSinkContext(SinkDescriptor descriptor, String jobId, int subtaskIndex, int numberOfSubtasks,
+            MetricGroup metricGroup, ExtensionLookup extensions) {
+        this.descriptor = descriptor;
+        this.options = descriptor.configuration();
+        this.jobId = jobId;
+        this.subtaskIndex = subtaskIndex;
+        this.numberOfSubtasks = numberOfSubtasks;
+        this.metricGroup = metricGroup;
+        this.extensions = extensions;
+    }
+
+    @Override
+    public RowType rowType() {
+        return descriptor.rowType();
+    }
+
+    @Override
+    public List<String> partitionKeys() {
+        return descriptor.partitionKeys();
+    }
+
+    @Override
+    public ReadableConfig options() {
+        return options;
+    }
+
+    @Override
+    public String jobId() {
+        return jobId;
+    }
+
+    @Override
+    public int subtaskIndex() {
+        return subtaskIndex;
+    }
+
+    @Override
+    public int numberOfSubtasks() {
+        return numberOfSubtasks;
+    }
+
+    @Override
+    public MetricGroup metricGroup() {
+        return metricGroup;
+    }
+
+    @Override
+    public ExtensionLookup extensions() {
+        return extensions;
+    }
+}

@@ -1,0 +1,92 @@
+package io.sluice.runtime.state;
+
+import io.sluice.spi.sink.Payload;
+
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+import java.io.IOException;
+import java.util.Objects;
+
+/**
+ * A plugin's bytes in the framework's frame: which plugin and extension wrote them, the plugin's
+ * serialization version, and the bytes. Flink only ever checkpoints envelopes, never a plugin
+ * object, so a task can restore state without the plugin's classes on the job's classpath.
+ */
+public final class Envelope {
+
+    private final String pluginId;
+    private final String extension;
+    private final Payload payload;
+
+    public Envelope(String pluginId, String extension, Payload payload) {
+        this.pluginId = Objects.requireNonNull(pluginId);
+        this.extension = Objects.requireNonNull(extension);
+        this.payload = Objects.requireNonNull(payload);
+    }
+
+    public String pluginId() {
+        return pluginId;
+    }
+
+    public String extension() {
+        return extension;
+    }
+
+    public Payload payload() {
+        return payload;
+    }
+
+    /**
+     * Checks that this envelope was written by the given plugin extension.
+     *
+     * @throws IllegalStateException naming both, when they differ
+     */
+    public Payload payloadFor(String expectedPluginId, String expectedExtension) {
+        if (!pluginId.equals(expectedPluginId) || !extension.equals(expectedExtension)) {
+            throw new IllegalStateException(
+                    "State was written by extension '" + extension + "' of plugin '" + pluginId
+                            + "', but this job uses '" + expectedExtension + "' of plugin '" + expectedPluginId
+                            + "'; restore with the same target or start without state");
+        }
+        return payload;
+    }
+
+    /** Writes the envelope. */
+    public void write(DataOutputView out) throws IOException {
+        out.writeUTF(pluginId);
+        out.writeUTF(extension);
+        out.writeInt(payload.version());
+        out.writeInt(payload.bytes().length);
+        out.write(payload.bytes());
+    }
+
+    /** Reads an envelope written by {@link #write}. */
+    public static Envelope read(DataInputView in) throws IOException {
+        String pluginId = in.readUTF();
+        String extension = in.readUTF();
+        int version = in.readInt();
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        return new Envelope(pluginId, extension, new Payload(version, bytes));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Envelope)) {
+            return false;
+        }
+        Envelope that = (Envelope) o;
+        return pluginId.equals(that.pluginId) && extension.equals(that.extension) && payload.equals(that.payload);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(pluginId, extension, payload);
+    }
+
+    @Override
+    public String toString() {
+        return "Envelope{" + pluginId + "/" + extension + ", " + payload + "}";
+    }
+}

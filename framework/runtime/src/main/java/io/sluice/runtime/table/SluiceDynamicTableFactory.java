@@ -1,0 +1,60 @@
+package io.sluice.runtime.table;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.SinkValidation;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code 'connector' = 'sluice'}: the table factory of every Sluice target. The {@code target}
+ * option picks the plugin; every other option is checked against what the framework, the target
+ * and the chosen format and extensions declare, so an unknown option is an error that lists the
+ * valid ones.
+ */
+public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory {
+
+    /** The connector identifier. */
+    public static final String IDENTIFIER = "sluice";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Collections.singleton(SluiceOptions.TARGET);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        // the rest depends on the target: checked by SinkValidation
+        return new HashSet<>(SluiceOptions.all());
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        ResolvedCatalogTable table = context.getCatalogTable();
+        Map<String, String> options = table.getOptions();
+        RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        try {
+            SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys());
+            SinkValidation.validate(descriptor);
+            return new SluiceDynamicTableSink(descriptor);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException("Invalid options of table " + context.getObjectIdentifier().asSummaryString()
+                    + " ('connector' = 'sluice'): " + e.getMessage(), e);
+        }
+    }
+}

@@ -8,6 +8,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.util.List;
+import java.util.Map;
 
 /** The {@link SinkContext} the framework gives to plugin parts, on the client or on a task. */
 final class TaskSinkContext implements SinkContext {
@@ -44,6 +45,11 @@ final class TaskSinkContext implements SinkContext {
     @Override
     public ReadableConfig options() {
         return options;
+    }
+
+    @Override
+    public Map<String, String> rawOptions() {
+        return descriptor.options();
     }
 
     @Override

@@ -7,6 +7,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the framework tells the parts of a sink (writer, committer, assigners, policies) about the
@@ -22,6 +23,12 @@ public interface SinkContext {
 
     /** All options of the sink as the user gave them. */
     ReadableConfig options();
+
+    /**
+     * All options as key/value strings, for parts that pass on a group of options (a format's
+     * {@code csv.*} options) without knowing each key.
+     */
+    Map<String, String> rawOptions();
 
     /** The Flink job id, as a hex string. */
     String jobId();

@@ -1,0 +1,73 @@
+package io.sluice.plugin.filesystem;
+
+import io.sluice.spi.sink.PartFileState;
+import io.sluice.spi.sink.RollingPolicy;
+import io.sluice.spi.sink.RollingPolicyFactory;
+import io.sluice.spi.sink.SinkContext;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.data.RowData;
+import org.pf4j.Extension;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * {@code default}: rolls a part file when it exceeds {@code sink.rolling-policy.file-size}, is
+ * older than {@code rollover-interval}, or has had no write for {@code inactivity-interval}.
+ */
+@Extension
+public final class DefaultRollingPolicyFactory implements RollingPolicyFactory {
+
+    @Override
+    public String identifier() {
+        return "default";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return new HashSet<>(Arrays.asList(FileSystemOptions.ROLLING_FILE_SIZE, FileSystemOptions.ROLLING_ROLLOVER_INTERVAL,
+                FileSystemOptions.ROLLING_INACTIVITY_INTERVAL, FileSystemOptions.ROLLING_CHECK_INTERVAL));
+    }
+
+    @Override
+    public RollingPolicy create(SinkContext context) {
+        ReadableConfig o = context.options();
+        long size = o.get(FileSystemOptions.ROLLING_FILE_SIZE).getBytes();
+        long rollover = o.get(FileSystemOptions.ROLLING_ROLLOVER_INTERVAL).toMillis();
+        long inactivity = o.get(FileSystemOptions.ROLLING_INACTIVITY_INTERVAL).toMillis();
+        if (size <= 0) {
+            throw new IllegalArgumentException("Invalid 'sink.rolling-policy.file-size' " + size + ": must be positive");
+        }
+        return new Policy(size, rollover, inactivity);
+    }
+
+    private static final class Policy implements RollingPolicy {
+        private final long maxSize;
+        private final long rolloverMillis;
+        private final long inactivityMillis;
+
+        Policy(long maxSize, long rolloverMillis, long inactivityMillis) {
+            this.maxSize = maxSize;
+            this.rolloverMillis = rolloverMillis;
+            this.inactivityMillis = inactivityMillis;
+        }
+
+        @Override
+        public boolean shouldRollOnCheckpoint(PartFileState f) {
+            return f.size() > maxSize;
+        }
+
+        @Override
+        public boolean shouldRollOnEvent(PartFileState f, RowData element) {
+            return f.size() > maxSize;
+        }
+
+        @Override
+        public boolean shouldRollOnProcessingTime(PartFileState f, long now) {
+            return now - f.creationTime() >= rolloverMillis || now - f.lastUpdateTime() >= inactivityMillis;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package io.sluice.plugin.filesystem;
+
+import io.sluice.spi.sink.BucketAssigner;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.RecordContext;
+import io.sluice.spi.sink.RollingPolicy;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.table.data.RowData;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes the rows of one subtask into part files, one open file per bucket. A file closes when the
+ * rolling policy says so (before a row, at a checkpoint, on a timer) and becomes a pending commit;
+ * a file still open at a checkpoint is persisted and resumed after a restore.
+ *
+ * <p>State payload version 1: per bucket its id, creation time, part counter, and the resumable of
+ * its open file if there is one. Pending payload version 1: the file system's commit recoverable.
+ */
+final class FileTargetWriter implements TargetWriter {
+
+    static final int STATE_VERSION = 1;
+    static final int PENDING_VERSION = 1;
+
+    private final Path basePath;
+    private final RecoverableWriter fsWriter;
+    private final PartWriters partWriters;
+    private final BucketAssigner assigner;
+    private final RollingPolicy rollingPolicy;
+    private final PartFileNames names;
+    private final long checkInterval;
+    private final String uid = UUID.randomUUID().toString();
+    private final Map<String, Bucket> buckets = new HashMap<>();
+    private final List<PendingCommit> pending = new ArrayList<>();
+
+    FileTargetWriter(Path basePath, RecoverableWriter fsWriter, PartWriters partWriters, BucketAssigner assigner,
+            RollingPolicy rollingPolicy, PartFileNames names, long checkInterval) {
+        this.basePath = basePath;
+        this.fsWriter = fsWriter;
+        this.partWriters = partWriters;
+        this.assigner = assigner;
+        this.rollingPolicy = rollingPolicy;
+        this.names = names;
+        this.checkInterval = checkInterval;
+    }
+
+    @Override
+    public void write(RowData row, RecordContext context) throws IOException {
+        String bucketId = assigner.bucketId(row, context);
+        long now = context.currentProcessingTime();
+        Bucket bucket = buckets.get(bucketId);
+        if (bucket == null) {
+            bucket = new Bucket(bucketId, bucketPath(bucketId), now);
+            buckets.put(bucketId, bucket);
+        }
+        if (bucket.open != null && rollingPolicy.shouldRollOnEvent(bucket.open, row)) {
+            roll(bucket);
+        }
+        if (bucket.open == null) {
+            bucket.open = openPartFile(bucket, now);
+        }
+        bucket.open.write(row, now);
+    }
+
+    private PartFile openPartFile(Bucket bucket, long now) throws IOException {
+        Path path = new Path(bucket.path, names.name(uid, bucket.partCounter++));
+        RecoverableFsDataOutputStream stream;
+        try {
+            stream = fsWriter.open(path);
+        } catch (IOException e) {
+            throw new IOException("Cannot open part file " + path + " under 'path' " + basePath + ": " + e.getMessage(), e);
+        }
+        return partWriters.open(bucket.id, stream, now);
+    }
+
+    private void roll(Bucket bucket) throws IOException {
+        RecoverableWriter.CommitRecoverable recoverable = bucket.open.closeForCommit();
+        bucket.open = null;
+        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer = fsWriter.getCommitRecoverableSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(128);
+        out.writeInt(serializer.getVersion());
+        byte[] bytes = serializer.serialize(recoverable);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+        pending.add(new PendingCommit(new Payload(PENDING_VERSION, out.getCopyOfBuffer()),
+                bucket.id.isEmpty() ? null : bucket.id, bucket.creationTime));
+    }
+
+    @Override
+    public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
+        Iterator<Bucket> it = buckets.values().iterator();
+        while (it.hasNext()) {
+            Bucket bucket = it.next();
+            if (bucket.open != null && (endOfInput || rollingPolicy.shouldRollOnCheckpoint(bucket.open))) {
+                roll(bucket);
+            }
+            if (bucket.open == null) {
+                it.remove(); // inactive: keeps memory bounded by the buckets in use
+            }
+        }
+        List<PendingCommit> result = new ArrayList<>(pending);
+        pending.clear();
+        return result;
+    }
+
+    @Override
+    public List<Payload> snapshotState(long checkpointId) throws IOException {
+        SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        out.writeInt(buckets.size());
+        for (Bucket bucket : buckets.values()) {
+            out.writeUTF(bucket.id);
+            out.writeLong(bucket.creationTime);
+            out.writeLong(bucket.partCounter);
+            out.writeBoolean(bucket.open != null);
+            if (bucket.open != null) {
+                byte[] bytes = serializer.serialize(bucket.open.persist());
+                out.writeInt(serializer.getVersion());
+                out.writeInt(bytes.length);
+                out.write(bytes);
+                out.writeLong(bucket.open.creationTime());
+                out.writeLong(bucket.open.lastUpdateTime());
+            }
+        }
+        return Collections.singletonList(new Payload(STATE_VERSION, out.getCopyOfBuffer()));
+    }
+
+    /** Resumes the open files of the writers this subtask takes over. */
+    void restore(List<Payload> states) throws IOException {
+        SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
+        for (Payload state : states) {
+            if (state.version() != STATE_VERSION) {
+                throw new IOException("Unknown filesystem writer state version " + state.version());
+            }
+            DataInputDeserializer in = new DataInputDeserializer(state.bytes());
+            int n = in.readInt();
+            for (int i = 0; i < n; i++) {
+                String id = in.readUTF();
+                long creation = in.readLong();
+                long counter = in.readLong();
+                Bucket bucket = buckets.computeIfAbsent(id, k -> new Bucket(k, bucketPath(k), creation));
+                bucket.partCounter = Math.max(bucket.partCounter, counter);
+                if (in.readBoolean()) {
+                    int version = in.readInt();
+                    byte[] bytes = new byte[in.readInt()];
+                    in.readFully(bytes);
+                    RecoverableWriter.ResumeRecoverable resumable = serializer.deserialize(version, bytes);
+                    long fileCreation = in.readLong();
+                    long lastUpdate = in.readLong();
+                    if (bucket.open != null) {
+                        // two restored writers had a file open in the same bucket: publish one
+                        roll(bucket);
+                    }
+                    bucket.open = partWriters.resume(id, fsWriter.recover(resumable), fileCreation, lastUpdate);
+                }
+            }
+        }
+    }
+
+    @Override
+    public long processingTimeInterval() {
+        return checkInterval;
+    }
+
+    @Override
+    public void onProcessingTime(long currentTime) throws IOException {
+        for (Bucket bucket : buckets.values()) {
+            if (bucket.open != null && rollingPolicy.shouldRollOnProcessingTime(bucket.open, currentTime)) {
+                roll(bucket);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Bucket bucket : buckets.values()) {
+            if (bucket.open != null) {
+                bucket.open.dispose();
+            }
+        }
+        buckets.clear();
+    }
+
+    private Path bucketPath(String bucketId) {
+        if (bucketId.isEmpty()) {
+            return basePath;
+        }
+        if (bucketId.startsWith("/") || bucketId.contains("\\")) {
+            throw new IllegalArgumentException("Bucket id '" + bucketId + "' is not a relative path under " + basePath);
+        }
+        for (String segment : bucketId.split("/")) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                throw new IllegalArgumentException("Bucket id '" + bucketId + "' would leave the base path " + basePath);
+            }
+        }
+        return new Path(basePath, bucketId);
+    }
+
+    /** The state of one bucket of this writer. */
+    private static final class Bucket {
+        final String id;
+        final Path path;
+        final long creationTime;
+        long partCounter;
+        PartFile open;
+
+        Bucket(String id, Path path, long creationTime) {
+            this.id = id;
+            this.path = path;
+            this.creationTime = creationTime;
+        }
+    }
+}

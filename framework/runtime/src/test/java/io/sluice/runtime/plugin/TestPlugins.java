@@ -13,7 +13,6 @@ import javax.tools.ToolProvider;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,10 +50,10 @@ import java.util.stream.Stream;
  *
  * Compiled jars are cached per JVM by their sources, so building the same plugin twice compiles once.
  */
-final class TestPlugins {
+public final class TestPlugins {
 
     /** The directory of library jars copied by the build (see this module's pom), system property {@code sluice.test.libs}. */
-    static final String LIBS_PROPERTY = "sluice.test.libs";
+    public static final String LIBS_PROPERTY = "sluice.test.libs";
 
     private static final Map<String, Path> COMPILED = new ConcurrentHashMap<>();
     private static volatile Path cacheDir;
@@ -62,12 +61,23 @@ final class TestPlugins {
     private TestPlugins() {}
 
     /** Starts a plugin {@code id} in {@code pluginsDir}, in a folder named like the id. */
-    static Builder plugin(Path pluginsDir, String id) {
+    public static Builder plugin(Path pluginsDir, String id) {
         return new Builder(pluginsDir, id);
     }
 
+    /** Lines of a Java source file (the tests compile with release 11: no text blocks). */
+    public static String src(String... lines) {
+        return String.join("\n", lines) + "\n";
+    }
+
+    /** The entry of plugin (or file name) {@code id} in {@link PluginRegistry#plugins()}. */
+    public static PluginInfo info(PluginRegistry registry, String id) {
+        return registry.plugins().stream().filter(p -> p.id().equals(id)).findFirst()
+                .orElseThrow(() -> new AssertionError("no plugin '" + id + "' in " + registry.plugins()));
+    }
+
     /** A library jar from {@code target/test-libs}, e.g. {@code avro-1.11.4.jar}. */
-    static Path testLib(String fileName) {
+    public static Path testLib(String fileName) {
         String dir = System.getProperty(LIBS_PROPERTY);
         if (dir == null) {
             throw new IllegalStateException("System property " + LIBS_PROPERTY + " is not set (run the tests through Maven)");
@@ -80,7 +90,7 @@ final class TestPlugins {
     }
 
     /** A file {@code name} (ending in {@code .zip}) in {@code pluginsDir} that is not a zip archive. */
-    static Path corruptZip(Path pluginsDir, String name) throws IOException {
+    public static Path corruptZip(Path pluginsDir, String name) throws IOException {
         Files.createDirectories(pluginsDir);
         Path zip = pluginsDir.resolve(name);
         // a local file header signature followed by garbage: looks like a zip, has no central directory
@@ -97,12 +107,12 @@ final class TestPlugins {
     }
 
     /** A plugin without code in folder {@code folder} whose descriptor claims the id {@code id}. */
-    static Path duplicateId(Path pluginsDir, String folder, String id) throws IOException {
+    public static Path duplicateId(Path pluginsDir, String folder, String id) throws IOException {
         return plugin(pluginsDir, id).folder(folder).build();
     }
 
     /** A plugin without code that requires SPI {@code >=9.0.0}, which no framework of this build offers. */
-    static Path requiringFutureSpi(Path pluginsDir, String id) throws IOException {
+    public static Path requiringFutureSpi(Path pluginsDir, String id) throws IOException {
         return plugin(pluginsDir, id).requires(">=9.0.0").build();
     }
 
@@ -110,7 +120,7 @@ final class TestPlugins {
      * Compiles {@code sources} (class name -> source) into a jar (not a plugin, e.g. a library a
      * plugin bundles), with {@code resources} (path -> text) added.
      */
-    static Path compileJar(Path jar, Map<String, String> sources, Map<String, String> resources, List<Path> classpath)
+    public static Path compileJar(Path jar, Map<String, String> sources, Map<String, String> resources, List<Path> classpath)
             throws IOException {
         Path compiled = compile(sources, resources, classpath);
         Files.createDirectories(jar.toAbsolutePath().getParent());
@@ -118,7 +128,7 @@ final class TestPlugins {
     }
 
     /** Builder of one plugin folder. */
-    static final class Builder {
+    public static final class Builder {
         private final Path pluginsDir;
         private final String id;
         private String folder;
@@ -136,47 +146,47 @@ final class TestPlugins {
         }
 
         /** The folder name in the plugins directory (default: the id). */
-        Builder folder(String folder) {
+        public Builder folder(String folder) {
             this.folder = folder;
             return this;
         }
 
-        Builder version(String version) {
+        public Builder version(String version) {
             this.version = version;
             return this;
         }
 
         /** {@code plugin.requires}, default {@code >=} the current SPI version. */
-        Builder requires(String requires) {
+        public Builder requires(String requires) {
             this.requires = requires;
             return this;
         }
 
-        Builder provider(String provider) {
+        public Builder provider(String provider) {
             this.provider = provider;
             return this;
         }
 
         /** A class of the plugin's own jar. */
-        Builder source(String className, String code) {
+        public Builder source(String className, String code) {
             sources.put(className, code);
             return this;
         }
 
         /** A resource of the plugin's own jar, e.g. a {@code META-INF/services/...} file. */
-        Builder resource(String path, String content) {
+        public Builder resource(String path, String content) {
             resources.put(path, content);
             return this;
         }
 
         /** A library jar the plugin bundles in {@code lib/}; also on the classpath its sources compile against. */
-        Builder library(Path jar) {
+        public Builder library(Path jar) {
             libraries.add(jar);
             return this;
         }
 
         /** Writes the plugin folder and returns it. */
-        Path build() throws IOException {
+        public Path build() throws IOException {
             Path dir = pluginsDir.resolve(folder);
             Files.createDirectories(dir);
             Properties descriptor = new Properties();
@@ -242,7 +252,7 @@ final class TestPlugins {
             classpath.add(System.getProperty("java.class.path"));
             List<String> options = List.of(
                     "--release", "11",
-                    "-proc:full".equals("") ? "" : "-implicit:none",
+                    "-implicit:none",
                     "-classpath", String.join(File.pathSeparator, classpath),
                     "-d", classes.toString(),
                     "-processor", "org.pf4j.processor.ExtensionAnnotationProcessor",
@@ -307,9 +317,8 @@ final class TestPlugins {
         if (cacheDir == null) {
             synchronized (TestPlugins.class) {
                 if (cacheDir == null) {
-                    Path dir = Files.createTempDirectory("sluice-test-plugins");
-                    dir.toFile().deleteOnExit();
-                    cacheDir = dir;
+                    // under java.io.tmpdir, which the build points into target/
+                    cacheDir = Files.createTempDirectory("sluice-test-plugins");
                 }
             }
         }
@@ -354,9 +363,5 @@ final class TestPlugins {
         public CharSequence getCharContent(boolean ignoreEncodingErrors) {
             return code;
         }
-    }
-
-    static UncheckedIOException unchecked(IOException e) {
-        return new UncheckedIOException(e);
     }
 }

@@ -1,0 +1,192 @@
+package io.sluice.runtime.plugin;
+
+import static io.sluice.runtime.plugin.TestPlugins.info;
+import static io.sluice.runtime.plugin.TestPlugins.src;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.spi.SpiVersion;
+import io.sluice.spi.format.FormatFactory;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Proves rule 7 of the plugin boundary with real plugin folders: a missing or empty plugins
+ * directory, a corrupt archive, a duplicate id, an incompatible SPI requirement, a disabled
+ * plugin, an unknown extension name and an extension name offered twice are each a clear error
+ * naming the plugin, the directory and what was found, and a bad plugin does not stop good ones.
+ */
+class BadPluginsTest {
+
+    @TempDir Path tmp;
+
+    private final List<PluginRegistry> registries = new ArrayList<>();
+
+    @AfterEach
+    void closeRegistries() {
+        registries.forEach(PluginRegistry::close);
+    }
+
+    private PluginRegistry registry(PluginSettings settings) {
+        PluginRegistry registry = PluginRegistry.get(settings);
+        registries.add(registry);
+        return registry;
+    }
+
+    /** A plugin offering one row format named {@code identifier}. */
+    static Path formatPlugin(Path pluginsDir, String id, String identifier) throws IOException {
+        return TestPlugins.plugin(pluginsDir, id)
+                .source("testplugin.bad.NamedFormat", src(
+                        "package testplugin.bad;",
+                        "@org.pf4j.Extension",
+                        "public class NamedFormat implements io.sluice.spi.format.FormatFactory {",
+                        "  public String identifier() { return \"" + identifier + "\"; }",
+                        "  public boolean isBulk() { return false; }",
+                        "}"))
+                .build();
+    }
+
+    @Test
+    void missingPluginsDirectoryNamesTheDirectoryAndTheOption() {
+        Path missing = tmp.resolve("no-such-plugins");
+        assertThatThrownBy(() -> registry(PluginSettings.of(missing)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(missing.toString())
+                .hasMessageContaining("does not exist")
+                .hasMessageContaining("sluice.plugins.dir");
+    }
+
+    @Test
+    void emptyPluginsDirectoryIsAnError() throws IOException {
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        Files.writeString(empty.resolve("README.txt"), "not a plugin");
+        assertThatThrownBy(() -> registry(PluginSettings.of(empty)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(empty.toString())
+                .hasMessageContaining("holds no plugin");
+    }
+
+    @Test
+    void aCorruptZipFailsAloneAndTheGoodPluginNextToItLoads() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "good", "good-format");
+        Path zip = TestPlugins.corruptZip(dir, "broken-1.0.zip");
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThat(registry.plugins()).hasSize(2);
+        assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
+        assertThat(info(registry, "good").extensions()).containsEntry("FormatFactory", List.of("good-format"));
+        PluginInfo broken = info(registry, "broken-1.0.zip");
+        assertThat(broken.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(broken.path()).isEqualTo(zip);
+        assertThat(broken.error()).contains("corrupt").contains(zip.toString());
+        assertThat(registry.find(FormatFactory.class, "good-format").identifier()).isEqualTo("good-format");
+    }
+
+    @Test
+    void twoPluginsWithOneIdLoadTheFirstAndNameBothPathsForTheSecond() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        Path first = TestPlugins.plugin(dir, "twin").folder("a-twin").build();
+        Path second = TestPlugins.duplicateId(dir, "b-twin", "twin");
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThat(registry.plugins()).hasSize(2);
+        assertThat(info(registry, "twin").status()).isEqualTo(PluginInfo.Status.LOADED);
+        assertThat(info(registry, "twin").path()).isEqualTo(first);
+        PluginInfo duplicate = registry.plugins().stream().filter(p -> p.status() == PluginInfo.Status.FAILED)
+                .findFirst().orElseThrow();
+        assertThat(duplicate.id()).contains("twin").contains("b-twin");
+        assertThat(duplicate.path()).isEqualTo(second);
+        assertThat(duplicate.error())
+                .contains("duplicate plugin id 'twin'")
+                .contains(first.toString())
+                .contains(second.toString());
+    }
+
+    @Test
+    void aPluginRequiringAFutureSpiFailsNamingBothVersions() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "good", "good-format");
+        TestPlugins.requiringFutureSpi(dir, "future");
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
+        PluginInfo future = info(registry, "future");
+        assertThat(future.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(future.requiredSpi()).isEqualTo(">=9.0.0");
+        assertThat(future.error())
+                .contains("'future'")
+                .contains("requires SPI >=9.0.0")
+                .contains(SpiVersion.CURRENT);
+    }
+
+    @Test
+    void pluginsNotInTheEnabledListAreDisabled() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "one", "one-format");
+        formatPlugin(dir, "two", "two-format");
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put(PluginSettings.PLUGINS_DIR, dir.toString());
+        options.put(PluginSettings.PLUGINS_ENABLED, "one");
+
+        PluginRegistry registry = registry(PluginSettings.fromOptions(options));
+
+        assertThat(info(registry, "one").status()).isEqualTo(PluginInfo.Status.LOADED);
+        assertThat(info(registry, "two").status()).isEqualTo(PluginInfo.Status.DISABLED);
+        assertThat(registry.identifiers(FormatFactory.class)).containsExactly("one-format");
+        assertThatThrownBy(() -> registry.classLoader("two")).hasMessageContaining("No loaded plugin 'two'");
+        assertThatThrownBy(() -> registry.find(FormatFactory.class, "two-format"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'two-format'");
+    }
+
+    @Test
+    void anUnknownExtensionNameListsWhatIsAvailableAndWhere() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "one", "one-format");
+        formatPlugin(dir, "two", "two-format");
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThatThrownBy(() -> registry.find(FormatFactory.class, "parquet"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FormatFactory")
+                .hasMessageContaining("'parquet'")
+                .hasMessageContaining("one-format")
+                .hasMessageContaining("two-format")
+                .hasMessageContaining(dir.toString());
+    }
+
+    @Test
+    void twoPluginsOfferingOneNameIsAnErrorNamingBoth() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "clash-one", "same-name");
+        formatPlugin(dir, "clash-two", "same-name");
+        formatPlugin(dir, "other", "other-name");
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThat(registry.plugins()).extracting(PluginInfo::status).containsOnly(PluginInfo.Status.LOADED);
+        assertThatThrownBy(() -> registry.find(FormatFactory.class, "same-name"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("same-name")
+                .hasMessageContaining("clash-one")
+                .hasMessageContaining("clash-two")
+                .hasMessageContaining(PluginSettings.PLUGINS_ENABLED);
+        // the other extensions are unaffected
+        assertThat(registry.find(FormatFactory.class, "other-name").identifier()).isEqualTo("other-name");
+    }
+}

@@ -1,0 +1,332 @@
+package io.sluice.runtime.plugin;
+
+import static io.sluice.runtime.plugin.TestPlugins.src;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.sluice.runtime.plugin.wrap.PluginBound;
+import io.sluice.runtime.plugin.wrap.SpiWrappers;
+import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.partition.CommitPolicy;
+import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.partition.PartitionTimeExtractor;
+import io.sluice.spi.partition.PartitionTimeExtractorFactory;
+import io.sluice.spi.sink.BucketAssigner;
+import io.sluice.spi.sink.BucketAssignerFactory;
+import io.sluice.spi.sink.RollingPolicy;
+import io.sluice.spi.sink.RollingPolicyFactory;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testshared.TcclProbe;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.api.common.serialization.Encoder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Proves rule 5 of the plugin boundary with a real plugin that implements every SPI: every method
+ * of every SPI object the registry hands out (factories and what they create) runs with the
+ * plugin's class loader as the thread context class loader, and the caller's context class loader
+ * is back afterwards, also when the plugin method throws.
+ */
+class PluginContextClassLoaderTest {
+
+    private static final String PROBE = "io.sluice.testshared.TcclProbe";
+
+    @TempDir Path tmp;
+
+    private PluginRegistry registry;
+    private ClassLoader original;
+    private URLClassLoader callerLoader;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        original = Thread.currentThread().getContextClassLoader();
+        Path dir = tmp.resolve("plugins");
+        probePlugin(dir).build();
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put(PluginSettings.PLUGINS_DIR, dir.toString());
+        // the plugin reports through the framework's TcclProbe
+        options.put(ParentFirstPatterns.ADDITIONAL_KEY, "io.sluice.testshared.");
+        registry = PluginRegistry.get(PluginSettings.fromOptions(options));
+        callerLoader = new URLClassLoader("caller", new URL[0], null);
+        TcclProbe.drain();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        TcclProbe.failing(false);
+        Thread.currentThread().setContextClassLoader(original);
+        if (callerLoader != null) {
+            callerLoader.close();
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    @Test
+    void everySpiCallRunsUnderThePluginLoaderAndRestoresTheCallersAlsoWhenThePluginThrows() throws Exception {
+        assertThat(registry.plugins()).singleElement()
+                .satisfies(p -> assertThat(p.status()).as(p.toString()).isEqualTo(PluginInfo.Status.LOADED));
+        ClassLoader pluginLoader = registry.classLoader("probe");
+        Thread.currentThread().setContextClassLoader(callerLoader);
+
+        // 1. call every method of every SPI object reachable from the registry, normally
+        List<Invocation> invocations = new ArrayList<>();
+        Set<Class<?>> visited = new LinkedHashSet<>();
+        for (Class<? extends SluiceFactory> type : SpiWrappers.SPI_TYPES) {
+            walk(type, registry.find(type, "probe"), pluginLoader, invocations, visited);
+        }
+        assertThat(visited).containsExactlyInAnyOrder(
+                TargetFactory.class, TargetWriter.class, TargetCommitter.class,
+                FormatFactory.class, Encoder.class, BulkWriter.Factory.class, BulkWriter.class,
+                BucketAssignerFactory.class, BucketAssigner.class,
+                RollingPolicyFactory.class, RollingPolicy.class,
+                CommitPolicyFactory.class, CommitPolicy.class,
+                PartitionTimeExtractorFactory.class, PartitionTimeExtractor.class);
+        assertThat(invocations).hasSizeGreaterThanOrEqualTo(40);
+
+        // 2. again, with every plugin method throwing
+        TcclProbe.failing(true);
+        for (Invocation call : invocations) {
+            try {
+                call.method.invoke(call.target, arguments(call.method));
+                fail("expected " + call + " to throw");
+            } catch (InvocationTargetException e) {
+                assertThat(e.getCause()).as(call.toString()).isInstanceOf(TcclProbe.Failure.class)
+                        .hasMessage("probe failure in " + call.label);
+            }
+            assertThat(Thread.currentThread().getContextClassLoader()).as("context loader after failed " + call)
+                    .isSameAs(callerLoader);
+            assertCalledUnderPluginLoader(call.label, pluginLoader);
+        }
+    }
+
+    /** Calls every method of {@code type} on {@code target}, then walks the SPI objects they return. */
+    private void walk(Class<?> type, Object target, ClassLoader pluginLoader, List<Invocation> invocations,
+            Set<Class<?>> visited) throws Exception {
+        if (!visited.add(type)) {
+            return;
+        }
+        assertThat(target).as("what the framework hands out for " + type.getName()).isInstanceOf(PluginBound.class);
+        assertThat(((PluginBound) target).pluginClassLoader()).isSameAs(pluginLoader);
+        Method[] methods = type.getMethods();
+        Arrays.sort(methods, Comparator.comparing(Method::toGenericString));
+        for (Method method : methods) {
+            if (Modifier.isStatic(method.getModifiers())) {
+                continue;
+            }
+            String label = label(type) + "." + method.getName();
+            Object result;
+            try {
+                result = method.invoke(target, arguments(method));
+            } catch (InvocationTargetException e) {
+                throw new AssertionError(label + " failed", e.getCause());
+            }
+            assertThat(Thread.currentThread().getContextClassLoader()).as("context loader after " + label)
+                    .isSameAs(callerLoader);
+            assertCalledUnderPluginLoader(label, pluginLoader);
+            invocations.add(new Invocation(label, target, method));
+            if (result != null && isSpiType(method.getReturnType())) {
+                walk(method.getReturnType(), result, pluginLoader, invocations, visited);
+            }
+        }
+    }
+
+    private static void assertCalledUnderPluginLoader(String label, ClassLoader pluginLoader) {
+        List<TcclProbe.Call> calls = TcclProbe.drain();
+        assertThat(calls).as("plugin calls made by " + label).hasSize(1);
+        TcclProbe.Call call = calls.get(0);
+        assertThat(call.method).isEqualTo(label);
+        assertThat(call.pluginClassLoader).as("class loader of the plugin code of " + label).isSameAs(pluginLoader);
+        assertThat(call.contextClassLoader).as("context class loader inside " + label).isSameAs(pluginLoader);
+    }
+
+    private static boolean isSpiType(Class<?> type) {
+        return type.isInterface()
+                && (type.getName().startsWith("io.sluice.spi.")
+                        || type == Encoder.class || type == BulkWriter.class || type == BulkWriter.Factory.class);
+    }
+
+    private static String label(Class<?> type) {
+        return type.getName().substring(type.getName().lastIndexOf('.') + 1);
+    }
+
+    private static Object[] arguments(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        Object[] args = new Object[types.length];
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == boolean.class) {
+                args[i] = false;
+            } else if (types[i] == long.class) {
+                args[i] = 0L;
+            } else if (types[i] == int.class) {
+                args[i] = 0;
+            } else if (types[i].isPrimitive()) {
+                throw new IllegalStateException("add a default for " + types[i] + " in " + method);
+            }
+        }
+        return args;
+    }
+
+    private static final class Invocation {
+        final String label;
+        final Object target;
+        final Method method;
+
+        Invocation(String label, Object target, Method method) {
+            this.label = label;
+            this.target = target;
+            this.method = method;
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
+
+    // --- the probe plugin: every method of every SPI reports to TcclProbe first --------------------
+
+    private static String factoryMethods(String spi) {
+        return src(
+                "  public String identifier() { " + PROBE + ".enter(\"" + spi + ".identifier\", this); return \"probe\"; }",
+                "  public java.util.Set<org.apache.flink.configuration.ConfigOption<?>> requiredOptions() {",
+                "    " + PROBE + ".enter(\"" + spi + ".requiredOptions\", this); return java.util.Collections.emptySet(); }",
+                "  public java.util.Set<org.apache.flink.configuration.ConfigOption<?>> optionalOptions() {",
+                "    " + PROBE + ".enter(\"" + spi + ".optionalOptions\", this); return java.util.Collections.emptySet(); }");
+    }
+
+    private static String probe(String label) {
+        return PROBE + ".enter(\"" + label + "\", this);";
+    }
+
+    static TestPlugins.Builder probePlugin(Path pluginsDir) {
+        String p = "package testplugin.probe;\n"
+                + "import io.sluice.spi.format.*; import io.sluice.spi.partition.*; import io.sluice.spi.sink.*;\n"
+                + "import org.apache.flink.api.common.serialization.*; import org.apache.flink.table.data.RowData;\n"
+                + "import org.apache.flink.core.fs.FSDataOutputStream;\n"
+                + "import java.io.*; import java.time.LocalDateTime; import java.util.*;\n";
+        return TestPlugins.plugin(pluginsDir, "probe")
+                .source("testplugin.probe.ProbeTargetFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeTargetFactory implements TargetFactory {",
+                        factoryMethods("TargetFactory"),
+                        "  public void validate(SinkContext c) { " + probe("TargetFactory.validate") + " }",
+                        "  public TargetWriter createWriter(SinkContext c, List<Payload> s) throws IOException {",
+                        "    " + probe("TargetFactory.createWriter") + " return new ProbeWriter(); }",
+                        "  public TargetCommitter createCommitter(SinkContext c) throws IOException {",
+                        "    " + probe("TargetFactory.createCommitter") + " return new ProbeCommitter(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeWriter", p + src(
+                        "public class ProbeWriter implements TargetWriter {",
+                        "  public void write(RowData row, RecordContext c) throws IOException { " + probe("TargetWriter.write") + " }",
+                        "  public List<PendingCommit> prepareCommit(boolean end) throws IOException {",
+                        "    " + probe("TargetWriter.prepareCommit") + " return new ArrayList<>(); }",
+                        "  public List<Payload> snapshotState(long id) throws IOException {",
+                        "    " + probe("TargetWriter.snapshotState") + " return new ArrayList<>(); }",
+                        "  public long processingTimeInterval() { " + probe("TargetWriter.processingTimeInterval") + " return 5; }",
+                        "  public void onProcessingTime(long t) throws IOException { " + probe("TargetWriter.onProcessingTime") + " }",
+                        "  public void close() throws Exception { " + probe("TargetWriter.close") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeCommitter", p + src(
+                        "public class ProbeCommitter implements TargetCommitter {",
+                        "  public void commit(CommitRequest r) throws IOException { " + probe("TargetCommitter.commit") + " }",
+                        "  public void close() throws Exception { " + probe("TargetCommitter.close") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeFormatFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeFormatFactory implements FormatFactory {",
+                        factoryMethods("FormatFactory"),
+                        "  public boolean isBulk() { " + probe("FormatFactory.isBulk") + " return false; }",
+                        "  public Encoder<RowData> createEncoder(FormatContext c) {",
+                        "    " + probe("FormatFactory.createEncoder") + " return new ProbeEncoder(); }",
+                        "  public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext c) {",
+                        "    " + probe("FormatFactory.createBulkWriterFactory") + " return new ProbeBulkWriterFactory(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeEncoder", p + src(
+                        "public class ProbeEncoder implements Encoder<RowData> {",
+                        "  public void encode(RowData row, OutputStream out) throws IOException { " + probe("Encoder.encode") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeBulkWriterFactory", p + src(
+                        "public class ProbeBulkWriterFactory implements BulkWriter.Factory<RowData> {",
+                        "  public BulkWriter<RowData> create(FSDataOutputStream out) throws IOException {",
+                        "    " + probe("BulkWriter$Factory.create") + " return new ProbeBulkWriter(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeBulkWriter", p + src(
+                        "public class ProbeBulkWriter implements BulkWriter<RowData> {",
+                        "  public void addElement(RowData row) throws IOException { " + probe("BulkWriter.addElement") + " }",
+                        "  public void flush() throws IOException { " + probe("BulkWriter.flush") + " }",
+                        "  public void finish() throws IOException { " + probe("BulkWriter.finish") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeBucketAssignerFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeBucketAssignerFactory implements BucketAssignerFactory {",
+                        factoryMethods("BucketAssignerFactory"),
+                        "  public BucketAssigner create(SinkContext c) {",
+                        "    " + probe("BucketAssignerFactory.create") + " return new ProbeBucketAssigner(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeBucketAssigner", p + src(
+                        "public class ProbeBucketAssigner implements BucketAssigner {",
+                        "  public String bucketId(RowData row, RecordContext c) { " + probe("BucketAssigner.bucketId") + " return \"b\"; }",
+                        "}"))
+                .source("testplugin.probe.ProbeRollingPolicyFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeRollingPolicyFactory implements RollingPolicyFactory {",
+                        factoryMethods("RollingPolicyFactory"),
+                        "  public RollingPolicy create(SinkContext c) {",
+                        "    " + probe("RollingPolicyFactory.create") + " return new ProbeRollingPolicy(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeRollingPolicy", p + src(
+                        "public class ProbeRollingPolicy implements RollingPolicy {",
+                        "  public boolean shouldRollOnCheckpoint(PartFileState f) { " + probe("RollingPolicy.shouldRollOnCheckpoint") + " return false; }",
+                        "  public boolean shouldRollOnEvent(PartFileState f, RowData r) { " + probe("RollingPolicy.shouldRollOnEvent") + " return false; }",
+                        "  public boolean shouldRollOnProcessingTime(PartFileState f, long t) {",
+                        "    " + probe("RollingPolicy.shouldRollOnProcessingTime") + " return false; }",
+                        "}"))
+                .source("testplugin.probe.ProbeCommitPolicyFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeCommitPolicyFactory implements CommitPolicyFactory {",
+                        factoryMethods("CommitPolicyFactory"),
+                        "  public CommitPolicy create(SinkContext c) {",
+                        "    " + probe("CommitPolicyFactory.create") + " return new ProbeCommitPolicy(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeCommitPolicy", p + src(
+                        "public class ProbeCommitPolicy implements CommitPolicy {",
+                        "  public void commit(PartitionCommitContext c) throws Exception { " + probe("CommitPolicy.commit") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeExtractorFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeExtractorFactory implements PartitionTimeExtractorFactory {",
+                        factoryMethods("PartitionTimeExtractorFactory"),
+                        "  public PartitionTimeExtractor create(SinkContext c) {",
+                        "    " + probe("PartitionTimeExtractorFactory.create") + " return new ProbeExtractor(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeExtractor", p + src(
+                        "public class ProbeExtractor implements PartitionTimeExtractor {",
+                        "  public LocalDateTime extract(List<String> keys, List<String> values) {",
+                        "    " + probe("PartitionTimeExtractor.extract") + " return LocalDateTime.MIN; }",
+                        "}"));
+    }
+}

@@ -34,13 +34,13 @@ public final class SluiceOptions {
             ConfigOptions.key(ParentFirstPatterns.ADDITIONAL_KEY).stringType().noDefaultValue()
                     .withDescription("Extra ';'-separated class prefixes plugins share with the framework.");
 
+    public static final ConfigOption<String> PLUGIN_FIRST_ADDITIONAL =
+            ConfigOptions.key(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY).stringType().noDefaultValue()
+                    .withDescription("Extra ';'-separated prefixes under the shared ones that a plugin's own copy wins for.");
+
     public static final ConfigOption<Integer> SINK_PARALLELISM =
             ConfigOptions.key("sink.parallelism").intType().noDefaultValue()
                     .withDescription("Parallelism of the sink writers; the input's by default.");
-
-    public static final ConfigOption<String> SINK_UID_PREFIX =
-            ConfigOptions.key("sink.uid-prefix").stringType().noDefaultValue()
-                    .withDescription("Prefix of the uids of the sink's own operators (aggregator, partition commit).");
 
     public static final ConfigOption<String> PARTITION_COMMIT_TRIGGER =
             ConfigOptions.key("sink.partition-commit.trigger").stringType().defaultValue("process-time")
@@ -83,7 +83,7 @@ public final class SluiceOptions {
     /** Every framework option. */
     public static Set<ConfigOption<?>> all() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
-                TARGET, PLUGINS_DIR, PLUGINS_ENABLED, PARENT_FIRST_ADDITIONAL, SINK_PARALLELISM, SINK_UID_PREFIX,
+                TARGET, PLUGINS_DIR, PLUGINS_ENABLED, PARENT_FIRST_ADDITIONAL, PLUGIN_FIRST_ADDITIONAL, SINK_PARALLELISM,
                 PARTITION_COMMIT_TRIGGER, PARTITION_COMMIT_DELAY, PARTITION_COMMIT_WATERMARK_TIME_ZONE,
                 PARTITION_COMMIT_POLICY_KIND, PARTITION_COMMIT_POLICY_CLASS, PARTITION_TIME_EXTRACTOR_KIND,
                 PARTITION_TIME_EXTRACTOR_CLASS, PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN,

@@ -9,7 +9,8 @@ import org.pf4j.PluginManager;
  * JDK and its own jars and nothing of the job's or the cluster's classpath, except the prefixes in
  * {@link ParentFirstPatterns}: those are asked of the framework's class loader first and fall back
  * to the plugin's jars only when the framework does not have the class (a plugin may bundle Flink
- * connector code that the cluster lacks).
+ * connector code that the cluster lacks). Flink format and connector modules a plugin bundles are
+ * the exception: plugin first ({@link ParentFirstPatterns#isPluginFirst}).
  *
  * <p>PF4J's own loader delegates {@code org.pf4j.} to its parent and nothing else, which is why
  * {@link #loadClass(String)} is replaced here as a whole. Resources follow the same rule as
@@ -52,7 +53,13 @@ public class IsolatingPluginClassLoader extends PluginClassLoader {
         synchronized (getClassLoadingLock(className)) {
             Class<?> c = findLoadedClass(className);
             if (c == null) {
-                c = parentFirst.isParentFirst(className) ? loadShared(className) : loadOwn(className);
+                if (parentFirst.isPluginFirst(className)) {
+                    c = loadPluginFirst(className);
+                } else if (parentFirst.isParentFirst(className)) {
+                    c = loadShared(className);
+                } else {
+                    c = loadOwn(className);
+                }
             }
             if (resolve) {
                 resolveClass(c);
@@ -72,6 +79,14 @@ public class IsolatingPluginClassLoader extends PluginClassLoader {
                         className + " (neither the framework nor plugin '" + pluginId + "' has it)",
                         notShared);
             }
+        }
+    }
+
+    private Class<?> loadPluginFirst(String className) throws ClassNotFoundException {
+        try {
+            return findClass(className);
+        } catch (ClassNotFoundException notOwn) {
+            return loadShared(className);
         }
     }
 

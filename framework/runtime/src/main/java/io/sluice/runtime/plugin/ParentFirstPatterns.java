@@ -10,6 +10,13 @@ import java.util.List;
  * is the whole of the sharing between the framework and a plugin: the JDK, Scala, Flink, the Sluice
  * SPI, PF4J and the logging APIs. Everything else (Avro, Hadoop, Parquet, Iceberg, Hive, Jackson,
  * Guava ...) comes from the plugin's own jars only.
+ *
+ * <p>One exception inside Flink's namespace: Flink's format and connector modules that a plugin
+ * bundles ({@code flink-parquet}, {@code flink-orc}, {@code flink-connector-hive} ...) are linked
+ * against the plugin's own Parquet, ORC, Hadoop or Hive. If a cluster also has such a module in its
+ * {@code lib/}, taking it from there would link it to the cluster's libraries while the plugin
+ * passes its own: a {@link LinkageError}. So these packages are plugin-first: the plugin's copy
+ * when it has one, the framework's otherwise.
  */
 public final class ParentFirstPatterns {
 
@@ -33,20 +40,47 @@ public final class ParentFirstPatterns {
                             "org.apache.log4j.",
                             "org.apache.commons.logging."));
 
-    private final String[] prefixes;
+    /** Configuration key for extra plugin-first prefixes, {@code ;}-separated. */
+    public static final String PLUGIN_FIRST_ADDITIONAL_KEY = "sluice.classloader.plugin-first-patterns.additional";
 
-    private ParentFirstPatterns(List<String> prefixes) {
+    /** Prefixes under a shared prefix that a plugin's own copy wins for (Flink modules bundled with their libraries). */
+    public static final List<String> PLUGIN_FIRST_DEFAULTS =
+            Collections.unmodifiableList(
+                    Arrays.asList(
+                            "org.apache.flink.formats.",
+                            "org.apache.flink.orc.",
+                            "org.apache.flink.connectors.hive.",
+                            "org.apache.flink.table.catalog.hive.",
+                            "org.apache.flink.table.functions.hive.",
+                            "org.apache.flink.table.module.hive.",
+                            "org.apache.flink.table.planner.delegation.hive.",
+                            "org.apache.iceberg."));
+
+    private final String[] prefixes;
+    private final String[] pluginFirst;
+
+    private ParentFirstPatterns(List<String> prefixes, List<String> pluginFirst) {
         this.prefixes = prefixes.toArray(new String[0]);
+        this.pluginFirst = pluginFirst.toArray(new String[0]);
     }
 
     /** The defaults only. */
     public static ParentFirstPatterns defaults() {
-        return new ParentFirstPatterns(DEFAULTS);
+        return new ParentFirstPatterns(DEFAULTS, PLUGIN_FIRST_DEFAULTS);
     }
 
     /** The defaults plus the {@code ;}-separated prefixes in {@code additional} (may be null). */
     public static ParentFirstPatterns withAdditional(String additional) {
-        List<String> all = new ArrayList<>(DEFAULTS);
+        return withAdditional(additional, null);
+    }
+
+    /** The defaults plus extra parent-first and extra plugin-first prefixes ({@code ;}-separated, may be null). */
+    public static ParentFirstPatterns withAdditional(String additionalParentFirst, String additionalPluginFirst) {
+        return new ParentFirstPatterns(concat(DEFAULTS, additionalParentFirst), concat(PLUGIN_FIRST_DEFAULTS, additionalPluginFirst));
+    }
+
+    private static List<String> concat(List<String> defaults, String additional) {
+        List<String> all = new ArrayList<>(defaults);
         if (additional != null) {
             for (String p : additional.split(";")) {
                 if (!p.trim().isEmpty()) {
@@ -54,7 +88,20 @@ public final class ParentFirstPatterns {
                 }
             }
         }
-        return new ParentFirstPatterns(all);
+        return all;
+    }
+
+    /**
+     * Whether a shared class should still be taken from the plugin's own jars first: a Flink format
+     * or connector module the plugin bundles.
+     */
+    public boolean isPluginFirst(String className) {
+        for (String prefix : pluginFirst) {
+            if (className.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code className} (or a resource path with {@code /}) is shared with the framework. */

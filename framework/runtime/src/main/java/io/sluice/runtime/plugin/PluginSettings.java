@@ -33,11 +33,17 @@ public final class PluginSettings implements Serializable {
     private final String pluginsDir;
     private final TreeSet<String> enabled; // empty: all
     private final String additionalParentFirst;
+    private final String additionalPluginFirst;
 
     private PluginSettings(String pluginsDir, Set<String> enabled, String additionalParentFirst) {
+        this(pluginsDir, enabled, additionalParentFirst, null);
+    }
+
+    private PluginSettings(String pluginsDir, Set<String> enabled, String additionalParentFirst, String additionalPluginFirst) {
         this.pluginsDir = pluginsDir;
         this.enabled = new TreeSet<>(enabled);
         this.additionalParentFirst = additionalParentFirst == null ? "" : additionalParentFirst;
+        this.additionalPluginFirst = additionalPluginFirst == null ? "" : additionalPluginFirst;
     }
 
     /** Settings with an explicit directory, all plugins enabled. */
@@ -60,19 +66,22 @@ public final class PluginSettings implements Serializable {
         }
         String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED));
         String additional = firstNonEmpty(options.get(ParentFirstPatterns.ADDITIONAL_KEY), System.getProperty(ParentFirstPatterns.ADDITIONAL_KEY));
+        String pluginFirst = firstNonEmpty(options.get(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY),
+                System.getProperty(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY));
         return new PluginSettings(
-                Paths.get(dir).toAbsolutePath().normalize().toString(), parseList(enabled), additional);
+                Paths.get(dir).toAbsolutePath().normalize().toString(), parseList(enabled), additional, pluginFirst);
     }
 
     /** These settings as seen from a task's JVM: its own directory setting wins. */
     public PluginSettings onTask() {
         String own = firstNonEmpty(System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
-        return own == null ? this : new PluginSettings(Paths.get(own).toAbsolutePath().normalize().toString(), enabled, additionalParentFirst);
+        return own == null ? this : new PluginSettings(Paths.get(own).toAbsolutePath().normalize().toString(), enabled,
+                additionalParentFirst, additionalPluginFirst);
     }
 
     /** With only the given plugin ids enabled. */
     public PluginSettings withEnabled(String... ids) {
-        return new PluginSettings(pluginsDir, new TreeSet<>(Arrays.asList(ids)), additionalParentFirst);
+        return new PluginSettings(pluginsDir, new TreeSet<>(Arrays.asList(ids)), additionalParentFirst, additionalPluginFirst);
     }
 
     public Path pluginsDir() {
@@ -85,7 +94,7 @@ public final class PluginSettings implements Serializable {
     }
 
     public ParentFirstPatterns parentFirstPatterns() {
-        return ParentFirstPatterns.withAdditional(additionalParentFirst);
+        return ParentFirstPatterns.withAdditional(additionalParentFirst, additionalPluginFirst);
     }
 
     private static Set<String> parseList(String value) {
@@ -116,12 +125,13 @@ public final class PluginSettings implements Serializable {
         }
         PluginSettings that = (PluginSettings) o;
         return pluginsDir.equals(that.pluginsDir) && enabled.equals(that.enabled)
-                && additionalParentFirst.equals(that.additionalParentFirst);
+                && additionalParentFirst.equals(that.additionalParentFirst)
+                && additionalPluginFirst.equals(that.additionalPluginFirst);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(pluginsDir, enabled, additionalParentFirst);
+        return Objects.hash(pluginsDir, enabled, additionalParentFirst, additionalPluginFirst);
     }
 
     @Override

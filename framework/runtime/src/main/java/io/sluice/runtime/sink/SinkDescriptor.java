@@ -104,16 +104,6 @@ public final class SinkDescriptor implements Serializable {
         return registry.find(TargetFactory.class, target);
     }
 
-    /** A stable short id of this sink, for operator uids. */
-    public String uidPrefix() {
-        String explicit = options.get(SluiceOptions.SINK_UID_PREFIX.key());
-        if (explicit != null) {
-            return explicit;
-        }
-        Map<String, String> identity = new java.util.TreeMap<>(options);
-        return "sluice-" + target + "-" + Integer.toHexString(identity.hashCode());
-    }
-
     @Override
     public String toString() {
         return "SinkDescriptor{target=" + target + ", plugin=" + pluginId + ", options=" + options + "}";

@@ -134,12 +134,11 @@ public final class SluiceSink
     @Override
     public DataStream<CommittableMessage<Committable>> addPreCommitTopology(
             DataStream<CommittableMessage<Committable>> writeResults) {
-        String uid = descriptor.uidPrefix() + "-aggregator";
+        // no uids here: Flink derives them from the uid the user gives the sink
         return writeResults
                 .global()
                 .transform("Sluice commit aggregator", CommittableMessageTypeInfo.of(CommittableSerializer::new),
                         new CommitAggregator())
-                .uid(uid)
                 .name("Sluice commit aggregator: " + descriptor.target())
                 .setParallelism(1)
                 .setMaxParallelism(1)
@@ -155,7 +154,6 @@ public final class SluiceSink
         committed
                 .global()
                 .transform("Sluice partition commit", Types.VOID, new PartitionCommitOperator(descriptor))
-                .uid(descriptor.uidPrefix() + "-partition-commit")
                 .setParallelism(1)
                 .setMaxParallelism(1)
                 .sinkTo(new DiscardingSink<>())

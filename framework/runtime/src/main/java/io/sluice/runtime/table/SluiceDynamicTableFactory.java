@@ -46,7 +46,8 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         ResolvedCatalogTable table = context.getCatalogTable();
-        Map<String, String> options = table.getOptions();
+        Map<String, String> options = new java.util.LinkedHashMap<>(table.getOptions());
+        options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
             SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys());

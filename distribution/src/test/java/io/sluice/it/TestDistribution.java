@@ -1,0 +1,85 @@
+package io.sluice.it;
+
+import io.sluice.runtime.plugin.TestPlugins;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The staged distribution the build made ({@code sluice.test.dist}), and plugins directories for
+ * end-to-end tests: the distribution's plugins plus the test-only {@code chaos} plugin, compiled
+ * at test time from {@code src/test/plugin-sources/chaos}.
+ */
+public final class TestDistribution {
+
+    private static Path withChaos;
+
+    private TestDistribution() {}
+
+    /** The staged distribution folder. */
+    public static Path home() {
+        String dir = System.getProperty("sluice.test.dist");
+        if (dir == null) {
+            throw new IllegalStateException("System property sluice.test.dist is not set (run through Maven)");
+        }
+        return Paths.get(dir);
+    }
+
+    /** The distribution's plugins directory. */
+    public static Path pluginsDir() {
+        return home().resolve("plugins");
+    }
+
+    /** A plugins directory with the distribution's plugins and the chaos test plugin; built once per JVM. */
+    public static synchronized Path pluginsDirWithChaos() {
+        if (withChaos == null) {
+            try {
+                Path dir = Paths.get("target", "it-plugins-with-chaos").toAbsolutePath();
+                copyTree(pluginsDir(), dir);
+                TestPlugins.Builder chaos = TestPlugins.plugin(dir, "chaos");
+                for (Map.Entry<String, String> source : chaosSources().entrySet()) {
+                    chaos.source(source.getKey(), source.getValue());
+                }
+                chaos.build();
+                withChaos = dir;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return withChaos;
+    }
+
+    private static Map<String, String> chaosSources() throws IOException {
+        Path root = Paths.get("src", "test", "plugin-sources", "chaos").toAbsolutePath();
+        Map<String, String> sources = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                String className = root.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
+                sources.put(className, new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
+            }
+        }
+        return sources;
+    }
+
+    /** Copies a directory tree, replacing what is there. */
+    public static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path src : (Iterable<Path>) files::iterator) {
+                Path dst = to.resolve(from.relativize(src).toString());
+                if (Files.isDirectory(src)) {
+                    Files.createDirectories(dst);
+                } else {
+                    Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.sluice.it.chaos;
+
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.RecordContext;
+import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.table.data.RowData;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Test plugin: the {@code filesystem} target of another plugin, reached through the extension
+ * lookup, with failures injected once each (a marker file remembers that the failure happened):
+ * in the writer after a commit has made files visible, or inside the commit before or after the
+ * real commit ran.
+ */
+@org.pf4j.Extension
+public class ChaosTargetFactory implements TargetFactory {
+
+    static final ConfigOption<Long> FAIL_AFTER_RECORDS = ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
+    static final ConfigOption<Boolean> FAIL_AFTER_COMMIT = ConfigOptions.key("chaos.writer.wait-for-commit").booleanType().defaultValue(true);
+    static final ConfigOption<String> FAIL_IN_COMMIT = ConfigOptions.key("chaos.commit.fail").stringType().noDefaultValue();
+    static final ConfigOption<String> MARKER_DIR = ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
+
+    private static final String[] FILESYSTEM_KEYS = {
+        "path", "format", "sink.bucket-assigner", "sink.rolling-policy.kind", "sink.rolling-policy.file-size",
+        "sink.rolling-policy.rollover-interval", "sink.rolling-policy.inactivity-interval",
+        "sink.rolling-policy.check-interval", "sink.part-file.prefix", "sink.part-file.suffix",
+        "partition.default-name", "sink.partition-commit.success-file.name",
+        "sink.bucket-assigner.date-time.format", "sink.bucket-assigner.date-time.time-zone"
+    };
+
+    @Override
+    public String identifier() {
+        return "chaos-filesystem";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new HashSet<>();
+        for (String key : FILESYSTEM_KEYS) {
+            options.add(ConfigOptions.key(key).stringType().noDefaultValue());
+        }
+        options.add(FAIL_AFTER_RECORDS);
+        options.add(FAIL_IN_COMMIT);
+        options.add(FAIL_AFTER_COMMIT);
+        options.add(MARKER_DIR);
+        return options;
+    }
+
+    private static TargetFactory delegate(SinkContext context) {
+        return context.extensions().find(TargetFactory.class, "filesystem");
+    }
+
+    @Override
+    public void validate(SinkContext context) {
+        delegate(context).validate(context);
+    }
+
+    @Override
+    public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
+        TargetWriter writer = delegate(context).createWriter(context, restoredState);
+        Long failAfter = context.options().getOptional(FAIL_AFTER_RECORDS).orElse(null);
+        if (failAfter == null || context.subtaskIndex() != 0) {
+            return writer;
+        }
+        Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
+        boolean waitForCommit = context.options().get(FAIL_AFTER_COMMIT);
+        Path base = Paths.get(java.net.URI.create("file://" + context.options().get(ConfigOptions.key("path").stringType().noDefaultValue())).getPath());
+        return new TargetWriter() {
+            long count;
+
+            @Override
+            public void write(RowData row, RecordContext ctx) throws IOException {
+                writer.write(row, ctx);
+                if (++count >= failAfter && !Files.exists(marker) && (!waitForCommit || hasVisibleFile(base))) {
+                    Files.createDirectories(marker.getParent());
+                    Files.createFile(marker);
+                    throw new IOException("chaos: injected writer failure after " + count + " records");
+                }
+            }
+
+            @Override
+            public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
+                return writer.prepareCommit(endOfInput);
+            }
+
+            @Override
+            public List<Payload> snapshotState(long checkpointId) throws IOException {
+                return writer.snapshotState(checkpointId);
+            }
+
+            @Override
+            public long processingTimeInterval() {
+                return writer.processingTimeInterval();
+            }
+
+            @Override
+            public void onProcessingTime(long currentTime) throws IOException {
+                writer.onProcessingTime(currentTime);
+            }
+
+            @Override
+            public void close() throws Exception {
+                writer.close();
+            }
+        };
+    }
+
+    static boolean hasVisibleFile(Path base) throws IOException {
+        if (!Files.isDirectory(base)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(base)) {
+            return files.anyMatch(p -> Files.isRegularFile(p) && !p.getFileName().toString().startsWith(".")
+                    && !p.getFileName().toString().startsWith("_"));
+        }
+    }
+
+    @Override
+    public TargetCommitter createCommitter(SinkContext context) throws IOException {
+        TargetCommitter committer = delegate(context).createCommitter(context);
+        String mode = context.options().getOptional(FAIL_IN_COMMIT).orElse(null);
+        if (mode == null) {
+            return committer;
+        }
+        Path marker = Paths.get(context.options().get(MARKER_DIR), "commit-failed");
+        return new TargetCommitter() {
+            int commits;
+
+            @Override
+            public void commit(CommitRequest request) throws IOException {
+                // the second non-empty commit of the job fails once: a checkpoint has completed before
+                boolean fail = !request.pending().isEmpty() && ++commits >= 2 && !Files.exists(marker);
+                if (fail && mode.equals("before")) {
+                    inject(marker, "before");
+                }
+                committer.commit(request);
+                if (fail && mode.equals("after")) {
+                    inject(marker, "after");
+                }
+            }
+
+            @Override
+            public void close() throws Exception {
+                committer.close();
+            }
+        };
+    }
+
+    private static void inject(Path marker, String when) throws IOException {
+        Files.createDirectories(marker.getParent());
+        Files.createFile(marker);
+        throw new IOException("chaos: injected failure " + when + " the commit");
+    }
+}

@@ -1,0 +1,136 @@
+package io.sluice.runtime.cli;
+
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.table.api.ResultKind;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.internal.TableEnvironmentInternal;
+import org.apache.flink.table.operations.BeginStatementSetOperation;
+import org.apache.flink.table.operations.EndStatementSetOperation;
+import org.apache.flink.table.operations.ModifyOperation;
+import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.StatementSetOperation;
+import org.apache.flink.table.operations.command.SetOperation;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+/**
+ * Runs the statements of a script one at a time in one table environment, printing each
+ * statement's outcome: query results as tables, INSERTs as a job that is waited for and followed
+ * by a {@link CommitReport}. Statements are parsed here rather than through {@code executeSql}
+ * so that the sink tables of an INSERT are known before its job starts.
+ */
+final class ScriptRunner {
+
+    private final TableEnvironmentInternal env;
+    private final RuntimeExecutionMode mode;
+    private final JobWatcher watcher;
+    private final PrintStream out;
+    /** The INSERTs of an open {@code BEGIN STATEMENT SET}, or {@code null}. */
+    private List<ModifyOperation> statementSet;
+
+    ScriptRunner(TableEnvironmentInternal env, RuntimeExecutionMode mode, JobWatcher watcher, PrintStream out) {
+        this.env = env;
+        this.mode = mode;
+        this.watcher = watcher;
+        this.out = out;
+    }
+
+    /**
+     * Runs one statement.
+     *
+     * @throws Exception whatever parsing, planning or the job threw
+     */
+    void run(SqlStatement statement) throws Exception {
+        List<Operation> operations = env.getParser().parse(statement.text());
+        if (operations.size() != 1) {
+            throw new CliException(CliException.FAILED,
+                    "Expected one statement but found " + operations.size() + "; is a ';' missing?");
+        }
+        Operation op = operations.get(0);
+        if (statementSet != null) {
+            collect(op);
+        } else if (op instanceof BeginStatementSetOperation) {
+            statementSet = new ArrayList<>();
+            out.println("[OK] statement set begins: INSERTs run as one job at END");
+        } else if (op instanceof EndStatementSetOperation) {
+            throw new CliException(CliException.FAILED, "END without BEGIN STATEMENT SET");
+        } else if (op instanceof ModifyOperation || op instanceof StatementSetOperation) {
+            runJob(SinkTable.of(op), () -> env.executeInternal(op));
+        } else {
+            if (op instanceof SetOperation) {
+                checkRuntimeMode((SetOperation) op);
+            }
+            show(env.executeInternal(op));
+        }
+    }
+
+    /** Fails if a {@code BEGIN STATEMENT SET} was never closed. */
+    void finish() {
+        if (statementSet != null) {
+            throw new CliException(CliException.FAILED, "BEGIN STATEMENT SET without END: "
+                    + statementSet.size() + " INSERT(s) not run");
+        }
+    }
+
+    private void collect(Operation op) throws Exception {
+        if (op instanceof ModifyOperation) {
+            statementSet.add((ModifyOperation) op);
+            out.println("[OK] added to the statement set");
+        } else if (op instanceof EndStatementSetOperation) {
+            List<ModifyOperation> inserts = statementSet;
+            statementSet = null;
+            if (inserts.isEmpty()) {
+                out.println("[OK] empty statement set: nothing to run");
+            } else {
+                runJob(SinkTable.of(inserts), () -> env.executeInternal(inserts));
+            }
+        } else {
+            throw new CliException(CliException.FAILED,
+                    "Only INSERT statements may appear between BEGIN STATEMENT SET and END, not: " + op.asSummaryString());
+        }
+    }
+
+    private void runJob(List<SinkTable> sinks, Supplier<TableResult> submit) throws Exception {
+        CommitReport report = CommitReport.before(sinks, out);
+        long started = System.nanoTime();
+        TableResult result = submit.get();
+        if (!result.getJobClient().isPresent()) {
+            show(result);
+            return;
+        }
+        JobClient job = result.getJobClient().get();
+        out.println("  job " + job.getJobID() + " submitted");
+        try {
+            watcher.await(job);
+        } catch (ExecutionException e) {
+            throw new CliException(CliException.FAILED,
+                    "Job " + job.getJobID() + " failed after " + JobWatcher.seconds(started), e.getCause());
+        }
+        out.println("[OK] job " + job.getJobID() + " finished in " + JobWatcher.seconds(started));
+        report.print(out);
+    }
+
+    private void show(TableResult result) {
+        if (result.getResultKind() == ResultKind.SUCCESS_WITH_CONTENT) {
+            result.print();
+        } else {
+            out.println("[OK]");
+        }
+    }
+
+    /** The table environment was created in one mode; a later SET cannot switch it. */
+    private void checkRuntimeMode(SetOperation set) {
+        if (set.getKey().filter(ExecutionOptions.RUNTIME_MODE.key()::equals).isPresent() && set.getValue().isPresent()
+                && StartupOptions.parseMode(set.getValue().get()) != mode) {
+            throw new CliException(CliException.FAILED, "'" + ExecutionOptions.RUNTIME_MODE.key()
+                    + "' can only be set at the top of the script, before any other statement; this run is in "
+                    + mode.name().toLowerCase(java.util.Locale.ROOT) + " mode");
+        }
+    }
+}

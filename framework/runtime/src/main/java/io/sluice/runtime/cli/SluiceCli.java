@@ -1,0 +1,72 @@
+package io.sluice.runtime.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The main class of {@code bin/sluice}: checks an installation's plugins and runs SQL scripts on an
+ * embedded Flink MiniCluster. Exit codes: 0 success, 1 a plugin or statement failed, 2 a usage or
+ * configuration error.
+ */
+public final class SluiceCli {
+
+    static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: sluice <command> [options]",
+            "",
+            "Commands:",
+            "  plugins            list the plugins of the plugins directory with their status and",
+            "                     extensions; exit code 1 if an enabled plugin failed to load",
+            "  sql -f FILE [-v]   run a Flink SQL script on an embedded MiniCluster; -v prints",
+            "                     stack traces of failures",
+            "  help               print this text",
+            "",
+            "Environment:",
+            "  SLUICE_PLUGINS_DIR  plugins directory (default: <install dir>/plugins)",
+            "  JAVA_HOME           the Java installation to run",
+            "  SLUICE_JAVA_OPTS    extra JVM options, e.g. -Xmx4g",
+            "",
+            "Settings: <install dir>/conf/sluice.properties");
+
+    private SluiceCli() {}
+
+    /** Runs a command and exits with its code. */
+    public static void main(String[] args) {
+        int code = run(args, System.out, System.err);
+        System.out.flush();
+        System.err.flush();
+        // a MiniCluster may leave non-daemon threads behind; the command is over either way
+        System.exit(code);
+    }
+
+    /** Runs a command; returns its exit code. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            err.println(USAGE);
+            return CliException.USAGE;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        try {
+            switch (args[0]) {
+                case "plugins":
+                    if (!rest.isEmpty()) {
+                        throw new CliException(CliException.USAGE, "'plugins' takes no arguments\n\n" + USAGE);
+                    }
+                    return new PluginsCommand(SluiceConf.load(), out).run();
+                case "sql":
+                    return new SqlCommand(SluiceConf.load(), out, err).run(rest);
+                case "help":
+                case "-h":
+                case "--help":
+                    out.println(USAGE);
+                    return 0;
+                default:
+                    throw new CliException(CliException.USAGE, "Unknown command '" + args[0] + "'\n\n" + USAGE);
+            }
+        } catch (CliException e) {
+            out.flush();
+            err.println("[ERROR] " + e.getMessage());
+            return e.exitCode();
+        }
+    }
+}

@@ -106,7 +106,7 @@ class FileSinkExactlyOnceIT {
                 .withFormat(format)
                 .withPartitionKeys("bucket")
                 .withRollingPolicy(RollingPolicies.defaultPolicy().withMaxPartSize(
-                        org.apache.flink.configuration.MemorySize.parse("16kb")))
+                        org.apache.flink.configuration.MemorySize.parse("1kb")))
                 .withOption("sink.partition-commit.policy.kind", "success-file")
                 .withOptions(chaos);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(builder.build());
@@ -116,7 +116,8 @@ class FileSinkExactlyOnceIT {
         List<Long> ids = format.equals("csv")
                 ? CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList())
                 : CommittedFiles.parquet(out, g -> g.getLong("id", 0));
-        assertThat(ids).hasSize((int) COUNT);
+        assertThat(ids).as(() -> "committed files: " + CommittedFiles.visible(out) + "\nhidden: "
+                + CommittedFiles.inProgress(out)).hasSize((int) COUNT);
         assertThat(ids.stream().distinct().count()).isEqualTo(COUNT);
         assertThat(ids.stream().mapToLong(Long::longValue).min().getAsLong()).isEqualTo(1);
         assertThat(ids.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(COUNT);

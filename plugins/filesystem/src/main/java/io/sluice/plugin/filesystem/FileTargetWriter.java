@@ -29,8 +29,9 @@ import java.util.UUID;
  * rolling policy says so (before a row, at a checkpoint, on a timer) and becomes a pending commit;
  * a file still open at a checkpoint is persisted and resumed after a restore.
  *
- * <p>State payload version 1: per bucket its id, creation time, part counter, and the resumable of
- * its open file if there is one. Pending payload version 1: the file system's commit recoverable.
+ * <p>State payload version 1: per bucket its id, creation time, the writer's part counter, and the
+ * resumable of its open file if there is one. Pending payload version 1: the file system's commit
+ * recoverable.
  */
 final class FileTargetWriter implements TargetWriter {
 
@@ -46,6 +47,8 @@ final class FileTargetWriter implements TargetWriter {
     private final long checkInterval;
     private final String uid = UUID.randomUUID().toString();
     private final Map<String, Bucket> buckets = new HashMap<>();
+    /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
+    private long partCounter;
     private final List<PendingCommit> pending = new ArrayList<>();
 
     FileTargetWriter(Path basePath, RecoverableWriter fsWriter, PartWriters partWriters, BucketAssigner assigner,
@@ -78,7 +81,7 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     private PartFile openPartFile(Bucket bucket, long now) throws IOException {
-        Path path = new Path(bucket.path, names.name(uid, bucket.partCounter++));
+        Path path = new Path(bucket.path, names.name(uid, partCounter++));
         RecoverableFsDataOutputStream stream;
         try {
             stream = fsWriter.open(path);
@@ -126,7 +129,7 @@ final class FileTargetWriter implements TargetWriter {
         for (Bucket bucket : buckets.values()) {
             out.writeUTF(bucket.id);
             out.writeLong(bucket.creationTime);
-            out.writeLong(bucket.partCounter);
+            out.writeLong(partCounter);
             out.writeBoolean(bucket.open != null);
             if (bucket.open != null) {
                 byte[] bytes = serializer.serialize(bucket.open.persist());
@@ -154,7 +157,7 @@ final class FileTargetWriter implements TargetWriter {
                 long creation = in.readLong();
                 long counter = in.readLong();
                 Bucket bucket = buckets.computeIfAbsent(id, k -> new Bucket(k, bucketPath(k), creation));
-                bucket.partCounter = Math.max(bucket.partCounter, counter);
+                partCounter = Math.max(partCounter, counter);
                 if (in.readBoolean()) {
                     int version = in.readInt();
                     byte[] bytes = new byte[in.readInt()];
@@ -216,7 +219,6 @@ final class FileTargetWriter implements TargetWriter {
         final String id;
         final Path path;
         final long creationTime;
-        long partCounter;
         PartFile open;
 
         Bucket(String id, Path path, long creationTime) {

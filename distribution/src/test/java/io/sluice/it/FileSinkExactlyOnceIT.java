@@ -24,15 +24,19 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,17 +63,28 @@ class FileSinkExactlyOnceIT {
 
     @TempDir Path tmp;
 
-    @ParameterizedTest(name = "{0} {1} fails in {2}")
-    @CsvSource({
-        "STREAMING, csv, writer",
-        "STREAMING, csv, commit-before",
-        "STREAMING, csv, commit-after",
-        "STREAMING, parquet, writer",
-        "STREAMING, parquet, commit-after",
-        "BATCH, csv, writer",
-        "BATCH, parquet, writer",
-    })
-    void everyRecordExactlyOnce(RuntimeExecutionMode mode, String format, String failure) throws Exception {
+    /**
+     * Every case, run {@code sluice.it.rounds} times (default 2): a failure that shows up once in
+     * a few runs (as upstream sinks have had) should not slip through.
+     */
+    static Stream<Arguments> cases() {
+        int rounds = Integer.getInteger("sluice.it.rounds", 2);
+        String[][] cases = {
+            {"STREAMING", "csv", "writer"},
+            {"STREAMING", "csv", "commit-before"},
+            {"STREAMING", "csv", "commit-after"},
+            {"STREAMING", "parquet", "writer"},
+            {"STREAMING", "parquet", "commit-after"},
+            {"BATCH", "csv", "writer"},
+            {"BATCH", "parquet", "writer"},
+        };
+        return IntStream.rangeClosed(1, rounds).boxed().flatMap(round -> Arrays.stream(cases)
+                .map(c -> Arguments.of(RuntimeExecutionMode.valueOf(c[0]), c[1], c[2], round)));
+    }
+
+    @ParameterizedTest(name = "{0} {1} fails in {2} (round {3})")
+    @MethodSource("cases")
+    void everyRecordExactlyOnce(RuntimeExecutionMode mode, String format, String failure, int round) throws Exception {
         Path out = tmp.resolve("out");
         Map<String, String> chaos = new HashMap<>();
         chaos.put("chaos.marker-dir", tmp.resolve("markers").toString());

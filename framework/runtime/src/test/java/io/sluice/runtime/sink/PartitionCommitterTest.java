@@ -1,0 +1,164 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.sink.SinkContext;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The partition commit trigger decides as Flink's filesystem connector does: process-time after
+ * the partition's creation plus the delay; partition-time once the watermark passes the
+ * partition's extracted time (in the watermark time zone) plus the delay; bad values are errors
+ * naming the option.
+ */
+class PartitionCommitterTest {
+
+    private static final long HOUR = 3_600_000L;
+
+    private static PartitionCommitter committer(String... keyValues) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            options.put(keyValues[i], keyValues[i + 1]);
+        }
+        return new PartitionCommitter(new Context(options));
+    }
+
+    private static long utc(String dateTime) {
+        return LocalDateTime.parse(dateTime).toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    @Test
+    void processTimeWaitsForCreationPlusDelay() {
+        PartitionCommitter noDelay = committer();
+        assertThat(noDelay.isReady("dt=x", 1000, 1000, Long.MIN_VALUE)).isTrue();
+        PartitionCommitter hour = committer("sink.partition-commit.delay", "1 h");
+        assertThat(hour.isReady("dt=x", 1000, 1000 + HOUR - 1, Long.MIN_VALUE)).isFalse();
+        assertThat(hour.isReady("dt=x", 1000, 1000 + HOUR, Long.MIN_VALUE)).isTrue();
+    }
+
+    @Test
+    void partitionTimeWaitsForTheWatermark() {
+        PartitionCommitter day = committer("sink.partition-commit.trigger", "partition-time",
+                "sink.partition-commit.delay", "1 d");
+        long endOfDay = utc("2024-01-02T00:00:00");
+        assertThat(day.isReady("dt=2024-01-01", 0, Long.MAX_VALUE, Long.MIN_VALUE)).as("no watermark yet").isFalse();
+        assertThat(day.isReady("dt=2024-01-01", 0, 0, endOfDay - 1)).isFalse();
+        assertThat(day.isReady("dt=2024-01-01", 0, 0, endOfDay)).isTrue();
+    }
+
+    @Test
+    void timestampPatternAndTimeZone() {
+        PartitionCommitter hourly = committer("sink.partition-commit.trigger", "partition-time",
+                "partition.time-extractor.timestamp-pattern", "$dt $hour:00:00",
+                "sink.partition-commit.delay", "1 h",
+                "sink.partition-commit.watermark-time-zone", "Asia/Shanghai");
+        // 2024-01-01 10:00 in Shanghai is 02:00 UTC; plus one hour of delay
+        long ready = utc("2024-01-01T03:00:00");
+        assertThat(hourly.isReady("dt=2024-01-01/hour=10", 0, 0, ready - 1)).isFalse();
+        assertThat(hourly.isReady("dt=2024-01-01/hour=10", 0, 0, ready)).isTrue();
+    }
+
+    @Test
+    void customFormatter() {
+        PartitionCommitter compact = committer("sink.partition-commit.trigger", "partition-time",
+                "partition.time-extractor.timestamp-formatter", "yyyyMMdd");
+        assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-05T00:00:00"))).isTrue();
+        assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-04T23:59:59"))).isFalse();
+    }
+
+    @Test
+    void badValuesNameTheOption() {
+        assertThatThrownBy(() -> committer("sink.partition-commit.trigger", "sometimes"))
+                .hasMessageContaining("sink.partition-commit.trigger").hasMessageContaining("sometimes");
+        assertThatThrownBy(() -> committer("sink.partition-commit.watermark-time-zone", "Mars/Olympus"))
+                .hasMessageContaining("sink.partition-commit.watermark-time-zone").hasMessageContaining("Mars/Olympus");
+        assertThatThrownBy(() -> committer("sink.partition-commit.trigger", "partition-time",
+                "partition.time-extractor.timestamp-formatter", "yyyy bbbb"))
+                .hasMessageContaining("partition.time-extractor.timestamp-formatter").hasMessageContaining("yyyy bbbb");
+        PartitionCommitter daily = committer("sink.partition-commit.trigger", "partition-time");
+        assertThatThrownBy(() -> daily.isReady("dt=not-a-date", 0, 0, 0))
+                .hasMessageContaining("not-a-date").hasMessageContaining("partition.time-extractor.timestamp-formatter");
+    }
+
+    /** A sink context with options only; no plugin is needed without commit policies. */
+    private static final class Context implements SinkContext {
+        private final Map<String, String> options;
+
+        Context(Map<String, String> options) {
+            this.options = options;
+        }
+
+        @Override
+        public RowType rowType() {
+            return RowType.of(new VarCharType());
+        }
+
+        @Override
+        public List<String> partitionKeys() {
+            return Arrays.asList("dt");
+        }
+
+        @Override
+        public ReadableConfig options() {
+            return Configuration.fromMap(options);
+        }
+
+        @Override
+        public Map<String, String> rawOptions() {
+            return Collections.unmodifiableMap(options);
+        }
+
+        @Override
+        public String jobId() {
+            return "test";
+        }
+
+        @Override
+        public int subtaskIndex() {
+            return 0;
+        }
+
+        @Override
+        public int numberOfSubtasks() {
+            return 1;
+        }
+
+        @Override
+        public MetricGroup metricGroup() {
+            return UnregisteredMetricsGroup.createSinkWriterMetricGroup();
+        }
+
+        @Override
+        public ExtensionLookup extensions() {
+            return new ExtensionLookup() {
+                @Override
+                public <T extends SluiceFactory> T find(Class<T> type, String identifier) {
+                    throw new IllegalArgumentException("no plugins in this test");
+                }
+
+                @Override
+                public List<String> identifiers(Class<? extends SluiceFactory> type) {
+                    return Collections.emptyList();
+                }
+            };
+        }
+    }
+}

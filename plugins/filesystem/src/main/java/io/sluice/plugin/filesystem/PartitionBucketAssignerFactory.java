@@ -14,6 +14,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.pf4j.Extension;
 
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.Collections;
 import java.util.List;
@@ -41,7 +42,8 @@ public final class PartitionBucketAssignerFactory implements BucketAssignerFacto
     public BucketAssigner create(SinkContext context) {
         List<String> keys = context.partitionKeys();
         if (keys.isEmpty()) {
-            throw new IllegalArgumentException("Bucket assigner 'partition' needs partition keys (PARTITIONED BY)");
+            throw new IllegalArgumentException("Invalid '" + FileSystemOptions.BUCKET_ASSIGNER.key()
+                    + "' 'partition': the sink has no partition keys (PARTITIONED BY)");
         }
         RowType rowType = context.rowType();
         int[] positions = new int[keys.size()];
@@ -82,14 +84,23 @@ public final class PartitionBucketAssignerFactory implements BucketAssignerFacto
             case DATE:
                 return LocalDate.ofEpochDay((Integer) value).toString();
             case TIME_WITHOUT_TIME_ZONE:
-                return LocalTime.ofNanoOfDay(((Integer) value) * 1_000_000L).toString();
+                return sqlTime(LocalTime.ofNanoOfDay(((Integer) value) * 1_000_000L));
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return ((TimestampData) value).toLocalDateTime().toString().replace('T', ' ');
+                LocalDateTime t = ((TimestampData) value).toLocalDateTime();
+                return t.toLocalDate() + " " + sqlTime(t.toLocalTime());
             case DECIMAL:
                 return ((DecimalData) value).toBigDecimal().toPlainString();
             default:
                 return value.toString();
         }
+    }
+
+    /**
+     * java.time omits zero seconds ({@code 03:00}); SQL, and the default partition time
+     * extractor's {@code yyyy-MM-dd HH:mm:ss}, always have them.
+     */
+    private static String sqlTime(LocalTime time) {
+        return time.getSecond() == 0 && time.getNano() == 0 ? time + ":00" : time.toString();
     }
 }

@@ -32,7 +32,8 @@ public final class SuccessFileCommitPolicyFactory implements CommitPolicyFactory
     @Override
     public CommitPolicy create(SinkContext context) {
         String name = context.options().get(FileSystemOptions.SUCCESS_FILE_NAME);
-        if (name.isEmpty() || name.contains("/")) {
+        // '.' and '..' would name the partition directory or its parent; Flink's Path turns '\\' into '/'
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.contains("/") || name.contains("\\")) {
             throw new IllegalArgumentException("Invalid '" + FileSystemOptions.SUCCESS_FILE_NAME.key() + "' '" + name
                     + "': must be a plain file name");
         }

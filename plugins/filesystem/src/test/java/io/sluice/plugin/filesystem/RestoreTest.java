@@ -1,0 +1,155 @@
+package io.sluice.plugin.filesystem;
+
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import static io.sluice.plugin.filesystem.TargetTesting.T0;
+import static io.sluice.plugin.filesystem.TargetTesting.at;
+import static io.sluice.plugin.filesystem.TargetTesting.commit;
+import static io.sluice.plugin.filesystem.TargetTesting.files;
+import static io.sluice.plugin.filesystem.TargetTesting.hidden;
+import static io.sluice.plugin.filesystem.TargetTesting.row;
+import static io.sluice.plugin.filesystem.TargetTesting.visible;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Proves a writer restored from a snapshot resumes its open row-format file truncated to the checkpoint, and loses or duplicates nothing. */
+class RestoreTest {
+
+    @TempDir Path tmp;
+
+    private final FileSystemTargetFactory target = new FileSystemTargetFactory();
+
+    @Test
+    void resumedFileHoldsExactlyTheCheckpointedRowsPlusTheRowsWrittenAfterRestore() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = TestSinkContext.of(base, "lines"); // default policy: small files stay open
+
+        TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
+        failing.write(row("r1"), at(T0));
+        failing.write(row("r2"), at(T0 + 1));
+        assertThat(failing.prepareCommit(false)).isEmpty(); // nothing rolled: the file stays open
+        List<Payload> state = failing.snapshotState(1);
+        // data after the checkpoint, then the task fails: no prepareCommit, no commit
+        failing.write(row("lost1"), at(T0 + 2));
+        failing.write(row("lost2"), at(T0 + 3));
+        assertThat(hidden(base).values()).containsExactly("r1\nr2\nlost1\nlost2\n");
+        failing.close();
+
+        // the framework keeps state as bytes: restore from copies
+        List<Payload> restoredState = new ArrayList<>();
+        state.forEach(p -> restoredState.add(new Payload(p.version(), p.bytes().clone())));
+        try (TargetWriter restored = target.createWriter(ctx, restoredState);
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            Map<String, String> resumed = hidden(base);
+            assertThat(resumed.values()).containsExactly("r1\nr2\n"); // truncated to the checkpoint
+            String inProgressName = resumed.keySet().iterator().next();
+
+            restored.write(row("r3"), at(T0 + 10));
+            List<PendingCommit> pending = restored.prepareCommit(true);
+            assertThat(pending).hasSize(1);
+            commit(committer, Long.MAX_VALUE, pending);
+
+            Map<String, String> finished = visible(base);
+            assertThat(finished.values()).containsExactly("r1\nr2\nr3\n");
+            String name = finished.keySet().iterator().next();
+            assertThat(inProgressName).startsWith("." + name + ".inprogress.");
+            assertThat(hidden(base)).isEmpty();
+        }
+    }
+
+    @Test
+    void pendingFilesOfAFailedWriterStillCommitAfterRestore() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+
+        TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
+        failing.write(row("before-cp1"), at(T0));
+        List<PendingCommit> cp1 = failing.prepareCommit(false);
+        List<Payload> state = failing.snapshotState(1);
+        failing.write(row("after-cp1"), at(T0 + 1));
+        failing.close(); // fails before checkpoint 1 was committed
+
+        try (TargetWriter restored = target.createWriter(ctx, state);
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            commit(committer, 1, cp1); // the committer commits checkpoint 1 from its state
+            restored.write(row("after-restore"), at(T0 + 10));
+            commit(committer, 2, restored.prepareCommit(false));
+        }
+        Map<String, String> finished = visible(base);
+        assertThat(finished.values()).containsExactlyInAnyOrder("before-cp1\n", "after-restore\n");
+        // the abandoned in-progress file of the failed writer stays hidden: never visible, never committed
+        assertThat(hidden(base).values()).containsExactly("after-cp1\n");
+    }
+
+    @Test
+    void twoRestoredWritersWithOpenFilesInTheSameBucketAreBothKept() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx0 = TestSinkContext.of(base, "lines").subtask(0);
+        TestSinkContext ctx1 = TestSinkContext.of(base, "lines").subtask(1);
+
+        TargetWriter w0 = target.createWriter(ctx0, Collections.emptyList());
+        TargetWriter w1 = target.createWriter(ctx1, Collections.emptyList());
+        w0.write(row("from-0"), at(T0));
+        w1.write(row("from-1"), at(T0));
+        assertThat(w0.prepareCommit(false)).isEmpty();
+        assertThat(w1.prepareCommit(false)).isEmpty();
+        List<Payload> state = new ArrayList<>(w0.snapshotState(1));
+        state.addAll(w1.snapshotState(1));
+        w0.write(row("lost-0"), at(T0 + 1));
+        w0.close();
+        w1.close();
+
+        // scale in: one subtask takes over both writers' state
+        try (TargetWriter restored = target.createWriter(ctx0, state);
+                TargetCommitter committer = target.createCommitter(ctx0)) {
+            restored.write(row("new"), at(T0 + 10));
+            List<PendingCommit> pending = restored.prepareCommit(true);
+            assertThat(pending).hasSize(2);
+            commit(committer, Long.MAX_VALUE, pending);
+        }
+        String all = String.join("", visible(base).values());
+        assertThat(visible(base)).hasSize(2);
+        assertThat(all.split("\n")).containsExactlyInAnyOrder("from-0", "from-1", "new");
+        assertThat(hidden(base)).isEmpty();
+    }
+
+    @Test
+    void newFilesAfterRestoreNeverReuseAName() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TargetWriter first = target.createWriter(ctx, Collections.emptyList());
+        TargetCommitter committer = target.createCommitter(ctx);
+        first.write(row("a"), at(T0));
+        commit(committer, 1, first.prepareCommit(false));
+        List<Payload> state = first.snapshotState(1);
+        first.close();
+
+        try (TargetWriter restored = target.createWriter(ctx, state)) {
+            restored.write(row("b"), at(T0 + 1));
+            commit(committer, 2, restored.prepareCommit(false));
+        }
+        committer.close();
+        assertThat(files(base).values()).containsExactlyInAnyOrder("a\n", "b\n");
+    }
+
+    @Test
+    void stateOfAnUnknownVersionIsRejected() {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = TestSinkContext.of(base, "lines");
+        assertThatThrownBy(() -> target.createWriter(ctx, List.of(new Payload(42, new byte[0]))))
+                .isInstanceOf(IOException.class).hasMessageContaining("42");
+    }
+}

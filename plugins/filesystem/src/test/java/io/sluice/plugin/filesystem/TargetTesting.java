@@ -1,0 +1,132 @@
+package io.sluice.plugin.filesystem;
+
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.RecordContext;
+import io.sluice.spi.sink.TargetCommitter;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/** Helpers for driving a filesystem target by hand and looking at what it left on disk. */
+final class TargetTesting {
+
+    /** 2024-03-05T07:08:09.010Z. */
+    static final long T0 = 1709622489010L;
+
+    private TargetTesting() {}
+
+    static RowData row(String line) {
+        return GenericRowData.of(StringData.fromString(line));
+    }
+
+    /** A record context at processing time {@code time}. */
+    static RecordContext at(long time) {
+        return new RecordContext() {
+            @Override
+            public long currentProcessingTime() {
+                return time;
+            }
+
+            @Override
+            public long currentWatermark() {
+                return Long.MIN_VALUE;
+            }
+
+            @Override
+            public Long timestamp() {
+                return null;
+            }
+        };
+    }
+
+    /** Commits what writers prepared for {@code checkpointId}, as the framework would after the checkpoint. */
+    static void commit(TargetCommitter committer, long checkpointId, List<PendingCommit> pending) throws IOException {
+        committer.commit(request(checkpointId, pending));
+    }
+
+    static CommitRequest request(long checkpointId, List<PendingCommit> pending) {
+        // the framework keeps committables as bytes: hand the committer copies, not the writer's objects
+        List<Payload> payloads = pending.stream()
+                .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
+                .collect(Collectors.toList());
+        return new CommitRequest() {
+            @Override
+            public String jobId() {
+                return "00000000000000000000000000000001";
+            }
+
+            @Override
+            public long checkpointId() {
+                return checkpointId;
+            }
+
+            @Override
+            public List<Payload> pending() {
+                return payloads;
+            }
+        };
+    }
+
+    /** Every regular file under {@code root}: path relative to root ('/'-separated) -> content. */
+    static Map<String, String> files(Path root) {
+        Map<String, String> result = new TreeMap<>();
+        if (!Files.exists(root)) {
+            return result;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.filter(Files::isRegularFile).collect(Collectors.toList())) {
+                result.put(root.relativize(p).toString().replace('\\', '/'),
+                        new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return result;
+    }
+
+    /** Finished files: those whose name does not start with a dot. */
+    static Map<String, String> visible(Path root) {
+        Map<String, String> result = new TreeMap<>(files(root));
+        result.keySet().removeIf(TargetTesting::isHidden);
+        return result;
+    }
+
+    /** In-progress and pending files: hidden names. */
+    static Map<String, String> hidden(Path root) {
+        Map<String, String> result = new TreeMap<>(files(root));
+        result.keySet().removeIf(k -> !isHidden(k));
+        return result;
+    }
+
+    static String fileName(String relativePath) {
+        return relativePath.substring(relativePath.lastIndexOf('/') + 1);
+    }
+
+    static String parent(String relativePath) {
+        int slash = relativePath.lastIndexOf('/');
+        return slash < 0 ? "" : relativePath.substring(0, slash);
+    }
+
+    private static boolean isHidden(String relativePath) {
+        return fileName(relativePath).startsWith(".");
+    }
+
+    static List<String> names(Map<String, String> files) {
+        return new ArrayList<>(files.keySet());
+    }
+}

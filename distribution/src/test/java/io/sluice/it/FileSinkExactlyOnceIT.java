@@ -116,7 +116,7 @@ class FileSinkExactlyOnceIT {
 
         SluiceSinkBuilder builder = SluiceSink.forRowData(ROW)
                 .withTarget("chaos-filesystem")
-                .withPluginsDir(TestDistribution.pluginsDirWithChaos())
+                .withPluginsDir(TestDistribution.pluginsDirWithTestPlugins())
                 .withPath(out.toString())
                 .withFormat(format)
                 .withPartitionKeys("bucket")

@@ -15,12 +15,15 @@ import java.util.stream.Stream;
 
 /**
  * The staged distribution the build made ({@code sluice.test.dist}), and plugins directories for
- * end-to-end tests: the distribution's plugins plus the test-only {@code chaos} plugin, compiled
- * at test time from {@code src/test/plugin-sources/chaos}.
+ * end-to-end tests: the distribution's plugins plus the test-only plugins compiled at test time
+ * from {@code src/test/plugin-sources/<id>}: {@code chaos} (the filesystem target with injected
+ * failures) and {@code acme} (a third party's commit policy and partition time extractor).
  */
 public final class TestDistribution {
 
-    private static Path withChaos;
+    private static final String[] TEST_PLUGINS = {"chaos", "acme"};
+
+    private static Path withTestPlugins;
 
     private TestDistribution() {}
 
@@ -38,27 +41,29 @@ public final class TestDistribution {
         return home().resolve("plugins");
     }
 
-    /** A plugins directory with the distribution's plugins and the chaos test plugin; built once per JVM. */
-    public static synchronized Path pluginsDirWithChaos() {
-        if (withChaos == null) {
+    /** A plugins directory with the distribution's plugins and the test plugins; built once per JVM. */
+    public static synchronized Path pluginsDirWithTestPlugins() {
+        if (withTestPlugins == null) {
             try {
-                Path dir = Paths.get("target", "it-plugins-with-chaos").toAbsolutePath();
+                Path dir = Paths.get("target", "it-plugins-with-test-plugins").toAbsolutePath();
                 copyTree(pluginsDir(), dir);
-                TestPlugins.Builder chaos = TestPlugins.plugin(dir, "chaos");
-                for (Map.Entry<String, String> source : chaosSources().entrySet()) {
-                    chaos.source(source.getKey(), source.getValue());
+                for (String id : TEST_PLUGINS) {
+                    TestPlugins.Builder plugin = TestPlugins.plugin(dir, id);
+                    for (Map.Entry<String, String> source : sources(id).entrySet()) {
+                        plugin.source(source.getKey(), source.getValue());
+                    }
+                    plugin.build();
                 }
-                chaos.build();
-                withChaos = dir;
+                withTestPlugins = dir;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-        return withChaos;
+        return withTestPlugins;
     }
 
-    private static Map<String, String> chaosSources() throws IOException {
-        Path root = Paths.get("src", "test", "plugin-sources", "chaos").toAbsolutePath();
+    private static Map<String, String> sources(String pluginId) throws IOException {
+        Path root = Paths.get("src", "test", "plugin-sources", pluginId).toAbsolutePath();
         Map<String, String> sources = new TreeMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {

@@ -4,7 +4,7 @@ package io.sluice.runtime.cli;
  * A failure the CLI reports as a message and an exit code rather than a stack trace: the user can
  * act on it (a missing file, a bad argument, a failed statement).
  */
-public final class CliException extends RuntimeException {
+final class CliException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

@@ -29,7 +29,9 @@ final class ErrorReport {
                 continue;
             }
             String prefix = i == 0 ? "  " : i == last ? "  root cause: " : "  caused by: ";
-            err.println(prefix + t.getClass().getName() + (message == null ? "" : ": " + message));
+            // the CLI's own exceptions are sentences for the user; a class name adds nothing
+            String what = t instanceof CliException ? "" : t.getClass().getName() + (message == null ? "" : ": ");
+            err.println(prefix + what + (message == null ? "" : message));
             previous = message;
         }
         if (stackTrace) {

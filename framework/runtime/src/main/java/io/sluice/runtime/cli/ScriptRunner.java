@@ -1,7 +1,5 @@
 package io.sluice.runtime.cli;
 
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.ResultKind;
 import org.apache.flink.table.api.TableResult;
@@ -11,6 +9,7 @@ import org.apache.flink.table.operations.EndStatementSetOperation;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.StatementSetOperation;
+import org.apache.flink.table.operations.command.ResetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
 
 import java.io.PrintStream;
@@ -28,15 +27,15 @@ import java.util.function.Supplier;
 final class ScriptRunner {
 
     private final TableEnvironmentInternal env;
-    private final RuntimeExecutionMode mode;
+    private final SessionOptions options;
     private final JobWatcher watcher;
     private final PrintStream out;
     /** The INSERTs of an open {@code BEGIN STATEMENT SET}, or {@code null}. */
     private List<ModifyOperation> statementSet;
 
-    ScriptRunner(TableEnvironmentInternal env, RuntimeExecutionMode mode, JobWatcher watcher, PrintStream out) {
+    ScriptRunner(TableEnvironmentInternal env, StartupOptions startup, JobWatcher watcher, PrintStream out) {
         this.env = env;
-        this.mode = mode;
+        this.options = new SessionOptions(env.getConfig(), startup, out);
         this.watcher = watcher;
         this.out = out;
     }
@@ -62,10 +61,11 @@ final class ScriptRunner {
             throw new CliException(CliException.FAILED, "END without BEGIN STATEMENT SET");
         } else if (op instanceof ModifyOperation || op instanceof StatementSetOperation) {
             runJob(SinkTable.of(op), () -> env.executeInternal(op));
+        } else if (op instanceof SetOperation) {
+            options.set((SetOperation) op);
+        } else if (op instanceof ResetOperation) {
+            options.reset((ResetOperation) op);
         } else {
-            if (op instanceof SetOperation) {
-                checkRuntimeMode((SetOperation) op);
-            }
             show(env.executeInternal(op));
         }
     }
@@ -121,16 +121,6 @@ final class ScriptRunner {
             result.print();
         } else {
             out.println("[OK]");
-        }
-    }
-
-    /** The table environment was created in one mode; a later SET cannot switch it. */
-    private void checkRuntimeMode(SetOperation set) {
-        if (set.getKey().filter(ExecutionOptions.RUNTIME_MODE.key()::equals).isPresent() && set.getValue().isPresent()
-                && StartupOptions.parseMode(set.getValue().get()) != mode) {
-            throw new CliException(CliException.FAILED, "'" + ExecutionOptions.RUNTIME_MODE.key()
-                    + "' can only be set at the top of the script, before any other statement; this run is in "
-                    + mode.name().toLowerCase(java.util.Locale.ROOT) + " mode");
         }
     }
 }

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * JVM system properties, because a value given on the command line is more specific than the
  * installation's file.
  */
-public final class SluiceConf {
+final class SluiceConf {
 
     /** System property naming the directory of {@code sluice.properties}. */
     public static final String CONF_DIR = "sluice.conf.dir";

@@ -52,7 +52,7 @@ final class SqlCommand {
             ErrorReport.print(err, "Cannot create the Flink table environment", e, arguments.verbose);
             return CliException.FAILED;
         }
-        ScriptRunner runner = new ScriptRunner(env, mode, new JobWatcher(err, PROGRESS_INTERVAL), out);
+        ScriptRunner runner = new ScriptRunner(env, startup, new JobWatcher(err, PROGRESS_INTERVAL), out);
         for (SqlStatement statement : statements) {
             out.println();
             out.println("[" + statement.number() + "] " + statement.firstLine());

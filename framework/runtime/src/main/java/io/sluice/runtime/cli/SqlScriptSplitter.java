@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * statement is known by its keyword. {@code EXECUTE STATEMENT SET BEGIN ...; ...; END} is one
  * statement even though its inserts end with {@code ;}.
  */
-public final class SqlScriptSplitter {
+final class SqlScriptSplitter {
 
     private static final Pattern STATEMENT_SET_BLOCK =
             Pattern.compile("EXECUTE\\s+STATEMENT\\s+SET\\s+BEGIN\\b", Pattern.CASE_INSENSITIVE);

@@ -1,7 +1,7 @@
 package io.sluice.runtime.cli;
 
 /** One statement of a SQL script: its text without the closing {@code ;} and where it starts. */
-public final class SqlStatement {
+final class SqlStatement {
 
     private final int number;
     private final int line;

@@ -1,0 +1,283 @@
+package io.sluice.cli;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * {@code bin/sluice} of the staged distribution ({@code sluice.test.dist}), run as a user runs it:
+ * a child process with its own JVM, judged by its exit code, its output and the files it wrote.
+ */
+class SluiceCliIT {
+
+    private static final Duration PLUGINS_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration SQL_TIMEOUT = Duration.ofMinutes(10);
+    /** Where examples/quickstart.sql writes; each test points it at its own directory. */
+    private static final String QUICKSTART_DIR = "/tmp/sluice-quickstart";
+
+    private static Path dist;
+
+    @TempDir Path tmp;
+
+    @BeforeAll
+    static void distribution() {
+        String dir = System.getProperty("sluice.test.dist");
+        assertThat(dir).as("system property sluice.test.dist (set by the distribution's pom)").isNotNull();
+        dist = Paths.get(dir);
+        assertThat(dist.resolve("bin/sluice")).as("the staged bin/sluice").isExecutable();
+    }
+
+    @Test
+    void pluginsListsTheDistributionsPluginsAsLoadedWithTheirExtensions() throws Exception {
+        Run run = sluice(Collections.emptyMap(), PLUGINS_TIMEOUT, "plugins");
+
+        assertThat(run.exitCode).as(run.describe()).isZero();
+        assertThat(run.stdout).contains("Plugins directory: " + dist.resolve("plugins").toRealPath());
+        String formats = run.block("formats");
+        assertThat(formats).containsPattern("status:\\s+LOADED")
+                .containsPattern("FormatFactory:\\s+.*\\bcsv\\b")
+                .containsPattern("FormatFactory:\\s+.*\\bparquet\\b");
+        String filesystem = run.block("filesystem");
+        assertThat(filesystem).containsPattern("status:\\s+LOADED")
+                .containsPattern("TargetFactory:\\s+filesystem")
+                .containsPattern("CommitPolicyFactory:\\s+.*\\bsuccess-file\\b");
+        assertThat(run.stdout).containsPattern("\\d+ plugin\\(s\\): \\d+ loaded, 0 disabled, 0 failed");
+    }
+
+    @Test
+    void aCorruptPluginArchiveIsReportedAsFailedAndTheOthersStillLoad() throws Exception {
+        Path plugins = tmp.resolve("plugins");
+        copyTree(dist.resolve("plugins"), plugins);
+        byte[] garbage = new byte[4096];
+        new Random(42).nextBytes(garbage);
+        Files.write(plugins.resolve("broken.zip"), garbage);
+
+        Run run = sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", plugins.toString()), PLUGINS_TIMEOUT, "plugins");
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        String broken = run.block("broken.zip");
+        assertThat(broken).containsPattern("status:\\s+FAILED")
+                .containsPattern("error:\\s+.*broken\\.zip")
+                .contains("corrupt");
+        assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
+        assertThat(run.block("filesystem")).containsPattern("status:\\s+LOADED");
+        assertThat(run.stdout).contains("1 failed");
+    }
+
+    @Test
+    void aMissingPluginsDirectoryIsAUsageError() throws Exception {
+        Path missing = tmp.resolve("no-such-dir");
+
+        Run run = sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", missing.toString()), PLUGINS_TIMEOUT, "plugins");
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(2);
+        assertThat(run.stderr).contains("[ERROR]").contains(missing.toString()).contains("does not exist");
+    }
+
+    @Test
+    void withoutACommandItPrintsUsage() throws Exception {
+        Run none = sluice(Collections.emptyMap(), PLUGINS_TIMEOUT);
+        Run unknown = sluice(Collections.emptyMap(), PLUGINS_TIMEOUT, "frobnicate");
+
+        assertThat(none.exitCode).as(none.describe()).isEqualTo(2);
+        assertThat(none.stderr).contains("Usage: sluice").contains("plugins").contains("sql -f FILE");
+        assertThat(unknown.exitCode).as(unknown.describe()).isEqualTo(2);
+        assertThat(unknown.stderr).contains("Unknown command 'frobnicate'").contains("Usage: sluice");
+    }
+
+    @Test
+    void theQuickstartWritesPartitionedParquetWithSuccessFilesAndCsv() throws Exception {
+        Path out = tmp.resolve("quickstart");
+        String example = new String(Files.readAllBytes(dist.resolve("examples/quickstart.sql")), StandardCharsets.UTF_8);
+        assertThat(example).contains(QUICKSTART_DIR);
+        Path script = tmp.resolve("quickstart.sql");
+        Files.write(script, example.replace(QUICKSTART_DIR, out.toString()).getBytes(StandardCharsets.UTF_8));
+
+        Run run = sluice(Collections.emptyMap(), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isZero();
+        assertThat(run.stdout).contains("batch mode")
+                .contains("Committed to default_catalog.default_database.orders_parquet")
+                .contains("Committed to default_catalog.default_database.orders_csv")
+                .containsPattern("\\d+ files? \\(\\d+ new\\), \\d+ bytes, 5000 lines")
+                .contains("3 _SUCCESS markers")
+                .contains("Done:");
+
+        // Parquet: one directory per day, each with a success file, 5000 records in all
+        Path parquet = out.resolve("orders_parquet");
+        assertThat(names(parquet)).containsExactlyInAnyOrder("dt=2024-06-01", "dt=2024-06-02", "dt=2024-06-03");
+        Map<String, Long> recordsPerPartition = new TreeMap<>();
+        for (String partition : names(parquet)) {
+            Path dir = parquet.resolve(partition);
+            assertThat(dir.resolve("_SUCCESS")).as("success file of " + partition).isRegularFile();
+            List<Path> parts = visibleFiles(dir);
+            assertThat(parts).as("part files of " + partition).isNotEmpty();
+            long records = 0;
+            for (Path part : parts) {
+                records += parquetRecords(part);
+            }
+            recordsPerPartition.put(partition, records);
+        }
+        // dt is 2024-06-0<order_id % 3 + 1> for order ids 1..5000
+        assertThat(recordsPerPartition).containsEntry("dt=2024-06-01", 1666L)
+                .containsEntry("dt=2024-06-02", 1667L).containsEntry("dt=2024-06-03", 1667L);
+
+        // CSV: 5000 lines, each order id once
+        List<String> lines = visibleFiles(out.resolve("orders_csv")).stream()
+                .flatMap(SluiceCliIT::lines).collect(Collectors.toList());
+        assertThat(lines).hasSize(5000);
+        Set<Long> ids = lines.stream().map(l -> Long.parseLong(l.substring(0, l.indexOf(','))))
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(ids).isEqualTo(LongStream.rangeClosed(1, 5000).boxed().collect(Collectors.toCollection(TreeSet::new)));
+    }
+
+    @Test
+    void aFailingJobPrintsTheErrorChainAndStopsTheScript() throws Exception {
+        Path script = tmp.resolve("failing.sql");
+        Files.write(script, Arrays.asList(
+                "SET 'execution.runtime-mode' = 'batch';",
+                "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10',",
+                "  'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '10');",
+                "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
+                "-- fails at run time, in the job, not while planning",
+                "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;",
+                "SHOW TABLES;"), StandardCharsets.UTF_8);
+
+        Run run = sluice(Collections.emptyMap(), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.stderr).contains("[ERROR] Statement 4 (line 6) failed: INSERT INTO sink")
+                .containsPattern("Job [0-9a-f]{32} failed after")
+                .contains("root cause: java.lang.ArithmeticException");
+        assertThat(run.stdout).as("nothing runs after the failed statement").doesNotContain("[5]");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    /** Runs bin/sluice with the test JVM's Java and waits for it. */
+    private Run sluice(Map<String, String> env, Duration timeout, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(dist.resolve("bin/sluice").toString());
+        command.addAll(Arrays.asList(args));
+        Path logs = Files.createTempDirectory(tmp, "run");
+        File stdout = logs.resolve("stdout").toFile();
+        File stderr = logs.resolve("stderr").toFile();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile())
+                .redirectOutput(stdout).redirectError(stderr);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("SLUICE_PLUGINS_DIR");
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            fail("bin/sluice " + String.join(" ", args) + " did not end within " + timeout + "\n"
+                    + new Run(-1, read(stdout), read(stderr)).describe());
+        }
+        return new Run(process.exitValue(), read(stdout), read(stderr));
+    }
+
+    private static String read(File file) throws IOException {
+        return new String(Files.readAllBytes(file.toPath()), StandardCharsets.UTF_8);
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".") && !n.startsWith("_"))
+                    .sorted().collect(Collectors.toList());
+        }
+    }
+
+    /** Files a reader sees: no hidden or underscore names (in-progress files, markers). */
+    private static List<Path> visibleFiles(Path dir) throws IOException {
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
+                    .sorted().collect(Collectors.toList());
+        }
+    }
+
+    private static Stream<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Records of a Parquet file, read by the test's own Parquet, not the plugin's. */
+    private static long parquetRecords(Path file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
+            return reader.getRecordCount();
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path source : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    /** The outcome of one bin/sluice run. */
+    private static final class Run {
+        final int exitCode;
+        final String stdout;
+        final String stderr;
+
+        Run(int exitCode, String stdout, String stderr) {
+            this.exitCode = exitCode;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        /** The block `sluice plugins` printed for one plugin: from its id line to the next blank line. */
+        String block(String pluginId) {
+            for (String block : stdout.split("\\R\\s*\\R")) {
+                String trimmed = block.replaceFirst("^\\s+", "");
+                if (trimmed.startsWith(pluginId + System.lineSeparator()) || trimmed.startsWith(pluginId + "\n")) {
+                    return trimmed;
+                }
+            }
+            return fail("no block for plugin '" + pluginId + "' in:\n" + describe());
+        }
+
+        String describe() {
+            return "exit code " + exitCode + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
+        }
+    }
+}

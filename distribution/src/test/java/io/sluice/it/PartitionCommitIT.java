@@ -68,6 +68,30 @@ class PartitionCommitIT {
                 .doesNotContain("checkpoint=" + Long.MAX_VALUE);
     }
 
+    /**
+     * Regression: with default rolling a row-format file stays open until the end of the input,
+     * so its partition becomes visible only with the final checkpoint; it must still get its
+     * success file (Flink does not deliver what a committer emits after the final checkpoint).
+     */
+    @Test
+    void partitionsFirstVisibleAtTheFinalCheckpointAreCommitted() throws Exception {
+        Path out = tmp.resolve("late");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tEnv.getConfig().set("execution.checkpointing.interval", "200 ms");
+        tEnv.getConfig().set("parallelism.default", "2");
+        tEnv.executeSql("CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000', "
+                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '2000')");
+        tEnv.executeSql("CREATE TABLE t (id BIGINT, part STRING) PARTITIONED BY (part) WITH ("
+                + "'connector' = 'sluice', 'target' = 'filesystem', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
+                + "'path' = '" + out + "', 'format' = 'csv', 'sink.partition-commit.policy.kind' = 'success-file')");
+        tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('p', CAST(MOD(id, 4) AS STRING)) FROM src").await();
+
+        assertThat(CommittedFiles.lines(out)).hasSize(2000);
+        assertThat(CommittedFiles.named(out, "_SUCCESS")).extracting(p -> p.getParent().getFileName().toString())
+                .containsExactlyInAnyOrder("part=p0", "part=p1", "part=p2", "part=p3");
+    }
+
     @Test
     void hintsReachTheSink() throws Exception {
         Path out = tmp.resolve("hinted");

@@ -2,12 +2,19 @@ package io.sluice.runtime.sink;
 
 import io.sluice.runtime.state.Committable;
 
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import java.util.ArrayList;
@@ -18,13 +25,21 @@ import java.util.TreeMap;
 
 /**
  * Merges the committables of all writer subtasks into one per checkpoint, so that one committer
- * makes a whole checkpoint visible in one commit. Runs with parallelism one.
+ * makes a whole checkpoint visible in one commit; and decides which partitions are finished, so
+ * the committer runs the commit policies on them right after their files became visible. Runs with
+ * parallelism one, so it sees every partition and the job-wide watermark.
  *
  * <p>Pending results are merged per checkpoint, never replaced; results of different checkpoints
- * (writers that reached end of input at different times, or results restored from unaligned
- * channel state) stay apart. With aligned checkpoints every writer's result for checkpoint n has
- * arrived when the barrier of n does, so everything up to n is emitted right before it and the
- * operator needs no state of its own.
+ * (writers that reached end of input at different times) stay apart. With aligned checkpoints every
+ * writer's result for checkpoint n has arrived when the barrier of n does, so everything up to n
+ * is emitted right before it.
+ *
+ * <p>Why the partition decision is made here and not after the committer: Flink sends end-of-data
+ * downstream before the final checkpoint completes, so what a committer emits after the final
+ * commit never reaches an operator behind it (FLINK-38614), and the last partitions would never be
+ * committed. Here, the decision travels inside the committable: the partitions still waiting for
+ * their trigger are this operator's state, and a partition found due at checkpoint n is committed
+ * by the committer with checkpoint n, also when that commit is retried after a restore.
  */
 final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<Committable>>
         implements OneInputStreamOperator<CommittableMessage<Committable>, CommittableMessage<Committable>>,
@@ -32,12 +47,42 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
 
     private static final long serialVersionUID = 1L;
 
+    private final SinkDescriptor descriptor;
+    private final boolean tracksPartitions;
+
     private transient TreeMap<Long, List<Committable.Entry>> pending;
+    /** partition -> processing time it was first written (the earliest of its writers). */
+    private transient TreeMap<String, Long> waitingPartitions;
+    private transient ListState<Tuple2<String, Long>> waitingState;
+    private transient PartitionCommitTrigger trigger;
+    private transient long watermark;
+
+    CommitAggregator(SinkDescriptor descriptor) {
+        this.descriptor = descriptor;
+        this.tracksPartitions = PartitionCommitPolicies.isConfigured(descriptor.configuration());
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        pending = new TreeMap<>();
+        waitingPartitions = new TreeMap<>();
+        watermark = Long.MIN_VALUE;
+        waitingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
+                "sluice-waiting-partitions", Types.TUPLE(Types.STRING, Types.LONG)));
+        for (Tuple2<String, Long> t : waitingState.get()) {
+            waitingPartitions.merge(t.f0, t.f1, Math::min);
+        }
+    }
 
     @Override
     public void open() throws Exception {
         super.open();
-        pending = new TreeMap<>();
+        if (tracksPartitions) {
+            trigger = new PartitionCommitTrigger(new TaskSinkContext(descriptor,
+                    getRuntimeContext().getJobInfo().getJobId().toHexString(), 0, 1, getMetricGroup(),
+                    descriptor.registry()));
+        }
     }
 
     @Override
@@ -50,24 +95,72 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     }
 
     @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        watermark = Math.max(watermark, mark.getTimestamp());
+        super.processWatermark(mark);
+    }
+
+    @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        emitUpTo(checkpointId);
+        emitUpTo(checkpointId, false);
         super.prepareSnapshotPreBarrier(checkpointId);
     }
 
     @Override
-    public void endInput() {
-        emitUpTo(Long.MAX_VALUE);
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        waitingState.clear();
+        for (Map.Entry<String, Long> e : waitingPartitions.entrySet()) {
+            waitingState.add(Tuple2.of(e.getKey(), e.getValue()));
+        }
     }
 
-    private void emitUpTo(long checkpointId) {
-        Iterator<Map.Entry<Long, List<Committable.Entry>>> it = pending.headMap(checkpointId, true).entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Long, List<Committable.Entry>> e = it.next();
-            long id = e.getKey();
-            output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 1, 0)));
-            output.collect(new StreamRecord<>(new CommittableWithLineage<>(new Committable(id, e.getValue()), id, 0)));
-            it.remove();
+    @Override
+    public void endInput() {
+        // at the end of bounded input every partition is finished
+        emitUpTo(Long.MAX_VALUE, true);
+    }
+
+    private void emitUpTo(long checkpointId, boolean endOfInput) {
+        List<Long> ids = new ArrayList<>(pending.headMap(checkpointId, true).keySet());
+        for (Long id : ids) {
+            for (Committable.Entry e : pending.get(id)) {
+                if (tracksPartitions && e.partition() != null && !e.partition().isEmpty()) {
+                    waitingPartitions.merge(e.partition(), e.partitionCreationTime(), Math::min);
+                }
+            }
         }
+        List<String> due = duePartitions(endOfInput);
+        if (ids.isEmpty() && due.isEmpty()) {
+            return;
+        }
+        if (ids.isEmpty()) {
+            ids.add(checkpointId);
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            long id = ids.get(i);
+            List<Committable.Entry> entries = pending.containsKey(id) ? pending.remove(id) : new ArrayList<>();
+            // due partitions go with the last committable: all their files are committed before
+            List<String> dueHere = i == ids.size() - 1 ? due : new ArrayList<>();
+            output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 1, 0)));
+            output.collect(new StreamRecord<>(new CommittableWithLineage<>(new Committable(id, entries, dueHere), id, 0)));
+        }
+    }
+
+    private List<String> duePartitions(boolean all) {
+        List<String> due = new ArrayList<>();
+        if (!tracksPartitions) {
+            return due;
+        }
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        Iterator<Map.Entry<String, Long>> it = waitingPartitions.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Long> e = it.next();
+            if (all || trigger.isReady(e.getKey(), e.getValue(), now, watermark)) {
+                due.add(e.getKey());
+                it.remove();
+            }
+        }
+        return due;
     }
 }

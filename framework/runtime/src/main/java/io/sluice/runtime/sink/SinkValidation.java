@@ -87,8 +87,9 @@ public final class SinkValidation {
         TaskSinkContext clientContext = new TaskSinkContext(descriptor, "client", 0, 1,
                 UnregisteredMetricsGroup.createSinkWriterMetricGroup(), registry);
         target.validate(clientContext);
-        if (PartitionCommitter.isConfigured(config)) {
-            new PartitionCommitter(clientContext);
+        if (PartitionCommitPolicies.isConfigured(config)) {
+            new PartitionCommitTrigger(clientContext);
+            new PartitionCommitPolicies(clientContext);
         }
     }
 

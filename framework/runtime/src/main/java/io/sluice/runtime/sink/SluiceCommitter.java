@@ -14,9 +14,10 @@ import java.util.List;
 
 /**
  * The Flink committer: hands each checkpoint's merged {@link Committable} to the target's {@link
- * TargetCommitter}, in checkpoint order. A failure fails the job; Flink keeps the committable in
- * state and the restored committer commits it again, which the target treats as a no-op where it
- * already succeeded.
+ * TargetCommitter}, in checkpoint order, then runs the commit policies on the partitions the
+ * committable names as due. A failure fails the job; Flink keeps the committable in state and the
+ * restored committer commits it again, which the target treats as a no-op where it already
+ * succeeded, and policies are idempotent.
  */
 final class SluiceCommitter implements Committer<Committable> {
 
@@ -24,12 +25,15 @@ final class SluiceCommitter implements Committer<Committable> {
     private final String pluginId;
     private final String target;
     private final String jobId;
+    private final PartitionCommitPolicies policies; // null: none configured
 
-    SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId) {
+    SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
+            PartitionCommitPolicies policies) {
         this.committer = committer;
         this.pluginId = pluginId;
         this.target = target;
         this.jobId = jobId;
+        this.policies = policies;
     }
 
     @Override
@@ -42,7 +46,25 @@ final class SluiceCommitter implements Committer<Committable> {
             for (Committable.Entry e : c.entries()) {
                 payloads.add(e.envelope().payloadFor(pluginId, target));
             }
-            committer.commit(new Request(jobId, c.checkpointId(), payloads));
+            if (!payloads.isEmpty()) {
+                committer.commit(new Request(jobId, c.checkpointId(), payloads));
+            }
+            commitPartitions(c);
+        }
+    }
+
+    private void commitPartitions(Committable c) throws IOException {
+        if (policies == null) {
+            return;
+        }
+        for (String partition : c.duePartitions()) {
+            try {
+                policies.commit(partition, c.checkpointId());
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("Commit policy failed for partition '" + partition + "'", e);
+            }
         }
     }
 

@@ -10,7 +10,6 @@ import io.sluice.runtime.state.WriterStateSerializer;
 import io.sluice.spi.sink.Payload;
 import io.sluice.spi.sink.TargetFactory;
 
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -22,10 +21,8 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -36,8 +33,8 @@ import java.util.List;
 
 /**
  * The one Flink sink of every Sluice target: writers per subtask, one aggregated commit per
- * checkpoint, and partition commit after it. Exactly-once in STREAMING with checkpoints; BATCH
- * commits at the end of input.
+ * checkpoint, and the partition commit policies right after it. Exactly-once in STREAMING with
+ * checkpoints; BATCH commits at the end of input.
  *
  * <p>The sink holds only a {@link SinkDescriptor}; each task resolves the target from its own
  * JVM's plugin registry when it creates its writer or committer. Build one with {@link
@@ -47,8 +44,7 @@ public final class SluiceSink
         implements Sink<RowData>,
                 SupportsWriterState<RowData, WriterState>,
                 SupportsCommitter<Committable>,
-                SupportsPreCommitTopology<Committable, Committable>,
-                SupportsPostCommitTopology<Committable> {
+                SupportsPreCommitTopology<Committable, Committable> {
 
     private static final long serialVersionUID = 1L;
 
@@ -117,8 +113,10 @@ public final class SluiceSink
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.metricGroup(), descriptor.registry());
+        PartitionCommitPolicies policies = PartitionCommitPolicies.isConfigured(descriptor.configuration())
+                ? new PartitionCommitPolicies(sinkContext) : null;
         return new SluiceCommitter(descriptor.targetFactory().createCommitter(sinkContext),
-                descriptor.pluginId(), descriptor.target(), jobId);
+                descriptor.pluginId(), descriptor.target(), jobId, policies);
     }
 
     @Override
@@ -138,27 +136,12 @@ public final class SluiceSink
         return writeResults
                 .global()
                 .transform("Sluice commit aggregator", CommittableMessageTypeInfo.of(CommittableSerializer::new),
-                        new CommitAggregator())
+                        new CommitAggregator(descriptor))
                 .name("Sluice commit aggregator: " + descriptor.target())
                 .setParallelism(1)
                 .setMaxParallelism(1)
                 // everything to committer subtask 0: one commit per checkpoint
                 .global();
-    }
-
-    @Override
-    public void addPostCommitTopology(DataStream<CommittableMessage<Committable>> committed) {
-        if (!PartitionCommitter.isConfigured(descriptor.configuration())) {
-            return;
-        }
-        committed
-                .global()
-                .transform("Sluice partition commit", Types.VOID, new PartitionCommitOperator(descriptor))
-                .setParallelism(1)
-                .setMaxParallelism(1)
-                .sinkTo(new DiscardingSink<>())
-                .name("Sluice partition commit end")
-                .setParallelism(1);
     }
 
     /** The sink's parallelism option, or -1 for the input's. */

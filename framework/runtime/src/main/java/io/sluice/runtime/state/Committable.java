@@ -6,16 +6,28 @@ import java.util.List;
 /**
  * What travels from the writers to the committer: the pending commits of one checkpoint. Each
  * writer emits one per checkpoint (its checkpoint id is not known yet and is 0); the aggregator
- * merges those of all writers into one with the checkpoint id set.
+ * merges those of all writers into one with the checkpoint id set, and adds the partitions that are
+ * finished and due for their commit policies once the files are visible.
  */
 public final class Committable {
 
     private final long checkpointId;
     private final List<Entry> entries;
+    private final List<String> duePartitions;
 
     public Committable(long checkpointId, List<Entry> entries) {
+        this(checkpointId, entries, Collections.emptyList());
+    }
+
+    public Committable(long checkpointId, List<Entry> entries, List<String> duePartitions) {
         this.checkpointId = checkpointId;
         this.entries = Collections.unmodifiableList(entries);
+        this.duePartitions = Collections.unmodifiableList(duePartitions);
+    }
+
+    /** Partitions to run the commit policies on after this committable's files are committed. */
+    public List<String> duePartitions() {
+        return duePartitions;
     }
 
     public long checkpointId() {

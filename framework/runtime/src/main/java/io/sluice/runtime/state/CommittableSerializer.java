@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Serializes {@link Committable}. Version 1: checkpoint id, count, then per entry the envelope, a
- * partition flag and value, and the partition creation time.
+ * partition flag and value, and the partition creation time; then the count and names of the due
+ * partitions.
  */
 public final class CommittableSerializer implements SimpleVersionedSerializer<Committable> {
 
@@ -34,6 +35,10 @@ public final class CommittableSerializer implements SimpleVersionedSerializer<Co
             }
             out.writeLong(e.partitionCreationTime());
         }
+        out.writeInt(c.duePartitions().size());
+        for (String partition : c.duePartitions()) {
+            out.writeUTF(partition);
+        }
         return out.getCopyOfBuffer();
     }
 
@@ -51,6 +56,11 @@ public final class CommittableSerializer implements SimpleVersionedSerializer<Co
             String partition = in.readBoolean() ? in.readUTF() : null;
             entries.add(new Committable.Entry(envelope, partition, in.readLong()));
         }
-        return new Committable(checkpointId, entries);
+        int due = in.readInt();
+        List<String> duePartitions = new ArrayList<>(due);
+        for (int i = 0; i < due; i++) {
+            duePartitions.add(in.readUTF());
+        }
+        return new Committable(checkpointId, entries, duePartitions);
     }
 }

@@ -29,16 +29,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * partition's extracted time (in the watermark time zone) plus the delay; bad values are errors
  * naming the option.
  */
-class PartitionCommitterTest {
+class PartitionCommitTriggerTest {
 
     private static final long HOUR = 3_600_000L;
 
-    private static PartitionCommitter committer(String... keyValues) {
+    private static PartitionCommitTrigger committer(String... keyValues) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < keyValues.length; i += 2) {
             options.put(keyValues[i], keyValues[i + 1]);
         }
-        return new PartitionCommitter(new Context(options));
+        return new PartitionCommitTrigger(new Context(options));
     }
 
     private static long utc(String dateTime) {
@@ -47,16 +47,16 @@ class PartitionCommitterTest {
 
     @Test
     void processTimeWaitsForCreationPlusDelay() {
-        PartitionCommitter noDelay = committer();
+        PartitionCommitTrigger noDelay = committer();
         assertThat(noDelay.isReady("dt=x", 1000, 1000, Long.MIN_VALUE)).isTrue();
-        PartitionCommitter hour = committer("sink.partition-commit.delay", "1 h");
+        PartitionCommitTrigger hour = committer("sink.partition-commit.delay", "1 h");
         assertThat(hour.isReady("dt=x", 1000, 1000 + HOUR - 1, Long.MIN_VALUE)).isFalse();
         assertThat(hour.isReady("dt=x", 1000, 1000 + HOUR, Long.MIN_VALUE)).isTrue();
     }
 
     @Test
     void partitionTimeWaitsForTheWatermark() {
-        PartitionCommitter day = committer("sink.partition-commit.trigger", "partition-time",
+        PartitionCommitTrigger day = committer("sink.partition-commit.trigger", "partition-time",
                 "sink.partition-commit.delay", "1 d");
         long endOfDay = utc("2024-01-02T00:00:00");
         assertThat(day.isReady("dt=2024-01-01", 0, Long.MAX_VALUE, Long.MIN_VALUE)).as("no watermark yet").isFalse();
@@ -66,7 +66,7 @@ class PartitionCommitterTest {
 
     @Test
     void timestampPatternAndTimeZone() {
-        PartitionCommitter hourly = committer("sink.partition-commit.trigger", "partition-time",
+        PartitionCommitTrigger hourly = committer("sink.partition-commit.trigger", "partition-time",
                 "partition.time-extractor.timestamp-pattern", "$dt $hour:00:00",
                 "sink.partition-commit.delay", "1 h",
                 "sink.partition-commit.watermark-time-zone", "Asia/Shanghai");
@@ -78,7 +78,7 @@ class PartitionCommitterTest {
 
     @Test
     void customFormatter() {
-        PartitionCommitter compact = committer("sink.partition-commit.trigger", "partition-time",
+        PartitionCommitTrigger compact = committer("sink.partition-commit.trigger", "partition-time",
                 "partition.time-extractor.timestamp-formatter", "yyyyMMdd");
         assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-05T00:00:00"))).isTrue();
         assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-04T23:59:59"))).isFalse();
@@ -93,7 +93,7 @@ class PartitionCommitterTest {
         assertThatThrownBy(() -> committer("sink.partition-commit.trigger", "partition-time",
                 "partition.time-extractor.timestamp-formatter", "yyyy bbbb"))
                 .hasMessageContaining("partition.time-extractor.timestamp-formatter").hasMessageContaining("yyyy bbbb");
-        PartitionCommitter daily = committer("sink.partition-commit.trigger", "partition-time");
+        PartitionCommitTrigger daily = committer("sink.partition-commit.trigger", "partition-time");
         assertThatThrownBy(() -> daily.isReady("dt=not-a-date", 0, 0, 0))
                 .hasMessageContaining("not-a-date").hasMessageContaining("partition.time-extractor.timestamp-formatter");
     }

@@ -1,0 +1,28 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.plugin.wrap.PluginBound;
+import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.SluiceFactory;
+
+/** Finding an extension the way {@code ...kind = custom} options name it. */
+final class Extensions {
+
+    private Extensions() {}
+
+    /**
+     * The extension with identifier {@code name}, or whose factory class is named {@code name}.
+     *
+     * @throws IllegalArgumentException naming the option, the value and what is available
+     */
+    static <T extends SluiceFactory> T byNameOrClass(ExtensionLookup extensions, Class<T> type, String name, String option) {
+        for (String id : extensions.identifiers(type)) {
+            T factory = extensions.find(type, id);
+            Object inner = factory instanceof PluginBound ? ((PluginBound) factory).unwrap() : factory;
+            if (id.equals(name) || inner.getClass().getName().equals(name)) {
+                return factory;
+            }
+        }
+        throw new IllegalArgumentException("Invalid '" + option + "' '" + name + "': no " + type.getSimpleName()
+                + " with that identifier or class; available: " + extensions.identifiers(type));
+    }
+}

@@ -1,0 +1,95 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.partition.CommitPolicy;
+import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.partition.PartitionCommitContext;
+import io.sluice.spi.partition.PartitionPaths;
+import io.sluice.spi.sink.SinkContext;
+
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.fs.Path;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * The commit policies of a sink ({@code sink.partition-commit.policy.kind}, {@code .class}), run
+ * in order on a finished partition whose files are already visible.
+ */
+final class PartitionCommitPolicies {
+
+    private final List<CommitPolicy> policies;
+    private final Path basePath; // nullable: a target without a 'path'
+
+    /** @throws IllegalArgumentException naming the option for an unknown policy */
+    PartitionCommitPolicies(SinkContext context) {
+        this.policies = create(context.options(), context);
+        String path = context.options().getOptional(ConfigOptions.key("path").stringType().noDefaultValue()).orElse(null);
+        this.basePath = path == null ? null : new Path(path);
+    }
+
+    /** Whether any policy is configured; without one, partitions need no tracking at all. */
+    static boolean isConfigured(ReadableConfig options) {
+        return options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_KIND)
+                .map(kinds -> !kinds.trim().isEmpty()).orElse(false);
+    }
+
+    private static List<CommitPolicy> create(ReadableConfig options, SinkContext context) {
+        List<CommitPolicy> policies = new ArrayList<>();
+        String kinds = options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_KIND).orElse("");
+        ExtensionLookup extensions = context.extensions();
+        for (String kind : kinds.split(",")) {
+            kind = kind.trim();
+            if (kind.isEmpty()) {
+                continue;
+            }
+            if (kind.equals("custom")) {
+                String classes = options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_CLASS).orElseThrow(() ->
+                        new IllegalArgumentException("'" + SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key()
+                                + "' 'custom' needs '" + SluiceOptions.PARTITION_COMMIT_POLICY_CLASS.key() + "'"));
+                for (String name : classes.split(",")) {
+                    policies.add(Extensions.byNameOrClass(extensions, CommitPolicyFactory.class, name.trim(),
+                            SluiceOptions.PARTITION_COMMIT_POLICY_CLASS.key()).create(context));
+                }
+            } else {
+                policies.add(Extensions.byNameOrClass(extensions, CommitPolicyFactory.class, kind,
+                        SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key()).create(context));
+            }
+        }
+        return policies;
+    }
+
+    /** Runs every policy on the partition. */
+    void commit(String partition, long checkpointId) throws Exception {
+        LinkedHashMap<String, String> spec = PartitionPaths.spec(partition);
+        Path location = basePath == null ? new Path(partition) : new Path(basePath, partition);
+        PartitionCommitContext context = new PartitionCommitContext() {
+            @Override
+            public String partitionId() {
+                return partition;
+            }
+
+            @Override
+            public LinkedHashMap<String, String> partitionSpec() {
+                return new LinkedHashMap<>(spec);
+            }
+
+            @Override
+            public Path partitionLocation() {
+                return location;
+            }
+
+            @Override
+            public long checkpointId() {
+                return checkpointId;
+            }
+        };
+        for (CommitPolicy policy : policies) {
+            policy.commit(context);
+        }
+    }
+}

@@ -11,6 +11,7 @@ import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DelegatingConfiguration;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 import java.util.ArrayList;
@@ -40,14 +41,13 @@ public final class SinkValidation {
         List<ConfigOption<?>> known = new ArrayList<>(SluiceOptions.all());
         known.addAll(target.requiredOptions());
         known.addAll(target.optionalOptions());
-        TreeSet<String> prefixes = new TreeSet<>();
+        // a format's options are declared without the format's prefix and read through it
+        List<ConfigOption<?>> formatOptions = new ArrayList<>();
         String format = options.get("format");
+        DelegatingConfiguration formatConfig = null;
         if (format != null) {
-            FormatFactory f = registry.find(FormatFactory.class, format);
-            prefixes.add(format + ".");
-            for (ConfigOption<?> o : concat(f)) {
-                known.add(prefixed(format, o));
-            }
+            formatOptions.addAll(concat(registry.find(FormatFactory.class, format)));
+            formatConfig = new DelegatingConfiguration(config, format + ".");
         }
         addChosen(registry, BucketAssignerFactory.class, options.get(BucketAssigners.KIND), known);
         addChosen(registry, RollingPolicyFactory.class, options.get(RollingPolicies.KIND), known);
@@ -64,6 +64,9 @@ public final class SinkValidation {
         TreeSet<String> knownKeys = new TreeSet<>();
         for (ConfigOption<?> o : known) {
             knownKeys.add(o.key());
+        }
+        for (ConfigOption<?> o : formatOptions) {
+            knownKeys.add(format + "." + o.key());
         }
         TreeSet<String> unknown = new TreeSet<>();
         for (String key : options.keySet()) {
@@ -83,6 +86,9 @@ public final class SinkValidation {
         }
         for (ConfigOption<?> o : known) {
             config.getOptional(o); // throws IllegalArgumentException naming the key for a bad value
+        }
+        for (ConfigOption<?> o : formatOptions) {
+            formatConfig.getOptional(o);
         }
         TaskSinkContext clientContext = new TaskSinkContext(descriptor, "client", 0, 1,
                 UnregisteredMetricsGroup.createSinkWriterMetricGroup(), registry);
@@ -104,33 +110,5 @@ public final class SinkValidation {
         List<ConfigOption<?>> all = new ArrayList<>(f.requiredOptions());
         all.addAll(f.optionalOptions());
         return all;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static ConfigOption<?> prefixed(String format, ConfigOption<?> o) {
-        // same type and default under the prefixed key, so values are parsed exactly as the format will
-        ConfigOption raw = o;
-        Object def = o.defaultValue();
-        org.apache.flink.configuration.ConfigOptions.OptionBuilder b =
-                org.apache.flink.configuration.ConfigOptions.key(format + "." + o.key());
-        return def == null
-                ? typed(b, o).noDefaultValue()
-                : typed(b, o).defaultValue(def);
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static org.apache.flink.configuration.ConfigOptions.TypedConfigOptionBuilder typed(
-            org.apache.flink.configuration.ConfigOptions.OptionBuilder b, ConfigOption<?> o) {
-        try {
-            java.lang.reflect.Method getClazz = ConfigOption.class.getDeclaredMethod("getClazz");
-            getClazz.setAccessible(true);
-            Class<?> clazz = (Class<?>) getClazz.invoke(o);
-            java.lang.reflect.Method m = org.apache.flink.configuration.ConfigOptions.OptionBuilder.class
-                    .getDeclaredMethod("type", Class.class);
-            m.setAccessible(true);
-            return (org.apache.flink.configuration.ConfigOptions.TypedConfigOptionBuilder) m.invoke(b, clazz);
-        } catch (ReflectiveOperationException e) {
-            return b.stringType();
-        }
     }
 }

@@ -21,8 +21,13 @@ import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.sink.TargetWriter;
 import io.sluice.testshared.TcclProbe;
 
+import io.sluice.spi.source.FileEnumeratorFactory;
+
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
+import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
+import org.apache.flink.connector.file.src.reader.BulkFormat;
+import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,8 +109,11 @@ class PluginContextClassLoaderTest {
                 BucketAssignerFactory.class, BucketAssigner.class,
                 RollingPolicyFactory.class, RollingPolicy.class,
                 CommitPolicyFactory.class, CommitPolicy.class,
-                PartitionTimeExtractorFactory.class, PartitionTimeExtractor.class);
-        assertThat(invocations).hasSizeGreaterThanOrEqualTo(40);
+                PartitionTimeExtractorFactory.class, PartitionTimeExtractor.class,
+                StreamFormat.class, StreamFormat.Reader.class,
+                BulkFormat.class, BulkFormat.Reader.class, BulkFormat.RecordIterator.class,
+                FileEnumeratorFactory.class, FileEnumerator.class);
+        assertThat(invocations).hasSizeGreaterThanOrEqualTo(60);
 
         // 2. again, with every plugin method throwing
         TcclProbe.failing(true);
@@ -166,7 +174,10 @@ class PluginContextClassLoaderTest {
     private static boolean isSpiType(Class<?> type) {
         return type.isInterface()
                 && (type.getName().startsWith("io.sluice.spi.")
-                        || type == Encoder.class || type == BulkWriter.class || type == BulkWriter.Factory.class);
+                        || type == Encoder.class || type == BulkWriter.class || type == BulkWriter.Factory.class
+                        || type == StreamFormat.class || type == StreamFormat.Reader.class
+                        || type == BulkFormat.class || type == BulkFormat.Reader.class
+                        || type == BulkFormat.RecordIterator.class || type == FileEnumerator.class);
     }
 
     private static String label(Class<?> type) {
@@ -225,8 +236,13 @@ class PluginContextClassLoaderTest {
     static TestPlugins.Builder probePlugin(Path pluginsDir) {
         String p = "package testplugin.probe;\n"
                 + "import io.sluice.spi.format.*; import io.sluice.spi.partition.*; import io.sluice.spi.sink.*;\n"
+                + "import io.sluice.spi.source.*;\n"
                 + "import org.apache.flink.api.common.serialization.*; import org.apache.flink.table.data.RowData;\n"
-                + "import org.apache.flink.core.fs.FSDataOutputStream;\n"
+                + "import org.apache.flink.core.fs.FSDataOutputStream; import org.apache.flink.core.fs.FSDataInputStream;\n"
+                + "import org.apache.flink.configuration.Configuration; import org.apache.flink.api.common.typeinfo.TypeInformation;\n"
+                + "import org.apache.flink.connector.file.src.FileSourceSplit; import org.apache.flink.connector.file.src.reader.*;\n"
+                + "import org.apache.flink.connector.file.src.enumerate.FileEnumerator;\n"
+                + "import org.apache.flink.connector.file.src.util.*;\n"
                 + "import java.io.*; import java.time.LocalDateTime; import java.util.*;\n";
         return TestPlugins.plugin(pluginsDir, "probe")
                 .source("testplugin.probe.ProbeTargetFactory", p + src(
@@ -264,6 +280,58 @@ class PluginContextClassLoaderTest {
                         "    " + probe("FormatFactory.createEncoder") + " return new ProbeEncoder(); }",
                         "  public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext c) {",
                         "    " + probe("FormatFactory.createBulkWriterFactory") + " return new ProbeBulkWriterFactory(); }",
+                        "  public ReaderKind readerKind() { " + probe("FormatFactory.readerKind") + " return ReaderKind.STREAM; }",
+                        "  public StreamFormat<RowData> createStreamFormat(FormatContext c) {",
+                        "    " + probe("FormatFactory.createStreamFormat") + " return new ProbeStreamFormat(); }",
+                        "  public BulkFormat<RowData, FileSourceSplit> createBulkFormat(FormatContext c) {",
+                        "    " + probe("FormatFactory.createBulkFormat") + " return new ProbeBulkFormat(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeStreamFormat", p + src(
+                        "public class ProbeStreamFormat implements StreamFormat<RowData> {",
+                        "  public StreamFormat.Reader<RowData> createReader(Configuration c, FSDataInputStream s, long l, long e) {",
+                        "    " + probe("StreamFormat.createReader") + " return new ProbeStreamReader(); }",
+                        "  public StreamFormat.Reader<RowData> restoreReader(Configuration c, FSDataInputStream s, long o, long l, long e) {",
+                        "    " + probe("StreamFormat.restoreReader") + " return new ProbeStreamReader(); }",
+                        "  public boolean isSplittable() { " + probe("StreamFormat.isSplittable") + " return false; }",
+                        "  public TypeInformation<RowData> getProducedType() { " + probe("StreamFormat.getProducedType") + " return null; }",
+                        "}"))
+                .source("testplugin.probe.ProbeStreamReader", p + src(
+                        "public class ProbeStreamReader implements StreamFormat.Reader<RowData> {",
+                        "  public RowData read() { " + probe("StreamFormat$Reader.read") + " return null; }",
+                        "  public void close() { " + probe("StreamFormat$Reader.close") + " }",
+                        "  public CheckpointedPosition getCheckpointedPosition() {",
+                        "    " + probe("StreamFormat$Reader.getCheckpointedPosition") + " return null; }",
+                        "}"))
+                .source("testplugin.probe.ProbeBulkFormat", p + src(
+                        "public class ProbeBulkFormat implements BulkFormat<RowData, FileSourceSplit> {",
+                        "  public BulkFormat.Reader<RowData> createReader(Configuration c, FileSourceSplit s) {",
+                        "    " + probe("BulkFormat.createReader") + " return new ProbeBulkReader(); }",
+                        "  public BulkFormat.Reader<RowData> restoreReader(Configuration c, FileSourceSplit s) {",
+                        "    " + probe("BulkFormat.restoreReader") + " return new ProbeBulkReader(); }",
+                        "  public boolean isSplittable() { " + probe("BulkFormat.isSplittable") + " return false; }",
+                        "  public TypeInformation<RowData> getProducedType() { " + probe("BulkFormat.getProducedType") + " return null; }",
+                        "}"))
+                .source("testplugin.probe.ProbeBulkReader", p + src(
+                        "public class ProbeBulkReader implements BulkFormat.Reader<RowData> {",
+                        "  public BulkFormat.RecordIterator<RowData> readBatch() { " + probe("BulkFormat$Reader.readBatch") + " return new ProbeBatch(); }",
+                        "  public void close() { " + probe("BulkFormat$Reader.close") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeBatch", p + src(
+                        "public class ProbeBatch implements BulkFormat.RecordIterator<RowData> {",
+                        "  public RecordAndPosition<RowData> next() { " + probe("BulkFormat$RecordIterator.next") + " return null; }",
+                        "  public void releaseBatch() { " + probe("BulkFormat$RecordIterator.releaseBatch") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeEnumeratorFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeEnumeratorFactory implements FileEnumeratorFactory {",
+                        factoryMethods("FileEnumeratorFactory"),
+                        "  public FileEnumerator create(SourceContext c) {",
+                        "    " + probe("FileEnumeratorFactory.create") + " return new ProbeEnumerator(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeEnumerator", p + src(
+                        "public class ProbeEnumerator implements FileEnumerator {",
+                        "  public Collection<FileSourceSplit> enumerateSplits(org.apache.flink.core.fs.Path[] p, int n) {",
+                        "    " + probe("FileEnumerator.enumerateSplits") + " return new ArrayList<>(); }",
                         "}"))
                 .source("testplugin.probe.ProbeEncoder", p + src(
                         "public class ProbeEncoder implements Encoder<RowData> {",

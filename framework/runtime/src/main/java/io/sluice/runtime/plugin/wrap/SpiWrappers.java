@@ -7,6 +7,7 @@ import io.sluice.spi.partition.PartitionTimeExtractorFactory;
 import io.sluice.spi.sink.BucketAssignerFactory;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.source.FileEnumeratorFactory;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -24,7 +25,8 @@ public final class SpiWrappers {
                             BucketAssignerFactory.class,
                             RollingPolicyFactory.class,
                             CommitPolicyFactory.class,
-                            PartitionTimeExtractorFactory.class));
+                            PartitionTimeExtractorFactory.class,
+                            FileEnumeratorFactory.class));
 
     private SpiWrappers() {}
 
@@ -41,6 +43,8 @@ public final class SpiWrappers {
             return (T) new TcclRollingPolicyFactory((RollingPolicyFactory) factory, loader);
         } else if (type == CommitPolicyFactory.class) {
             return (T) new TcclCommitPolicyFactory((CommitPolicyFactory) factory, loader);
+        } else if (type == FileEnumeratorFactory.class) {
+            return (T) new TcclFileEnumeratorFactory((FileEnumeratorFactory) factory, loader);
         } else if (type == PartitionTimeExtractorFactory.class) {
             return (T) new TcclPartitionTimeExtractorFactory((PartitionTimeExtractorFactory) factory, loader);
         }

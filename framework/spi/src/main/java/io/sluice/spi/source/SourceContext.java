@@ -1,0 +1,28 @@
+package io.sluice.spi.source;
+
+import io.sluice.spi.ExtensionLookup;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.List;
+import java.util.Map;
+
+/** What the framework tells the parts of a source (enumerators, formats) about the source. */
+public interface SourceContext {
+
+    /** The type of the rows the source produces, partition columns included. */
+    RowType rowType();
+
+    /** The partition keys (SQL {@code PARTITIONED BY}), possibly empty. */
+    List<String> partitionKeys();
+
+    /** All options of the source as the user gave them. */
+    ReadableConfig options();
+
+    /** All options as key/value strings. */
+    Map<String, String> rawOptions();
+
+    /** Other plugins' extensions. */
+    ExtensionLookup extensions();
+}

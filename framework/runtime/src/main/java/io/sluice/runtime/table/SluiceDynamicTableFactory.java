@@ -3,12 +3,16 @@ package io.sluice.runtime.table;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
+import io.sluice.runtime.source.SluiceSourceBuilder;
+import io.sluice.runtime.source.SourceDescriptor;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.util.Collections;
@@ -17,12 +21,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code 'connector' = 'sluice'}: the table factory of every Sluice target. The {@code target}
- * option picks the plugin; every other option is checked against what the framework, the target
- * and the chosen format and extensions declare, so an unknown option is an error that lists the
- * valid ones.
+ * {@code 'connector' = 'sluice'}: the table factory of every Sluice target, for writing and
+ * reading. The {@code target} option picks the plugin that writes; files are read by the
+ * framework's file source with the chosen format and file enumerator. Every other option is
+ * checked against what the framework, the target and the chosen format and extensions declare, so
+ * an unknown option is an error that lists the valid ones.
  */
-public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory {
+public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory, DynamicTableSourceFactory {
 
     /** The connector identifier. */
     public static final String IDENTIFIER = "sluice";
@@ -53,6 +58,21 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory 
             SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys());
             SinkValidation.validate(descriptor);
             return new SluiceDynamicTableSink(descriptor);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException("Invalid options of table " + context.getObjectIdentifier().asSummaryString()
+                    + " ('connector' = 'sluice'): " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        ResolvedCatalogTable table = context.getCatalogTable();
+        Map<String, String> options = new java.util.LinkedHashMap<>(table.getOptions());
+        options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
+        RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        try {
+            SourceDescriptor descriptor = SluiceSourceBuilder.plan(options, rowType, table.getPartitionKeys());
+            return new SluiceDynamicTableSource(descriptor);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException("Invalid options of table " + context.getObjectIdentifier().asSummaryString()
                     + " ('connector' = 'sluice'): " + e.getMessage(), e);

@@ -1,0 +1,104 @@
+package io.sluice.runtime.config;
+
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.source.SourceOptions;
+import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.sink.BucketAssignerFactory;
+import io.sluice.spi.sink.RollingPolicyFactory;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.source.FileEnumeratorFactory;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DelegatingConfiguration;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The options a Sluice table may have: one table is read and written with the same options, so
+ * the sink and the source both accept what either side declares: the framework's, the target's,
+ * the source's, the chosen format's (under its prefix) and those of the chosen extensions (bucket
+ * assigner, rolling policy, commit policies, file enumerator).
+ */
+public final class KnownOptions {
+
+    private final List<ConfigOption<?>> options;
+    private final String format; // nullable
+    private final List<ConfigOption<?>> formatOptions;
+
+    private KnownOptions(List<ConfigOption<?>> options, String format, List<ConfigOption<?>> formatOptions) {
+        this.options = options;
+        this.format = format;
+        this.formatOptions = formatOptions;
+    }
+
+    /** What the given options make known: the extensions they choose add their own. */
+    public static KnownOptions of(Map<String, String> given, PluginRegistry registry) {
+        List<ConfigOption<?>> known = new ArrayList<>(SluiceOptions.all());
+        known.addAll(SourceOptions.all());
+        String target = given.get(SluiceOptions.TARGET.key());
+        if (target != null && registry.identifiers(TargetFactory.class).contains(target)) {
+            known.addAll(declared(registry.find(TargetFactory.class, target)));
+        }
+        addChosen(registry, BucketAssignerFactory.class, given.get("sink.bucket-assigner"), known);
+        addChosen(registry, RollingPolicyFactory.class, given.get("sink.rolling-policy.kind"), known);
+        addChosen(registry, FileEnumeratorFactory.class, given.get(SourceOptions.ENUMERATOR.key()), known);
+        String kinds = given.get(SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key());
+        if (kinds != null) {
+            for (String kind : kinds.split(",")) {
+                addChosen(registry, CommitPolicyFactory.class, kind.trim(), known);
+            }
+        }
+        String format = given.get("format");
+        List<ConfigOption<?>> formatOptions = new ArrayList<>();
+        if (format != null) {
+            formatOptions.addAll(declared(registry.find(FormatFactory.class, format)));
+        }
+        return new KnownOptions(known, format, formatOptions);
+    }
+
+    private static <T extends SluiceFactory> void addChosen(
+            PluginRegistry registry, Class<T> type, String identifier, List<ConfigOption<?>> known) {
+        // an unknown identifier is reported by whoever uses it, with the available ones
+        if (identifier != null && registry.identifiers(type).contains(identifier)) {
+            known.addAll(declared(registry.find(type, identifier)));
+        }
+    }
+
+    private static List<ConfigOption<?>> declared(SluiceFactory f) {
+        List<ConfigOption<?>> all = new ArrayList<>(f.requiredOptions());
+        all.addAll(f.optionalOptions());
+        return all;
+    }
+
+    /**
+     * Checks that every given option is known and that every known option's value parses.
+     *
+     * @param what names the table side in the message, e.g. "target 'filesystem'"
+     * @throws IllegalArgumentException listing the unknown options and the valid ones, or naming
+     *     the option whose value does not parse
+     */
+    public void check(Map<String, String> given, String what) {
+        TreeSet<String> keys = new TreeSet<>();
+        options.forEach(o -> keys.add(o.key()));
+        formatOptions.forEach(o -> keys.add(format + "." + o.key()));
+        TreeSet<String> unknown = new TreeSet<>(given.keySet());
+        unknown.removeAll(keys);
+        unknown.remove("connector");
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("Unsupported options for " + what + ": " + unknown
+                    + "\n\nSupported options:\n" + String.join("\n", keys));
+        }
+        Configuration config = Configuration.fromMap(given);
+        options.forEach(config::getOptional); // throws IllegalArgumentException naming the key
+        if (format != null) {
+            DelegatingConfiguration formatConfig = new DelegatingConfiguration(config, format + ".");
+            formatOptions.forEach(formatConfig::getOptional);
+        }
+    }
+}

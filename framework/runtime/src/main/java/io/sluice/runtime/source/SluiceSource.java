@@ -1,0 +1,206 @@
+package io.sluice.runtime.source;
+
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.spi.format.FormatContext;
+import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.source.FileEnumeratorFactory;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.file.src.FileSourceSplit;
+import org.apache.flink.connector.file.src.FileSourceSplitSerializer;
+import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
+import org.apache.flink.connector.file.src.impl.FileSourceReader;
+import org.apache.flink.connector.file.src.impl.StreamFormatAdapter;
+import org.apache.flink.connector.file.src.reader.BulkFormat;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.FlinkRuntimeException;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The one file source of Sluice (FLIP-27): a split enumerator that asks the chosen {@code
+ * FileEnumerator} extension for splits, once for a bounded read or every monitor interval for a
+ * continuous one, and readers that decode splits with the format's reader, adding partition
+ * columns from the directories. A continuous read remembers what it has read in bounded state.
+ *
+ * <p>The source holds only a {@link SourceDescriptor}; the JobManager and each TaskManager resolve
+ * the enumerator and format from their own plugin registry. Build one with {@link
+ * #forRowData(RowType)}.
+ */
+public final class SluiceSource
+        implements Source<RowData, FileSourceSplit, EnumeratorState>, ResultTypeQueryable<RowData> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final SourceDescriptor descriptor;
+
+    SluiceSource(SourceDescriptor descriptor) {
+        this.descriptor = descriptor;
+    }
+
+    /** Starts a builder for a source of rows of the given type. */
+    public static SluiceSourceBuilder forRowData(RowType rowType) {
+        return new SluiceSourceBuilder(rowType);
+    }
+
+    /** Creates the source of a descriptor (used by the table factory). */
+    public static SluiceSource of(SourceDescriptor descriptor) {
+        return new SluiceSource(descriptor);
+    }
+
+    public SourceDescriptor descriptor() {
+        return descriptor;
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return descriptor.isContinuous() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
+    }
+
+    @Override
+    public SourceReader<RowData, FileSourceSplit> createReader(SourceReaderContext readerContext) {
+        BulkFormat<RowData, FileSourceSplit> format = readingFormat(descriptor, descriptor.registry());
+        return new FileSourceReader<>(readerContext, format, descriptor.configuration());
+    }
+
+    @Override
+    public SplitEnumerator<FileSourceSplit, EnumeratorState> createEnumerator(
+            SplitEnumeratorContext<FileSourceSplit> context) {
+        FileEnumerator files = fileEnumerator();
+        if (descriptor.isContinuous()) {
+            return new SluiceSplitEnumerator(context, files, descriptor.flinkPaths(), monitorIntervalMillis(),
+                    new SeenFiles(descriptor.configuration().get(SourceOptions.MONITOR_LOOKBACK).toMillis()),
+                    new ArrayList<>());
+        }
+        // a bounded read lists once, here, so a restored enumerator never lists again
+        Collection<FileSourceSplit> splits;
+        try {
+            splits = files.enumerateSplits(descriptor.flinkPaths(), context.currentParallelism());
+        } catch (IOException e) {
+            throw new FlinkRuntimeException("Cannot list files under " + descriptor.paths() + ": " + e.getMessage(), e);
+        }
+        return new SluiceSplitEnumerator(context, files, descriptor.flinkPaths(), 0, null, splits);
+    }
+
+    @Override
+    public SplitEnumerator<FileSourceSplit, EnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
+        return new SluiceSplitEnumerator(context, fileEnumerator(), descriptor.flinkPaths(),
+                descriptor.isContinuous() ? monitorIntervalMillis() : 0, checkpoint.seen(), checkpoint.pendingSplits());
+    }
+
+    private long monitorIntervalMillis() {
+        return Math.max(1, descriptor.configuration().get(SourceOptions.MONITOR_INTERVAL).toMillis());
+    }
+
+    private FileEnumerator fileEnumerator() {
+        PluginRegistry registry = descriptor.registry();
+        return registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
+                .create(new TaskSourceContext(descriptor, registry));
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileSourceSplit> getSplitSerializer() {
+        return FileSourceSplitSerializer.INSTANCE;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<EnumeratorState> getEnumeratorCheckpointSerializer() {
+        return new EnumeratorStateSerializer();
+    }
+
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return InternalTypeInfo.of(descriptor.rowType());
+    }
+
+    /**
+     * The format's reader for the file columns, with the partition columns added and read errors
+     * naming the file.
+     *
+     * @throws IllegalArgumentException if the format cannot be read or its options are invalid
+     */
+    static BulkFormat<RowData, FileSourceSplit> readingFormat(SourceDescriptor descriptor, PluginRegistry registry) {
+        FormatFactory format = registry.find(FormatFactory.class, descriptor.format());
+        RowType rowType = descriptor.rowType();
+        List<String> keys = descriptor.partitionKeys();
+        List<RowType.RowField> fileFields = new ArrayList<>();
+        List<LogicalType> keyTypes = new ArrayList<>();
+        for (RowType.RowField f : rowType.getFields()) {
+            if (!keys.contains(f.getName())) {
+                fileFields.add(f);
+            }
+        }
+        for (String key : keys) {
+            int index = rowType.getFieldIndex(key);
+            if (index < 0) {
+                throw new IllegalArgumentException("Partition key '" + key + "' is not a column of " + rowType);
+            }
+            keyTypes.add(rowType.getTypeAt(index));
+        }
+        RowType fileType = new RowType(rowType.isNullable(), fileFields);
+        FormatContext formatContext = formatContext(fileType, descriptor);
+        BulkFormat<RowData, FileSourceSplit> fileFormat;
+        switch (format.readerKind()) {
+            case STREAM:
+                fileFormat = new StreamFormatAdapter<>(format.createStreamFormat(formatContext));
+                break;
+            case BULK:
+                fileFormat = format.createBulkFormat(formatContext);
+                break;
+            default:
+                throw new IllegalArgumentException("Format '" + descriptor.format() + "' cannot be read");
+        }
+        if (keys.isEmpty()) {
+            return new ReadingFormat(fileFormat, rowType, null, null);
+        }
+        // table position of each field: file fields first, then partition fields, in the joined row
+        int[] mapping = new int[rowType.getFieldCount()];
+        int fileIndex = 0;
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            String name = rowType.getFieldNames().get(i);
+            int key = keys.indexOf(name);
+            mapping[i] = key >= 0 ? fileFields.size() + key : fileIndex++;
+        }
+        String defaultName = descriptor.configuration().get(SourceOptions.PARTITION_DEFAULT_NAME);
+        return new ReadingFormat(fileFormat, rowType, new PartitionValues(keys, keyTypes, defaultName), mapping);
+    }
+
+    private static FormatContext formatContext(RowType fileType, SourceDescriptor descriptor) {
+        String prefix = descriptor.format() + ".";
+        java.util.Map<String, String> own = new java.util.HashMap<>();
+        descriptor.options().forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                own.put(k.substring(prefix.length()), v);
+            }
+        });
+        ReadableConfig options = Configuration.fromMap(own);
+        return new FormatContext() {
+            @Override
+            public RowType rowType() {
+                return fileType;
+            }
+
+            @Override
+            public ReadableConfig options() {
+                return options;
+            }
+        };
+    }
+}

@@ -1,0 +1,132 @@
+package io.sluice.runtime.source;
+
+import io.sluice.runtime.config.KnownOptions;
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.source.FileEnumeratorFactory;
+
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.TimeUtils;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a {@link SluiceSource}, in the spirit of Flink's {@code FileSource} builders; every
+ * choice is an option of the same name the SQL connector takes, checked by {@link #build()}.
+ *
+ * <pre>{@code
+ * SluiceSource source = SluiceSource.forRowData(rowType)
+ *     .withPath("/data/in")
+ *     .withFormat("csv")
+ *     .monitorContinuously(Duration.ofSeconds(10))
+ *     .build();
+ * env.fromSource(source, WatermarkStrategy.noWatermarks(), "files");
+ * }</pre>
+ */
+public final class SluiceSourceBuilder {
+
+    private final RowType rowType;
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private final List<String> partitionKeys = new ArrayList<>();
+
+    SluiceSourceBuilder(RowType rowType) {
+        this.rowType = rowType;
+    }
+
+    /** The path(s) to read; directories are read recursively. */
+    public SluiceSourceBuilder withPath(String... paths) {
+        return withOption(SourceOptions.PATH.key(), String.join(",", paths));
+    }
+
+    public SluiceSourceBuilder withFormat(String format) {
+        return withOption(SourceOptions.FORMAT.key(), format);
+    }
+
+    /** Reads continuously, listing the paths at this interval. */
+    public SluiceSourceBuilder monitorContinuously(Duration interval) {
+        return withOption(SourceOptions.MONITOR_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+    }
+
+    /** The FileEnumerator extension by identifier, e.g. {@code recursive} or a plugin's. */
+    public SluiceSourceBuilder withEnumerator(String identifier) {
+        return withOption(SourceOptions.ENUMERATOR.key(), identifier);
+    }
+
+    /** Partition keys, taken from {@code k=v} directories. */
+    public SluiceSourceBuilder withPartitionKeys(String... keys) {
+        partitionKeys.addAll(Arrays.asList(keys));
+        return this;
+    }
+
+    public SluiceSourceBuilder withPluginsDir(Path dir) {
+        return withOption(PluginSettings.PLUGINS_DIR, dir.toAbsolutePath().toString());
+    }
+
+    public SluiceSourceBuilder withOption(String key, String value) {
+        options.put(key, value);
+        return this;
+    }
+
+    public SluiceSourceBuilder withOptions(Map<String, String> more) {
+        options.putAll(more);
+        return this;
+    }
+
+    /** @throws IllegalArgumentException for an unknown format, enumerator or option, or an invalid value */
+    public SluiceSource build() {
+        return new SluiceSource(plan(options, rowType, partitionKeys));
+    }
+
+    /**
+     * Checks the options of a source and makes its descriptor: every option must be known to the
+     * source, the format or the enumerator, and parse; the format must be readable.
+     */
+    public static SourceDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys) {
+        Map<String, String> own = new LinkedHashMap<>(options);
+        String path = own.get(SourceOptions.PATH.key());
+        String format = own.get(SourceOptions.FORMAT.key());
+        if (path == null || path.trim().isEmpty()) {
+            throw new IllegalArgumentException("Missing required option '" + SourceOptions.PATH.key() + "'");
+        }
+        if (format == null || format.trim().isEmpty()) {
+            throw new IllegalArgumentException("Missing required option '" + SourceOptions.FORMAT.key() + "'");
+        }
+        PluginSettings settings = PluginSettings.fromOptions(own);
+        PluginRegistry registry = PluginRegistry.get(settings);
+        FormatFactory formatFactory = registry.find(FormatFactory.class, format);
+        if (formatFactory.readerKind() == FormatFactory.ReaderKind.NONE) {
+            throw new IllegalArgumentException("Format '" + format + "' cannot be read");
+        }
+        List<String> paths = new ArrayList<>();
+        for (String p : path.split(",")) {
+            if (!p.trim().isEmpty()) {
+                paths.add(p.trim());
+            }
+        }
+        String enumerator = own.get(SourceOptions.ENUMERATOR.key());
+        SourceDescriptor draft = new SourceDescriptor(own, rowType, partitionKeys, paths,
+                enumerator == null ? "recursive" : enumerator, settings);
+        if (enumerator == null) {
+            // as Flink's FileSource: block splitting where the format can start mid-file
+            boolean splittable = SluiceSource.readingFormat(draft, registry).isSplittable();
+            enumerator = splittable ? "block-splitting" : "recursive";
+        }
+        SourceDescriptor descriptor = new SourceDescriptor(own, rowType, partitionKeys, paths, enumerator, settings);
+        validate(descriptor, registry, formatFactory);
+        return descriptor;
+    }
+
+    private static void validate(SourceDescriptor descriptor, PluginRegistry registry, FormatFactory format) {
+        KnownOptions.of(descriptor.options(), registry).check(descriptor.options(), "the file source");
+        registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
+                .create(new TaskSourceContext(descriptor, registry));
+        SluiceSource.readingFormat(descriptor, registry);
+    }
+}

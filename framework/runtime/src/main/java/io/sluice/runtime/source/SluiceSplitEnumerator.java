@@ -1,0 +1,133 @@
+package io.sluice.runtime.source;
+
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.connector.file.src.FileSourceSplit;
+import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.FlinkRuntimeException;
+
+import javax.annotation.Nullable;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Hands out file splits to readers on request. A bounded read gets all its splits when created; a
+ * continuous one lists the paths every monitor interval (in Flink's worker thread) and keeps the
+ * splits of files it has not seen (in the coordinator thread, which also takes the checkpoints).
+ */
+final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, EnumeratorState> {
+
+    private final SplitEnumeratorContext<FileSourceSplit> context;
+    private final FileEnumerator fileEnumerator;
+    private final Path[] paths;
+    private final long monitorIntervalMillis; // <= 0: bounded
+    @Nullable private final SeenFiles seen;
+    private final ArrayDeque<FileSourceSplit> pending;
+    private final Set<Integer> waitingReaders = new LinkedHashSet<>();
+
+    SluiceSplitEnumerator(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
+            long monitorIntervalMillis, @Nullable SeenFiles seen, Collection<FileSourceSplit> pending) {
+        this.context = context;
+        this.fileEnumerator = fileEnumerator;
+        this.paths = paths;
+        this.monitorIntervalMillis = monitorIntervalMillis;
+        this.seen = seen;
+        this.pending = new ArrayDeque<>(pending);
+    }
+
+    @Override
+    public void start() {
+        if (monitorIntervalMillis > 0) {
+            context.callAsync(this::list, this::addNewSplits, 0, monitorIntervalMillis);
+        }
+    }
+
+    private Collection<FileSourceSplit> list() throws Exception {
+        return fileEnumerator.enumerateSplits(paths, context.currentParallelism());
+    }
+
+    private void addNewSplits(Collection<FileSourceSplit> listed, Throwable error) {
+        if (error != null) {
+            throw new FlinkRuntimeException("Cannot list files under " + Arrays.toString(paths) + ": " + error.getMessage(), error);
+        }
+        // all splits of a file are new or none: decide per path, then keep its splits
+        Map<String, Boolean> isNew = new HashMap<>();
+        for (FileSourceSplit split : listed) {
+            String path = split.path().toString();
+            Boolean fresh = isNew.get(path);
+            if (fresh == null) {
+                fresh = seen.markIfNew(path, split.fileModificationTime());
+                isNew.put(path, fresh);
+            }
+            if (fresh) {
+                pending.add(split);
+            }
+        }
+        seen.advance();
+        assignToWaitingReaders();
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        waitingReaders.add(subtaskId);
+        assignToWaitingReaders();
+    }
+
+    private void assignToWaitingReaders() {
+        Iterator<Integer> it = waitingReaders.iterator();
+        while (it.hasNext()) {
+            int reader = it.next();
+            if (!context.registeredReaders().containsKey(reader)) {
+                it.remove();
+                continue;
+            }
+            FileSourceSplit split = pending.poll();
+            if (split != null) {
+                context.assignSplit(split, reader);
+                it.remove();
+            } else if (monitorIntervalMillis <= 0) {
+                context.signalNoMoreSplits(reader);
+                it.remove();
+            } else {
+                break;
+            }
+        }
+    }
+
+    @Override
+    public void addSplitsBack(List<FileSourceSplit> splits, int subtaskId) {
+        pending.addAll(splits);
+        assignToWaitingReaders();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        // readers ask for splits themselves
+    }
+
+    @Override
+    public EnumeratorState snapshotState(long checkpointId) {
+        SeenFiles copy = seen == null ? null
+                : new SeenFiles(seen.lookbackMillis(), seen.watermark(), new HashMap<>(seen.recent()));
+        return new EnumeratorState(new ArrayList<>(pending), copy);
+    }
+
+    @Override
+    public void close() {}
+
+    /** The paths of the files a continuous read has remembered (for tests of the state bound). */
+    Set<String> rememberedPaths() {
+        return seen == null ? new HashSet<>() : new HashSet<>(seen.recent().keySet());
+    }
+}

@@ -1,0 +1,102 @@
+package io.sluice.runtime.source;
+
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.plugin.PluginSettings;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything a source needs on the JobManager and the TaskManagers, and nothing of any plugin: the
+ * options as strings, the produced row type, partition keys, the paths to list (the table's path,
+ * or the partitions left after pruning), the chosen enumerator and where plugins are.
+ */
+public final class SourceDescriptor implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final LinkedHashMap<String, String> options;
+    private final RowType rowType;
+    private final ArrayList<String> partitionKeys;
+    private final ArrayList<String> paths;
+    private final String enumerator;
+    private final PluginSettings pluginSettings;
+
+    SourceDescriptor(Map<String, String> options, RowType rowType, List<String> partitionKeys, List<String> paths,
+            String enumerator, PluginSettings pluginSettings) {
+        this.options = new LinkedHashMap<>(options);
+        this.rowType = Objects.requireNonNull(rowType);
+        this.partitionKeys = new ArrayList<>(partitionKeys);
+        this.paths = new ArrayList<>(paths);
+        this.enumerator = Objects.requireNonNull(enumerator);
+        this.pluginSettings = Objects.requireNonNull(pluginSettings);
+    }
+
+    public Map<String, String> options() {
+        return Collections.unmodifiableMap(options);
+    }
+
+    public Configuration configuration() {
+        return Configuration.fromMap(options);
+    }
+
+    /** The produced rows: file columns and partition columns, in table order. */
+    public RowType rowType() {
+        return rowType;
+    }
+
+    public List<String> partitionKeys() {
+        return Collections.unmodifiableList(partitionKeys);
+    }
+
+    /** The paths the enumerator lists. */
+    public List<String> paths() {
+        return Collections.unmodifiableList(paths);
+    }
+
+    Path[] flinkPaths() {
+        return paths.stream().map(Path::new).toArray(Path[]::new);
+    }
+
+    /** The identifier of the FileEnumerator extension. */
+    public String enumerator() {
+        return enumerator;
+    }
+
+    public String format() {
+        return options.get(SourceOptions.FORMAT.key());
+    }
+
+    /** Whether the read is continuous ({@code source.monitor-interval} is set). */
+    public boolean isContinuous() {
+        return configuration().getOptional(SourceOptions.MONITOR_INTERVAL).isPresent();
+    }
+
+    public PluginSettings pluginSettings() {
+        return pluginSettings;
+    }
+
+    /** The registry of the JVM this runs in (a task's own plugin settings win). */
+    public PluginRegistry registry() {
+        return PluginRegistry.get(pluginSettings.onTask());
+    }
+
+    /** A copy that lists other paths (partition pruning). */
+    SourceDescriptor withPaths(List<String> newPaths) {
+        return new SourceDescriptor(options, rowType, partitionKeys, newPaths, enumerator, pluginSettings);
+    }
+
+    @Override
+    public String toString() {
+        return "SourceDescriptor{format=" + format() + ", paths=" + paths + ", enumerator=" + enumerator + "}";
+    }
+}

@@ -1,0 +1,173 @@
+package io.sluice.runtime.source;
+
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.connector.file.src.FileSourceSplit;
+import org.apache.flink.connector.file.src.enumerate.NonSplittingRecursiveEnumerator;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The continuous split enumerator on a real directory: each file is handed out exactly once, also
+ * across a restore from its checkpointed state, and a directory of 100,000 files accumulated over
+ * time leaves a state of a few kilobytes, not one entry per file ever read.
+ */
+class SplitEnumeratorTest {
+
+    @TempDir java.nio.file.Path dir;
+
+    @Test
+    void everyNewFileOnceAcrossListingsAndRestore() throws Exception {
+        TestContext context = new TestContext();
+        SluiceSplitEnumerator enumerator = continuous(context, new SeenFiles(3_600_000), new ArrayList<>());
+        enumerator.start();
+        write("a.csv", 1_000_000);
+        write("b.csv", 2_000_000);
+        context.runPeriodic();
+        context.runPeriodic(); // listing again finds nothing new
+        enumerator.handleSplitRequest(0, null);
+        enumerator.handleSplitRequest(0, null);
+        enumerator.handleSplitRequest(0, null); // waits for more
+        assertThat(context.assignedNames()).containsExactlyInAnyOrder("a.csv", "b.csv");
+
+        EnumeratorStateSerializer serializer = new EnumeratorStateSerializer();
+        byte[] checkpoint = serializer.serialize(enumerator.snapshotState(1));
+        write("c.csv", 3_000_000);
+        write(".c.csv.inprogress.x", 3_000_000);
+
+        // restore: the files read before are not read again, the new one is
+        TestContext restoredContext = new TestContext();
+        EnumeratorState state = serializer.deserialize(serializer.getVersion(), checkpoint);
+        SluiceSplitEnumerator restored = continuous(restoredContext, state.seen(), state.pendingSplits());
+        restored.start();
+        restoredContext.runPeriodic();
+        restored.handleSplitRequest(1, null);
+        restored.handleSplitRequest(1, null);
+        assertThat(restoredContext.assignedNames()).containsExactly("c.csv");
+    }
+
+    @Test
+    void stateStaysSmallForAHundredThousandFiles() throws Exception {
+        int files = 100_000;
+        long lookback = 60_000;
+        // one file a second: the directory holds 100,000 s of files, the newest minute is remembered
+        for (int i = 0; i < files; i++) {
+            write("f" + i + ".csv", 1_000_000_000L + i * 1000L);
+        }
+        TestContext context = new TestContext();
+        SluiceSplitEnumerator enumerator = continuous(context, new SeenFiles(lookback), new ArrayList<>());
+        enumerator.start();
+        context.runPeriodic();
+        assertThat(context.pendingCount(enumerator)).isEqualTo(files);
+
+        byte[] state = new EnumeratorStateSerializer().serialize(
+                new EnumeratorState(new ArrayList<>(), enumerator.snapshotState(1).seen()));
+        assertThat(enumerator.rememberedPaths()).hasSizeLessThanOrEqualTo(61);
+        assertThat(state.length).as("serialized seen-files state").isLessThan(10_000);
+
+        // listing the same directory again yields nothing, though most paths are forgotten
+        context.runPeriodic();
+        assertThat(context.pendingCount(enumerator)).isEqualTo(files);
+    }
+
+    private SluiceSplitEnumerator continuous(TestContext context, SeenFiles seen, List<FileSourceSplit> pending) {
+        return new SluiceSplitEnumerator(context, new NonSplittingRecursiveEnumerator(),
+                new Path[] {new Path(dir.toUri())}, 1000, seen, pending);
+    }
+
+    private void write(String name, long modificationTime) throws IOException {
+        java.nio.file.Path file = dir.resolve(name);
+        Files.write(file, new byte[] {'x'});
+        Files.setLastModifiedTime(file, FileTime.fromMillis(modificationTime));
+    }
+
+    /** A single-threaded enumerator context: periodic listings run when the test says so. */
+    private static final class TestContext implements SplitEnumeratorContext<FileSourceSplit> {
+        private final List<FileSourceSplit> assigned = new ArrayList<>();
+        private final List<Runnable> periodic = new ArrayList<>();
+        private final Map<Integer, ReaderInfo> readers = new HashMap<>();
+
+        TestContext() {
+            readers.put(0, new ReaderInfo(0, "localhost"));
+            readers.put(1, new ReaderInfo(1, "localhost"));
+        }
+
+        void runPeriodic() {
+            periodic.forEach(Runnable::run);
+        }
+
+        List<String> assignedNames() {
+            return assigned.stream().map(s -> s.path().getName()).collect(Collectors.toList());
+        }
+
+        int pendingCount(SluiceSplitEnumerator enumerator) {
+            return enumerator.snapshotState(0).pendingSplits().size();
+        }
+
+        @Override
+        public SplitEnumeratorMetricGroup metricGroup() {
+            throw new UnsupportedOperationException("no metrics in this test");
+        }
+
+        @Override
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
+
+        @Override
+        public int currentParallelism() {
+            return 2;
+        }
+
+        @Override
+        public Map<Integer, ReaderInfo> registeredReaders() {
+            return readers;
+        }
+
+        @Override
+        public void assignSplits(SplitsAssignment<FileSourceSplit> assignment) {
+            assignment.assignment().values().forEach(assigned::addAll);
+        }
+
+        @Override
+        public void signalNoMoreSplits(int subtask) {}
+
+        @Override
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            run(callable, handler);
+        }
+
+        @Override
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler, long delay, long period) {
+            periodic.add(() -> run(callable, handler));
+        }
+
+        private static <T> void run(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            try {
+                handler.accept(callable.call(), null);
+            } catch (Exception e) {
+                handler.accept(null, e);
+            }
+        }
+
+        @Override
+        public void runInCoordinatorThread(Runnable runnable) {
+            runnable.run();
+        }
+    }
+}

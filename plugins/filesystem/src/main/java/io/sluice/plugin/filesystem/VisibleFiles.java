@@ -1,0 +1,19 @@
+package io.sluice.plugin.filesystem;
+
+import org.apache.flink.core.fs.Path;
+
+import java.util.function.Predicate;
+
+/**
+ * The files a reader of a table sees: every file and directory whose name does not start with
+ * {@code .} or {@code _}, so in-progress and pending part files ({@code .part-...}), success files
+ * and staging directories are never read.
+ */
+final class VisibleFiles implements Predicate<Path> {
+
+    @Override
+    public boolean test(Path path) {
+        String name = path.getName();
+        return !(name.startsWith(".") || name.startsWith("_"));
+    }
+}

@@ -83,14 +83,21 @@ public final class CommittedFiles {
     public static <T> List<T> parquet(Path base, Function<Group, T> f) {
         List<T> out = new ArrayList<>();
         for (Path file : visible(base)) {
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                    new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
-                for (Group g = reader.read(); g != null; g = reader.read()) {
-                    out.add(f.apply(g));
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot read " + file, e);
+            out.addAll(parquetFile(file, f));
+        }
+        return out;
+    }
+
+    /** Every record of the Parquet file {@code file}, mapped by {@code f}. */
+    public static <T> List<T> parquetFile(Path file, Function<Group, T> f) {
+        List<T> out = new ArrayList<>();
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+                new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+            for (Group g = reader.read(); g != null; g = reader.read()) {
+                out.add(f.apply(g));
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
         }
         return out;
     }

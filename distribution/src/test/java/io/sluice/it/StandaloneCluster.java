@@ -18,16 +18,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Flink session cluster of two separate JVM processes, a JobManager and a TaskManager, started
- * from a Sluice distribution the way a Flink installation runs them: the classpath is the
+ * A Flink session cluster of separate JVM processes, a JobManager and one or more TaskManagers,
+ * started from a Sluice distribution the way a Flink installation runs them: the classpath is the
  * distribution's {@code lib/} (the framework jar) plus the Flink jars of {@code opt/embedded}, and
- * the plugins directory reaches both processes through {@code SLUICE_PLUGINS_DIR}.
+ * the plugins directory reaches every process through {@code SLUICE_PLUGINS_DIR}.
+ *
+ * <p>Each TaskManager has a fixed resource id ({@code taskmanager-1}, {@code taskmanager-2}, ...,
+ * in start order), the id the REST API reports for the TaskManager that runs a subtask; a test can
+ * start more TaskManagers while a job runs and kill one with SIGKILL.
  *
  * <p>Flink's bash scripts are bypassed, so what they would compute is written out here: every
  * TaskManager memory component is configured explicitly (the TaskManager refuses to start
@@ -50,17 +57,29 @@ final class StandaloneCluster implements AutoCloseable {
 
     private final Path workDir;
     private final int restPort;
+    private final String classpath;
+    private final Path confDir, tmpDir, flinkPluginsDir, pluginsDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = new ObjectMapper();
-    private final List<Process> processes = new ArrayList<>();
+    /** Every process started, by name (the TaskManager's resource id for a TaskManager), in start order. */
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+    /** Processes killed on purpose: their exit is no reason to give up waiting for the cluster. */
+    private final Set<String> killed = new HashSet<>();
     private final Map<String, Path> logs = new LinkedHashMap<>();
     private final Thread killOnExit;
+    private int taskManagersStarted;
 
-    private StandaloneCluster(Path workDir, int restPort) {
+    private StandaloneCluster(Path workDir, int restPort, String classpath, Path confDir, Path tmpDir,
+            Path flinkPluginsDir, Path pluginsDir) {
         this.workDir = workDir;
         this.restPort = restPort;
+        this.classpath = classpath;
+        this.confDir = confDir;
+        this.tmpDir = tmpDir;
+        this.flinkPluginsDir = flinkPluginsDir;
+        this.pluginsDir = pluginsDir;
         // if the test JVM exits without reaching @AfterAll, the cluster must not outlive it
-        this.killOnExit = new Thread(() -> processes.forEach(Process::destroyForcibly), "kill-standalone-cluster");
+        this.killOnExit = new Thread(() -> processList().forEach(Process::destroyForcibly), "kill-standalone-cluster");
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
@@ -72,6 +91,16 @@ final class StandaloneCluster implements AutoCloseable {
      * @param pluginsDir the Sluice plugins directory the cluster's processes use
      */
     static StandaloneCluster start(Path dist, Path workDir, Path pluginsDir, Duration timeout) throws Exception {
+        return start(dist, workDir, pluginsDir, Collections.emptyMap(), timeout);
+    }
+
+    /**
+     * As {@link #start(Path, Path, Path, Duration)}, with {@code config} written into the
+     * cluster's configuration after (and so replacing) the defaults here, e.g. a restart strategy
+     * instead of {@code restart-strategy.type: none}, or heartbeat settings.
+     */
+    static StandaloneCluster start(Path dist, Path workDir, Path pluginsDir, Map<String, String> config,
+            Duration timeout) throws Exception {
         Path confDir = Files.createDirectories(workDir.resolve("conf"));
         Path tmpDir = Files.createDirectories(workDir.resolve("tmp"));
         // Flink's own plugin mechanism (metrics reporters, file systems) must not find Sluice's
@@ -79,23 +108,19 @@ final class StandaloneCluster implements AutoCloseable {
         Path flinkPluginsDir = Files.createDirectories(workDir.resolve("flink-plugins"));
         int rpcPort = freePort();
         int restPort = freePort();
-        writeConfig(confDir, tmpDir, rpcPort, restPort);
+        writeConfig(confDir, tmpDir, rpcPort, restPort, config);
         writeLog4j(confDir);
 
-        StandaloneCluster cluster = new StandaloneCluster(workDir, restPort);
+        String classpath = dist.resolve("lib") + File.separator + "*" + File.pathSeparator
+                + dist.resolve("opt").resolve("embedded") + File.separator + "*";
+        StandaloneCluster cluster = new StandaloneCluster(workDir, restPort, classpath, confDir, tmpDir,
+                flinkPluginsDir, pluginsDir);
         try {
-            String classpath = dist.resolve("lib") + File.separator + "*" + File.pathSeparator
-                    + dist.resolve("opt").resolve("embedded") + File.separator + "*";
             cluster.launch("jobmanager", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                     Arrays.asList("-Xmx" + JM_HEAP + "m", "-XX:MaxDirectMemorySize=" + JM_OFF_HEAP + "m",
                             "-XX:MaxMetaspaceSize=" + JM_METASPACE + "m"),
-                    classpath, confDir, tmpDir, flinkPluginsDir, pluginsDir);
-            cluster.launch("taskmanager", "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                    Arrays.asList("-Xmx" + (TM_FRAMEWORK_HEAP + TM_TASK_HEAP) + "m",
-                            "-XX:MaxDirectMemorySize=" + (TM_FRAMEWORK_OFF_HEAP + TM_TASK_OFF_HEAP + TM_NETWORK) + "m",
-                            "-XX:MaxMetaspaceSize=" + TM_METASPACE + "m"),
-                    classpath, confDir, tmpDir, flinkPluginsDir, pluginsDir);
-            cluster.awaitTaskManagers(1, timeout);
+                    Collections.emptyList());
+            cluster.startTaskManager(timeout);
             return cluster;
         } catch (Throwable t) {
             t.addSuppressed(new AssertionError("Standalone cluster did not come up:\n" + cluster.logTails()));
@@ -104,7 +129,43 @@ final class StandaloneCluster implements AutoCloseable {
         }
     }
 
-    private static void writeConfig(Path confDir, Path tmpDir, int rpcPort, int restPort) throws IOException {
+    /**
+     * Starts one more TaskManager process with {@value #SLOTS} slots and waits until it has
+     * registered with the JobManager.
+     *
+     * @return its resource id, {@code taskmanager-<n>}
+     */
+    String startTaskManager(Duration timeout) throws Exception {
+        String id = "taskmanager-" + (++taskManagersStarted);
+        launch(id, "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+                Arrays.asList("-Xmx" + (TM_FRAMEWORK_HEAP + TM_TASK_HEAP) + "m",
+                        "-XX:MaxDirectMemorySize=" + (TM_FRAMEWORK_OFF_HEAP + TM_TASK_OFF_HEAP + TM_NETWORK) + "m",
+                        "-XX:MaxMetaspaceSize=" + TM_METASPACE + "m"),
+                // a dynamic property, as Flink's scripts pass them: the one setting that differs
+                // between TaskManagers sharing the configuration directory
+                Arrays.asList("-D", "taskmanager.resource-id=" + id));
+        awaitTaskManager(id, timeout);
+        return id;
+    }
+
+    /**
+     * Kills the TaskManager {@code id} with SIGKILL ({@link Process#destroyForcibly()}), as a
+     * crashed machine or the kernel's OOM killer would: no shutdown hook runs, nothing is flushed,
+     * no goodbye reaches the JobManager. Returns once the process is gone.
+     */
+    void killTaskManager(String id) throws InterruptedException {
+        Process p = processes.get(id);
+        if (p == null || !id.startsWith("taskmanager-")) {
+            throw new IllegalArgumentException("No TaskManager " + id + " in " + processes.keySet());
+        }
+        killed.add(id);
+        if (!p.destroyForcibly().waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("TaskManager " + id + " still alive 10 s after SIGKILL");
+        }
+    }
+
+    private static void writeConfig(Path confDir, Path tmpDir, int rpcPort, int restPort, Map<String, String> overrides)
+            throws IOException {
         Map<String, String> c = new LinkedHashMap<>();
         // 127.0.0.1 rather than 'localhost' everywhere: the TaskManager reaches the JobManager's
         // RPC endpoint at exactly the address the JobManager advertises and binds to
@@ -143,6 +204,7 @@ final class StandaloneCluster implements AutoCloseable {
         c.put("blob.storage.directory", tmpDir.toString());
         // a failing task fails the job at once instead of restarting until the test times out
         c.put("restart-strategy.type", "none");
+        c.putAll(overrides);
 
         // config.yaml, read with the standard YAML parser; Flink 1.20 still reads a legacy
         // flink-conf.yaml (and prefers it when both exist), but that format is deprecated
@@ -167,8 +229,8 @@ final class StandaloneCluster implements AutoCloseable {
         Files.write(confDir.resolve("log4j.properties"), props.getBytes(StandardCharsets.UTF_8));
     }
 
-    private void launch(String name, String mainClass, List<String> memoryFlags, String classpath, Path confDir,
-            Path tmpDir, Path flinkPluginsDir, Path pluginsDir) throws IOException {
+    private void launch(String name, String mainClass, List<String> memoryFlags, List<String> dynamicProperties)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java command")));
         cmd.addAll(memoryFlags);
@@ -184,6 +246,7 @@ final class StandaloneCluster implements AutoCloseable {
         cmd.add(mainClass);
         cmd.add("--configDir");
         cmd.add(confDir.toString());
+        cmd.addAll(dynamicProperties);
 
         Path log = workDir.resolve(name + ".out");
         ProcessBuilder pb = new ProcessBuilder(cmd)
@@ -194,7 +257,14 @@ final class StandaloneCluster implements AutoCloseable {
         pb.environment().put("FLINK_PLUGINS_DIR", flinkPluginsDir.toString());
         pb.environment().put("FLINK_CONF_DIR", confDir.toString());
         logs.put(name, log);
-        processes.add(pb.start());
+        // under the lock the shutdown hook's copy takes: a process started must be one it kills
+        synchronized (this) {
+            processes.put(name, pb.start());
+        }
+    }
+
+    private synchronized List<Process> processList() {
+        return new ArrayList<>(processes.values());
     }
 
     /** The JobManager's REST port on 127.0.0.1. */
@@ -206,9 +276,20 @@ final class StandaloneCluster implements AutoCloseable {
         return HOST;
     }
 
-    /** The TaskManager's output so far (stdout and stderr). */
+    /** The output so far (stdout and stderr) of every TaskManager, one after the other. */
     String taskManagerLog() throws IOException {
-        return new String(Files.readAllBytes(logs.get("taskmanager")), StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder();
+        for (String name : logs.keySet()) {
+            if (name.startsWith("taskmanager-")) {
+                sb.append(taskManagerLog(name));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The output so far (stdout and stderr) of the TaskManager {@code id}. */
+    String taskManagerLog(String id) throws IOException {
+        return new String(Files.readAllBytes(logs.get(id)), StandardCharsets.UTF_8);
     }
 
     /** GET {@code path} on the JobManager's REST endpoint, parsed. */
@@ -223,29 +304,29 @@ final class StandaloneCluster implements AutoCloseable {
         return json.readTree(response.body());
     }
 
-    private void awaitTaskManagers(int count, Duration timeout) throws Exception {
+    private void awaitTaskManager(String id, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
-            for (int i = 0; i < processes.size(); i++) {
-                if (!processes.get(i).isAlive()) {
-                    throw new IllegalStateException(new ArrayList<>(logs.keySet()).get(i) + " exited with code "
-                            + processes.get(i).exitValue());
+            for (Map.Entry<String, Process> p : processes.entrySet()) {
+                if (!p.getValue().isAlive() && !killed.contains(p.getKey())) {
+                    throw new IllegalStateException(p.getKey() + " exited with code " + p.getValue().exitValue());
                 }
             }
             try {
-                JsonNode tms = get("/taskmanagers").path("taskmanagers");
-                if (tms.size() >= count) {
+                List<String> registered = new ArrayList<>();
+                get("/taskmanagers").path("taskmanagers").forEach(tm -> registered.add(tm.path("id").asText()));
+                if (registered.contains(id)) {
                     return;
                 }
-                last = tms.size() + " TaskManagers registered";
+                last = "TaskManagers registered: " + registered;
             } catch (IOException e) {
                 // the REST endpoint is not up yet
                 last = e.toString();
             }
             Thread.sleep(200);
         }
-        throw new IllegalStateException("No " + count + " TaskManager(s) after " + timeout + ": " + last);
+        throw new IllegalStateException("TaskManager " + id + " not registered after " + timeout + ": " + last);
     }
 
     /** The last lines of each process's output, for failure messages. */
@@ -266,14 +347,15 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * Stops both processes: a polite SIGTERM first, so Flink's shutdown hooks clean up, then a
+     * Stops every process: a polite SIGTERM first, so Flink's shutdown hooks clean up, then a
      * forced kill of whatever is still alive after ten seconds.
      */
     @Override
     public void close() throws InterruptedException {
-        // both at once: each shuts down on its own, and waiting for one before the other only adds time
-        processes.forEach(Process::destroy);
-        for (Process p : processes) {
+        // all at once: each shuts down on its own, and waiting for one before the other only adds time
+        List<Process> all = processList();
+        all.forEach(Process::destroy);
+        for (Process p : all) {
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }

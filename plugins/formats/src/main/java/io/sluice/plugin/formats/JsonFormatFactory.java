@@ -6,23 +6,31 @@ import io.sluice.spi.format.FormatFactory;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.formats.json.JsonFormatOptions.MapNullKeyMode;
+import org.apache.flink.formats.json.JsonParserRowDataDeserializationSchema;
 import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
 import org.pf4j.Extension;
 
 import java.util.Set;
 
 /**
  * The {@code json} row format, written by Flink's {@link JsonRowDataSerializationSchema}: one JSON
- * object per line.
+ * object per line; read back line by line with Flink's {@link
+ * JsonParserRowDataDeserializationSchema} (blank lines are skipped).
  *
  * <p>The options are Flink's JSON format options ({@link JsonFormatOptions}), so names and
  * defaults are the upstream ones; a table option {@code json.encode.ignore-null-fields} arrives as
  * {@code encode.ignore-null-fields}. {@code fail-on-missing-field} and {@code ignore-parse-errors}
- * only affect reading and are accepted so that one set of table options serves both directions.
+ * only affect reading, the {@code encode.*} and {@code map-null-key.*} options only writing; all
+ * are accepted in both directions so that one set of table options serves both. With {@code
+ * ignore-parse-errors} a line that is not a JSON object of the row type is dropped, counted and
+ * logged (see {@link DelimitedRowReader}).
  */
 @Extension
 public final class JsonFormatFactory implements FormatFactory {
@@ -71,6 +79,38 @@ public final class JsonFormatFactory implements FormatFactory {
                         options.get(JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER),
                         options.get(JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS));
         return new SerializationSchemaEncoder(schema);
+    }
+
+    @Override
+    public ReaderKind readerKind() {
+        return ReaderKind.STREAM;
+    }
+
+    @Override
+    public StreamFormat<RowData> createStreamFormat(FormatContext context) {
+        ReadableConfig options = context.options();
+        boolean failOnMissingField = options.get(JsonFormatOptions.FAIL_ON_MISSING_FIELD);
+        boolean ignoreParseErrors = options.get(JsonFormatOptions.IGNORE_PARSE_ERRORS);
+        if (failOnMissingField && ignoreParseErrors) {
+            // as upstream: ignoring parse errors would swallow the failure asked for
+            throw OptionValues.invalid(
+                    IDENTIFIER,
+                    JsonFormatOptions.FAIL_ON_MISSING_FIELD,
+                    true,
+                    "cannot be true while '"
+                            + JsonFormatOptions.IGNORE_PARSE_ERRORS.key()
+                            + "' is true");
+        }
+        RowType rowType = context.rowType();
+        // the streaming-parser variant, which Flink's json format uses by default
+        JsonParserRowDataDeserializationSchema schema =
+                new JsonParserRowDataDeserializationSchema(
+                        rowType,
+                        InternalTypeInfo.of(rowType),
+                        failOnMissingField,
+                        ignoreParseErrors,
+                        timestampFormat(options));
+        return new DelimitedRowFormat(IDENTIFIER, schema, RecordSyntax.linesSkippingBlanks());
     }
 
     private static TimestampFormat timestampFormat(ReadableConfig options) {

@@ -13,10 +13,8 @@ import java.util.Locale;
  * Turns the {@code parquet} format options into the Hadoop {@link Configuration} that Flink's
  * Parquet writer reads its settings from, checking every value on the way.
  *
- * <p>The configuration loads no resources ({@code core-default.xml}, {@code core-site.xml}): the
- * writer needs nothing from them, and whatever Hadoop setup a cluster has belongs to its file
- * systems, not to the bytes of a Parquet file. It resolves classes (compression codecs) through this
- * plugin's class loader, whatever the thread's context class loader is when it is used.
+ * <p>The configuration is one of {@link HadoopConfigurations}: no resources loaded, classes
+ * resolved through this plugin.
  */
 final class ParquetWriterConfiguration {
 
@@ -26,8 +24,7 @@ final class ParquetWriterConfiguration {
 
     /** The writer configuration for the given format options. */
     static Configuration create(ReadableConfig options) {
-        Configuration conf = new Configuration(false);
-        conf.setClassLoader(pluginClassLoader());
+        Configuration conf = HadoopConfigurations.create();
 
         set(conf, ParquetOptions.COMPRESSION, compression(options).name());
         set(conf, ParquetOptions.BLOCK_SIZE, positive(options, ParquetOptions.BLOCK_SIZE));
@@ -64,6 +61,14 @@ final class ParquetWriterConfiguration {
         return conf;
     }
 
+    /**
+     * The configuration of a reader: Parquet finds everything it needs in the file, but looks up
+     * decompression codecs through the configuration's class loader, which must be the plugin's.
+     */
+    static Configuration forReading() {
+        return HadoopConfigurations.create();
+    }
+
     /** The Hadoop configuration key an option is written to. */
     static String hadoopKey(ConfigOption<?> option) {
         return ParquetOptions.HADOOP_KEY_PREFIX + option.key();
@@ -96,7 +101,7 @@ final class ParquetWriterConfiguration {
 
     private static boolean loadable(String className) {
         try {
-            Class.forName(className, false, pluginClassLoader());
+            Class.forName(className, false, HadoopConfigurations.pluginClassLoader());
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
@@ -120,10 +125,5 @@ final class ParquetWriterConfiguration {
                 ParquetOptions.WRITER_VERSION,
                 value,
                 "expected v1, v2, PARQUET_1_0 or PARQUET_2_0");
-    }
-
-    private static ClassLoader pluginClassLoader() {
-        // the loader of this class is the plugin's: it sees Parquet, Hadoop and the codecs
-        return ParquetWriterConfiguration.class.getClassLoader();
     }
 }

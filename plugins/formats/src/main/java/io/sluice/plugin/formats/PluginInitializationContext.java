@@ -1,5 +1,6 @@
 package io.sluice.plugin.formats;
 
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -7,11 +8,14 @@ import org.apache.flink.util.SimpleUserCodeClassLoader;
 import org.apache.flink.util.UserCodeClassLoader;
 
 /**
- * What a {@link SerializationSchema} opens with inside this plugin: the plugin's own class loader
- * (it sees the plugin's libraries, and Flink's through the parent-first prefixes) and no metrics,
- * since an encoder has no operator metric group to report to.
+ * What a {@link SerializationSchema} or {@link DeserializationSchema} opens with inside this
+ * plugin: the plugin's own class loader (it sees the plugin's libraries, and Flink's through the
+ * parent-first prefixes) and no metrics, since neither an encoder nor a stream reader has an
+ * operator metric group to report to.
  */
-final class PluginInitializationContext implements SerializationSchema.InitializationContext {
+final class PluginInitializationContext
+        implements SerializationSchema.InitializationContext,
+                DeserializationSchema.InitializationContext {
 
     @Override
     public MetricGroup getMetricGroup() {

@@ -6,6 +6,7 @@ import io.sluice.spi.format.FormatFactory;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.RowType;
@@ -16,8 +17,8 @@ import java.util.Set;
 
 /**
  * The {@code text} row format: one line per row, the value of the row's only column, ended by
- * {@code \n}. The row type must have exactly one character string column ({@code STRING}, {@code
- * VARCHAR} or {@code CHAR}).
+ * {@code \n}; read back line by line ({@link TextLineFormat}). The row type must have exactly one
+ * character string column ({@code STRING}, {@code VARCHAR} or {@code CHAR}).
  */
 @Extension
 public final class TextFormatFactory implements FormatFactory {
@@ -56,12 +57,24 @@ public final class TextFormatFactory implements FormatFactory {
         return new TextLineEncoder(charset);
     }
 
+    @Override
+    public ReaderKind readerKind() {
+        return ReaderKind.STREAM;
+    }
+
+    @Override
+    public StreamFormat<RowData> createStreamFormat(FormatContext context) {
+        requireSingleStringColumn(context.rowType());
+        Charset charset = OptionValues.charset(IDENTIFIER, context.options(), CHARSET);
+        return new TextLineFormat(context.rowType(), charset);
+    }
+
     private static void requireSingleStringColumn(RowType rowType) {
         if (rowType.getFieldCount() != 1
                 || !rowType.getTypeAt(0).is(LogicalTypeFamily.CHARACTER_STRING)) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Format '%s' writes rows of exactly one STRING (VARCHAR or CHAR)"
+                            "Format '%s' holds rows of exactly one STRING (VARCHAR or CHAR)"
                                     + " column, but the row type is %s",
                             IDENTIFIER, rowType.asSummaryString()));
         }

@@ -1,10 +1,19 @@
 /**
- * The formats plugin: row formats ({@code text}, {@code csv}, {@code json}) and the bulk format
- * {@code parquet}, each a {@link io.sluice.spi.format.FormatFactory} exposed as a PF4J extension.
+ * The formats plugin: row formats ({@code text}, {@code csv}, {@code json}) and bulk formats
+ * ({@code parquet}, {@code avro}, {@code orc}, {@code sequence-file}), each a {@link
+ * io.sluice.spi.format.FormatFactory} exposed as a PF4J extension, each with a writer and a
+ * reader.
  *
- * <p>Serialization itself is Flink's ({@code flink-csv}, {@code flink-json}, {@code
- * flink-parquet}); this package maps Sluice's prefix-free format options onto those libraries and
- * reports invalid option values as {@link java.lang.IllegalArgumentException}s that name the
- * option and the value.
+ * <p>Serialization itself is the libraries' ({@code flink-csv}, {@code flink-json}, {@code
+ * flink-parquet}, {@code flink-avro}, {@code flink-orc}, Hadoop's SequenceFile), all bundled in
+ * the plugin with Avro, Parquet, ORC and Hadoop, so that none of them reaches a job's class path.
+ * This package maps Sluice's prefix-free format options onto those libraries, reports invalid
+ * option values as {@link java.lang.IllegalArgumentException}s that name the option and the value,
+ * and makes read failures name where they happened: the line and byte offset of a malformed
+ * record (stream formats, {@code DelimitedRowReader}), or the file and
+ * byte range of a bulk split ({@code FileNamingBulkFormat}).
+ *
+ * <p>Stream formats are not splittable; Parquet, Avro and ORC are, at row groups, sync markers
+ * and stripes.
  */
 package io.sluice.plugin.formats;

@@ -29,7 +29,10 @@ class ExtensionIndexTest {
                         TextFormatFactory.class.getName(),
                         CsvFormatFactory.class.getName(),
                         JsonFormatFactory.class.getName(),
-                        ParquetFormatFactory.class.getName());
+                        ParquetFormatFactory.class.getName(),
+                        AvroFormatFactory.class.getName(),
+                        OrcFormatFactory.class.getName(),
+                        SequenceFileFormatFactory.class.getName());
 
         List<String> identifiers = new ArrayList<>();
         for (String name : indexed) {
@@ -39,7 +42,9 @@ class ExtensionIndexTest {
             identifiers.add(
                     ((FormatFactory) type.getDeclaredConstructor().newInstance()).identifier());
         }
-        assertThat(identifiers).containsExactlyInAnyOrder("text", "csv", "json", "parquet");
+        assertThat(identifiers)
+                .containsExactlyInAnyOrder(
+                        "text", "csv", "json", "parquet", "avro", "orc", "sequence-file");
     }
 
     private static List<String> indexedClassNames() throws Exception {

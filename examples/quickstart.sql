@@ -67,3 +67,8 @@ BEGIN
   SELECT order_id, customer, amount, ts
   FROM orders_gen;
 END;
+
+-- read both tables back through Sluice's file source: rows per partition, and the csv total
+SELECT dt, COUNT(*) AS orders, SUM(amount) AS total FROM orders_parquet GROUP BY dt ORDER BY dt;
+
+SELECT COUNT(*) AS orders FROM orders_csv;

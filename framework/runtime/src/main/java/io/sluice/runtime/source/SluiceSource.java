@@ -84,9 +84,7 @@ public final class SluiceSource
             SplitEnumeratorContext<FileSourceSplit> context) {
         FileEnumerator files = fileEnumerator();
         if (descriptor.isContinuous()) {
-            return new SluiceSplitEnumerator(context, files, descriptor.flinkPaths(), monitorIntervalMillis(),
-                    new SeenFiles(descriptor.configuration().get(SourceOptions.MONITOR_LOOKBACK).toMillis()),
-                    new ArrayList<>());
+            return SluiceSplitEnumerator.continuous(context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
         }
         // a bounded read lists once, here, so a restored enumerator never lists again
         Collection<FileSourceSplit> splits;
@@ -101,12 +99,12 @@ public final class SluiceSource
     @Override
     public SplitEnumerator<FileSourceSplit, EnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
-        return new SluiceSplitEnumerator(context, fileEnumerator(), descriptor.flinkPaths(),
-                descriptor.isContinuous() ? monitorIntervalMillis() : 0, checkpoint.seen(), checkpoint.pendingSplits());
-    }
-
-    private long monitorIntervalMillis() {
-        return Math.max(1, descriptor.configuration().get(SourceOptions.MONITOR_INTERVAL).toMillis());
+        if (descriptor.isContinuous()) {
+            return SluiceSplitEnumerator.continuous(context, fileEnumerator(), descriptor.flinkPaths(),
+                    descriptor.configuration(), checkpoint);
+        }
+        return new SluiceSplitEnumerator(context, fileEnumerator(), descriptor.flinkPaths(), 0, checkpoint.seen(),
+                checkpoint.pendingSplits());
     }
 
     private FileEnumerator fileEnumerator() {

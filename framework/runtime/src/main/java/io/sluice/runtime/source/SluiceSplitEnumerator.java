@@ -2,6 +2,7 @@ package io.sluice.runtime.source;
 
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
 import org.apache.flink.core.fs.Path;
@@ -44,6 +45,21 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
         this.monitorIntervalMillis = monitorIntervalMillis;
         this.seen = seen;
         this.pending = new ArrayDeque<>(pending);
+    }
+
+    /**
+     * The enumerator of a continuous read, new ({@code restored} null) or restored from its
+     * checkpointed state; the one place that reads the monitor options, shared by {@link
+     * SluiceSource} and {@link EnumeratorHarness} so a test harness cannot drift from a job.
+     */
+    static SluiceSplitEnumerator continuous(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator,
+            Path[] paths, ReadableConfig options, @Nullable EnumeratorState restored) {
+        long interval = Math.max(1, options.get(SourceOptions.MONITOR_INTERVAL).toMillis());
+        if (restored == null) {
+            return new SluiceSplitEnumerator(context, fileEnumerator, paths, interval,
+                    new SeenFiles(options.get(SourceOptions.MONITOR_LOOKBACK).toMillis()), new ArrayList<>());
+        }
+        return new SluiceSplitEnumerator(context, fileEnumerator, paths, interval, restored.seen(), restored.pendingSplits());
     }
 
     @Override

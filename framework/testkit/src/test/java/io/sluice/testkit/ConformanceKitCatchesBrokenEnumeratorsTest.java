@@ -1,0 +1,160 @@
+package io.sluice.testkit;
+
+import io.sluice.testkit.ChunkingEnumeratorFactory.Defect;
+import io.sluice.spi.source.FileEnumeratorFactory;
+
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+/**
+ * A conformance kit that passes everything is worth nothing: each nested class runs the kit
+ * against an enumerator with one defect, through the JUnit launcher, and exactly the checks that
+ * defect breaks must fail. (Surefire skips nested classes, so the failing runs stay in here.)
+ */
+class ConformanceKitCatchesBrokenEnumeratorsTest {
+
+    private static final String LISTS = "listsEveryExpectedFileOnceWithItsSizeAndModificationTime";
+    private static final String HIDDEN = "neverListsHiddenInProgressOrUnderscoreFiles";
+    private static final String CONTINUOUS = "continuousReadHandsOutEveryNewFileExactlyOnce";
+    private static final String RESTORE = "restoredReadNeitherRepeatsNorSkipsFiles";
+    private static final String OPTIONS = "rejectsInvalidOptions";
+
+    @Test
+    void overlappingSplits() {
+        assertThat(failedChecks(OverlappingSplits.class)).containsExactlyInAnyOrder(LISTS, CONTINUOUS, RESTORE);
+    }
+
+    @Test
+    void hiddenFilesListed() {
+        assertThat(failedChecks(ListsHiddenFiles.class)).containsExactlyInAnyOrder(LISTS, HIDDEN, CONTINUOUS, RESTORE);
+    }
+
+    @Test
+    void wrongModificationTime() {
+        assertThat(failedChecks(WrongModificationTime.class)).containsExactlyInAnyOrder(LISTS, CONTINUOUS, RESTORE);
+    }
+
+    @Test
+    void newFilesNeverListed() {
+        // a restored job creates a new enumerator, which lists afresh: only the running read misses files
+        assertThat(failedChecks(FirstListingOnly.class)).containsExactlyInAnyOrder(CONTINUOUS);
+    }
+
+    @Test
+    void invalidOptionsAccepted() {
+        assertThat(failedChecks(AcceptsAnyOptions.class)).containsExactlyInAnyOrder(OPTIONS);
+    }
+
+    @Test
+    void splitIdsReused() {
+        assertThat(failedChecks(ReusesSplitIds.class)).containsExactlyInAnyOrder(LISTS, CONTINUOUS);
+    }
+
+    @Test
+    void correctEnumeratorPassesEverything() {
+        assertThat(failedChecks(Correct.class)).isEmpty();
+    }
+
+    /** Runs one conformance class and returns the names of the checks that failed. */
+    private static Set<String> failedChecks(Class<?> testClass) {
+        Set<String> failed = new TreeSet<>();
+        Set<String> finished = new TreeSet<>();
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build();
+        LauncherFactory.create().execute(request, new TestExecutionListener() {
+            @Override
+            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource) {
+                    String method = ((MethodSource) id.getSource().get()).getMethodName();
+                    finished.add(method);
+                    if (result.getStatus() == TestExecutionResult.Status.FAILED) {
+                        failed.add(method);
+                    }
+                }
+            }
+        });
+        // every check ran: a failure of discovery must not pass for "nothing failed"
+        assertThat(finished).as("checks run on %s", testClass.getSimpleName())
+                .containsExactlyInAnyOrder(LISTS, HIDDEN, CONTINUOUS, RESTORE, OPTIONS);
+        return failed;
+    }
+
+    /** The kit over the chunking enumerator with one defect. */
+    abstract static class Broken extends FileEnumeratorConformance {
+        private final Defect defect;
+
+        Broken(Defect defect) {
+            this.defect = defect;
+        }
+
+        @Override
+        protected FileEnumeratorFactory enumeratorFactory() {
+            return new ChunkingEnumeratorFactory(defect);
+        }
+
+        @Override
+        protected Map<String, String> options() {
+            return Collections.singletonMap(ChunkingEnumeratorFactory.CHUNK_SIZE, "1000");
+        }
+
+        @Override
+        protected Map<String, String> invalidOptions() {
+            return Collections.singletonMap(ChunkingEnumeratorFactory.CHUNK_SIZE, "0");
+        }
+    }
+
+    static class Correct extends Broken {
+        Correct() {
+            super(Defect.NONE);
+        }
+    }
+
+    static class OverlappingSplits extends Broken {
+        OverlappingSplits() {
+            super(Defect.OVERLAPPING_SPLITS);
+        }
+    }
+
+    static class ListsHiddenFiles extends Broken {
+        ListsHiddenFiles() {
+            super(Defect.LISTS_HIDDEN_FILES);
+        }
+    }
+
+    static class WrongModificationTime extends Broken {
+        WrongModificationTime() {
+            super(Defect.WRONG_MODIFICATION_TIME);
+        }
+    }
+
+    static class FirstListingOnly extends Broken {
+        FirstListingOnly() {
+            super(Defect.FIRST_LISTING_ONLY);
+        }
+    }
+
+    static class AcceptsAnyOptions extends Broken {
+        AcceptsAnyOptions() {
+            super(Defect.ACCEPTS_ANY_OPTIONS);
+        }
+    }
+
+    static class ReusesSplitIds extends Broken {
+        ReusesSplitIds() {
+            super(Defect.REUSES_SPLIT_IDS);
+        }
+    }
+}

@@ -54,8 +54,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *   <li>every expected file is listed, exactly once, nothing else is, and listing again yields
  *       the same files: each split carries the file's size and modification time, and the splits
  *       of a file cover it from 0 to its size without gap or overlap;
- *   <li>split ids are unique among everything one enumerator lists (a reader keys its split state
- *       by id);
+ *   <li>split ids are unique among everything one enumerator lists (the framework's split
+ *       enumerator replaces them with ids made from file, offset and modification time, so they
+ *       stay unique across restores too);
  *   <li>hidden, in-progress and {@code _}-prefixed files are never listed;
  *   <li>in the framework's continuous split enumerator, files added after a listing are handed
  *       out exactly once, and after a restore from the serialized enumerator state no file is

@@ -93,7 +93,9 @@ public final class SluiceSource
         } catch (IOException e) {
             throw new FlinkRuntimeException("Cannot list files under " + descriptor.paths() + ": " + e.getMessage(), e);
         }
-        return new SluiceSplitEnumerator(context, files, descriptor.flinkPaths(), 0, null, splits);
+        List<FileSourceSplit> identified = new ArrayList<>(splits.size());
+        splits.forEach(split -> identified.add(SluiceSplitEnumerator.withStableId(split)));
+        return new SluiceSplitEnumerator(context, files, descriptor.flinkPaths(), 0, null, identified);
     }
 
     @Override

@@ -87,11 +87,22 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
                 isNew.put(path, fresh);
             }
             if (fresh) {
-                pending.add(split);
+                pending.add(withStableId(split));
             }
         }
         seen.advance();
         assignToWaitingReaders();
+    }
+
+    /**
+     * The split with an id made from what it reads: file, offset and modification time. An
+     * enumerator numbers its splits from zero, so after a restore its ids would repeat those still
+     * held in the restored readers' state, which keys splits by id.
+     */
+    static FileSourceSplit withStableId(FileSourceSplit split) {
+        String id = split.path() + "@" + split.offset() + "+" + split.length() + "#" + split.fileModificationTime();
+        return new FileSourceSplit(id, split.path(), split.offset(), split.length(), split.fileModificationTime(),
+                split.fileSize(), split.hostnames());
     }
 
     @Override

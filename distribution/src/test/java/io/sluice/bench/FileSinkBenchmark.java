@@ -1,0 +1,507 @@
+package io.sluice.bench;
+
+import io.sluice.it.CommittedFiles;
+import io.sluice.it.TestDistribution;
+import io.sluice.runtime.sink.BucketAssigners;
+import io.sluice.runtime.sink.SluiceSink;
+
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.Encoder;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.formats.csv.CsvRowDataSerializationSchema;
+import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.DefaultRollingPolicy;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.UserCodeClassLoader;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Throughput of Sluice's {@code filesystem} target next to Flink's own {@link FileSink}: the same
+ * generated rows, the same serialization, the same job shape (parallelism 2, source chained to the
+ * writer), on the same MiniCluster in the same JVM, runs alternating between the two sinks, reported
+ * as a ratio. Not a test: it only runs in the {@code benchmarks} Maven profile
+ * ({@code mvn -B verify -pl distribution -Pbenchmarks}).
+ *
+ * <p>What is compared, per case:
+ *
+ * <ul>
+ *   <li>csv: Sluice's {@code csv} format against {@code FileSink.forRowFormat} with an encoder that
+ *       writes Flink's {@link CsvRowDataSerializationSchema} (default settings, as Sluice's) plus
+ *       {@code \n}: the files hold the same bytes, which the benchmark checks;
+ *   <li>parquet: Sluice's {@code parquet} format against {@code FileSink.forBulkFormat} with
+ *       {@link ParquetRowDataBuilder#createWriterFactory}, both with SNAPPY (Sluice's default, set
+ *       explicitly upstream, whose Hadoop default is uncompressed) and UTC timestamps;
+ *   <li>both sinks write everything into the base path (no date-time buckets) and roll at 128 MB or
+ *       30 min (bulk: at every checkpoint), i.e. never inside one run.
+ * </ul>
+ *
+ * <p>Every run is verified: the committed files hold N rows (csv: lines, and the same
+ * order-independent checksum for both sinks; parquet: row counts in the footers), no in-progress
+ * file is left. A run of a sink that lost or duplicated rows fails the benchmark rather than
+ * producing a number.
+ *
+ * <p>Timing is the job's net run time on the cluster ({@link JobExecutionResult#getNetRuntime()}):
+ * job submission and graph building on the client are left out; scheduling, the source, writing
+ * and committing are in. A source-only job (into a {@link DiscardingSink}) measures what the
+ * generator itself costs.
+ */
+class FileSinkBenchmark {
+
+    private static final int PARALLELISM = 2;
+    private static final long ROWS = Long.getLong("sluice.bench.rows", 5_000_000L);
+    private static final int WARMUP = Integer.getInteger("sluice.bench.warmup", 1);
+    private static final int RUNS = Integer.getInteger("sluice.bench.runs", 5);
+    private static final List<String> CASES = Arrays.asList(
+            System.getProperty("sluice.bench.cases", "batch-csv,batch-parquet,streaming-parquet").split(","));
+    private static final long CHECKPOINT_INTERVAL_MS = 1000;
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+
+    static final RowType ROW = RowType.of(
+            new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType(), new TimestampType(3)},
+            new String[] {"id", "name", "amount", "ts"});
+
+    private final java.nio.file.Path outRoot = Paths.get("target", "bench-out").toAbsolutePath();
+
+    @Test
+    void sluiceNextToFileSink() throws Exception {
+        deleteTree(outRoot);
+        String loadAtStart = loadAverage();
+        List<CaseResult> results = new ArrayList<>();
+        for (String c : CASES) {
+            String[] parts = c.trim().split("-");
+            RuntimeExecutionMode mode = RuntimeExecutionMode.valueOf(parts[0].toUpperCase(Locale.ROOT));
+            String format = parts[1];
+            results.add(runCase(c.trim(), mode, format));
+        }
+        String report = report(results, loadAtStart, loadAverage());
+        System.out.println();
+        System.out.println(report);
+        String file = System.getProperty("sluice.bench.results", "target/benchmark-results.md");
+        Files.write(Paths.get(file), report.getBytes(StandardCharsets.UTF_8));
+        System.out.println("written to " + Paths.get(file).toAbsolutePath());
+        deleteTree(outRoot);
+    }
+
+    // ------------------------------------------------------------------ one case
+
+    private CaseResult runCase(String name, RuntimeExecutionMode mode, String format) throws Exception {
+        CaseResult result = new CaseResult(name, mode, format);
+        log("== " + name + ": " + ROWS + " rows, parallelism " + PARALLELISM + ", " + WARMUP + " warm-up + " + RUNS + " measured runs per sink");
+        // source alone: what generating the rows costs, for reading the numbers (not in the ratio)
+        for (int i = 0; i < WARMUP + RUNS; i++) {
+            Run r = run(mode, "source-only", format, i);
+            if (i >= WARMUP) {
+                result.sourceOnly.add(r);
+            }
+        }
+        for (int i = 0; i < WARMUP + RUNS; i++) {
+            // ABBA order: neither sink always runs first (JIT, GC, page cache drift)
+            String[] order = i % 2 == 0 ? new String[] {"sluice", "filesink"} : new String[] {"filesink", "sluice"};
+            Map<String, Run> pair = new LinkedHashMap<>();
+            for (String sink : order) {
+                pair.put(sink, run(mode, sink, format, i));
+            }
+            if (format.equals("csv")) {
+                // same serialization: the same bytes, whatever the file boundaries
+                assertThat(pair.get("sluice").bytes).as("csv bytes, Sluice vs FileSink").isEqualTo(pair.get("filesink").bytes);
+                assertThat(pair.get("sluice").checksum).as("csv content, Sluice vs FileSink").isEqualTo(pair.get("filesink").checksum);
+            }
+            if (i >= WARMUP) {
+                result.sluice.add(pair.get("sluice"));
+                result.fileSink.add(pair.get("filesink"));
+            }
+        }
+        log(String.format(Locale.ROOT, "   %s: Sluice %s rows/s, FileSink %s rows/s, ratio %.2f",
+                name, rate(result.median(result.sluice)), rate(result.median(result.fileSink)), result.ratio()));
+        return result;
+    }
+
+    private Run run(RuntimeExecutionMode mode, String sink, String format, int index) throws Exception {
+        java.nio.file.Path out = outRoot.resolve(mode.name().toLowerCase(Locale.ROOT) + "-" + format + "-" + sink + "-" + index);
+        deleteTree(out);
+        System.gc();
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(PARALLELISM);
+        env.setRuntimeMode(mode);
+        if (mode == RuntimeExecutionMode.STREAMING) {
+            env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
+        }
+        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(new Rows(), ROWS, InternalTypeInfo.of(ROW));
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows").sinkTo(sink(sink, format, out)).name(sink);
+
+        long cpuStart = processCpuNanos();
+        long wallStart = System.nanoTime();
+        JobExecutionResult job = env.execute("bench " + mode + " " + format + " " + sink + " #" + index);
+        long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
+        Run r = new Run(job.getNetRuntime(), wallMs, (processCpuNanos() - cpuStart) / 1_000_000);
+        if (!sink.equals("source-only")) {
+            verify(r, format, out);
+        }
+        log(String.format(Locale.ROOT, "   %-9s %-8s %-11s #%d  %6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s  %s in %d files",
+                mode, format, sink, index, r.netMs / 1000.0, wallMs / 1000.0, r.cpuMs / 1000.0, rate(r.rowsPerSecond()), mb(r.bytes), r.files));
+        deleteTree(out);
+        return r;
+    }
+
+    private Sink<RowData> sink(String sink, String format, java.nio.file.Path out) {
+        switch (sink) {
+            case "source-only":
+                return new DiscardingSink<>();
+            case "sluice":
+                return SluiceSink.forRowData(ROW)
+                        .withTarget("filesystem")
+                        .withPluginsDir(TestDistribution.pluginsDir())
+                        .withPath(out.toString())
+                        .withFormat(format)
+                        .withBucketAssigner(BucketAssigners.basePath())
+                        // the default policy (128 MB, 30 min) spelled out: the same as upstream's below
+                        .withOption("sink.rolling-policy.file-size", "128mb")
+                        .withOption("sink.rolling-policy.rollover-interval", "30 min")
+                        .withOption("sink.rolling-policy.inactivity-interval", "30 min")
+                        .withOptions(format.equals("parquet")
+                                ? Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true")
+                                : Map.of())
+                        .build();
+            case "filesink":
+                Path path = new Path(out.toUri());
+                if (format.equals("csv")) {
+                    return FileSink.forRowFormat(path, (Encoder<RowData>) new CsvLineEncoder(ROW))
+                            .withBucketAssigner(new BasePathBucketAssigner<>())
+                            .withRollingPolicy(DefaultRollingPolicy.builder()
+                                    .withMaxPartSize(MemorySize.ofMebiBytes(128))
+                                    .withRolloverInterval(Duration.ofMinutes(30))
+                                    .withInactivityInterval(Duration.ofMinutes(30))
+                                    .build())
+                            .build();
+                }
+                org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+                // Sluice's parquet default (Flink SQL's too); parquet-hadoop's own is UNCOMPRESSED
+                conf.set("parquet.compression", "SNAPPY");
+                return FileSink.forBulkFormat(path, ParquetRowDataBuilder.createWriterFactory(ROW, conf, true))
+                        .withBucketAssigner(new BasePathBucketAssigner<>())
+                        .build();
+            default:
+                throw new IllegalArgumentException(sink);
+        }
+    }
+
+    // ------------------------------------------------------------------ verification
+
+    private static void verify(Run r, String format, java.nio.file.Path out) throws IOException {
+        assertThat(CommittedFiles.inProgress(out)).as("in-progress files left in " + out).isEmpty();
+        List<java.nio.file.Path> files = CommittedFiles.visible(out);
+        assertThat(files).as("committed files in " + out).isNotEmpty();
+        r.files = files.size();
+        for (java.nio.file.Path f : files) {
+            r.bytes += Files.size(f);
+        }
+        long rows = 0;
+        if (format.equals("csv")) {
+            for (java.nio.file.Path f : files) {
+                long[] linesAndSum = lines(f);
+                rows += linesAndSum[0];
+                r.checksum += linesAndSum[1];
+            }
+        } else {
+            org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+            for (java.nio.file.Path f : files) {
+                try (ParquetFileReader reader = ParquetFileReader.open(
+                        HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.toUri()), conf))) {
+                    rows += reader.getRecordCount();
+                }
+            }
+        }
+        assertThat(rows).as("rows committed in " + out).isEqualTo(ROWS);
+    }
+
+    /** Number of lines and the sum of their FNV-1a hashes: the same for the same lines in any order. */
+    private static long[] lines(java.nio.file.Path file) throws IOException {
+        long count = 0;
+        long sum = 0;
+        long h = 0xcbf29ce484222325L;
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+                for (int i = 0; i < n; i++) {
+                    byte b = buf[i];
+                    if (b == '\n') {
+                        count++;
+                        sum += h;
+                        h = 0xcbf29ce484222325L;
+                    } else {
+                        h = (h ^ (b & 0xff)) * 0x100000001b3L;
+                    }
+                }
+            }
+        }
+        return new long[] {count, sum};
+    }
+
+    // ------------------------------------------------------------------ rows
+
+    /**
+     * Row i: (i, 16 letters derived from a hash of i, an amount with cents, a timestamp one
+     * millisecond per row apart). The same for both sinks; the names do not repeat, so Parquet's
+     * dictionary gives up on them as it would on real names or ids.
+     */
+    static final class Rows implements GeneratorFunction<Long, RowData> {
+        private static final long serialVersionUID = 1L;
+        private static final long EPOCH_2025 = 1_735_689_600_000L;
+
+        @Override
+        public RowData map(Long i) {
+            long h = mix(i);
+            char[] name = new char[16];
+            for (int k = 0; k < 16; k++) {
+                name[k] = (char) ('a' + ((h >>> (4 * k)) & 0xf) + (k % 2) * 10);
+            }
+            double amount = Math.floorMod(h >>> 20, 10_000_000L) / 100.0;
+            return GenericRowData.of(i, StringData.fromString(new String(name)), amount,
+                    TimestampData.fromEpochMillis(EPOCH_2025 + i));
+        }
+
+        private static long mix(long z) {
+            z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+            z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+            return z ^ (z >>> 31);
+        }
+    }
+
+    /**
+     * Flink's CSV serialization of a row plus {@code \n}: what Sluice's csv format writes (its
+     * encoder is the same schema with the same default options).
+     */
+    static final class CsvLineEncoder implements Encoder<RowData> {
+        private static final long serialVersionUID = 1L;
+        private final SerializationSchema<RowData> schema;
+        private transient boolean opened;
+
+        CsvLineEncoder(RowType rowType) {
+            this.schema = new CsvRowDataSerializationSchema.Builder(rowType).build();
+        }
+
+        @Override
+        public void encode(RowData row, OutputStream out) throws IOException {
+            if (!opened) {
+                try {
+                    schema.open(new SerializationSchema.InitializationContext() {
+                        @Override
+                        public org.apache.flink.metrics.MetricGroup getMetricGroup() {
+                            return new UnregisteredMetricsGroup();
+                        }
+
+                        @Override
+                        public UserCodeClassLoader getUserCodeClassLoader() {
+                            ClassLoader cl = CsvLineEncoder.class.getClassLoader();
+                            return new UserCodeClassLoader() {
+                                @Override
+                                public ClassLoader asClassLoader() {
+                                    return cl;
+                                }
+
+                                @Override
+                                public void registerReleaseHookIfAbsent(String name, Runnable hook) {}
+                            };
+                        }
+                    });
+                } catch (Exception e) {
+                    throw new IOException(e);
+                }
+                opened = true;
+            }
+            out.write(schema.serialize(row));
+            out.write('\n');
+        }
+    }
+
+    // ------------------------------------------------------------------ results
+
+    static final class Run {
+        final long netMs;
+        final long wallMs;
+        final long cpuMs;
+        long bytes;
+        int files;
+        long checksum;
+
+        Run(long netMs, long wallMs, long cpuMs) {
+            this.netMs = netMs;
+            this.wallMs = wallMs;
+            this.cpuMs = cpuMs;
+        }
+
+        double rowsPerSecond() {
+            return ROWS * 1000.0 / netMs;
+        }
+    }
+
+    static final class CaseResult {
+        final String name;
+        final RuntimeExecutionMode mode;
+        final String format;
+        final List<Run> sourceOnly = new ArrayList<>();
+        final List<Run> sluice = new ArrayList<>();
+        final List<Run> fileSink = new ArrayList<>();
+
+        CaseResult(String name, RuntimeExecutionMode mode, String format) {
+            this.name = name;
+            this.mode = mode;
+            this.format = format;
+        }
+
+        double median(List<Run> runs) {
+            double[] rates = runs.stream().mapToDouble(Run::rowsPerSecond).sorted().toArray();
+            int n = rates.length;
+            return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+        }
+
+        double ratio() {
+            return median(sluice) / median(fileSink);
+        }
+
+        static double medianCpuSeconds(List<Run> runs) {
+            double[] cpu = runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).sorted().toArray();
+            int n = cpu.length;
+            return n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
+        }
+
+        /** Same work for less CPU is > 1: less sensitive to other load on the machine than throughput. */
+        double cpuRatio() {
+            return medianCpuSeconds(fileSink) / medianCpuSeconds(sluice);
+        }
+    }
+
+    private static String report(List<CaseResult> results, String loadAtStart, String loadAtEnd) {
+        StringBuilder s = new StringBuilder();
+        s.append("## FileSinkBenchmark: Sluice vs Flink FileSink\n\n");
+        s.append(String.format(Locale.ROOT, "%s, %d cores (%s), %s %s, Java %s, max heap %s; "
+                        + "%,d rows (id BIGINT, name STRING(16), amount DOUBLE, ts TIMESTAMP(3)), parallelism %d, "
+                        + "MiniCluster; %d warm-up + %d measured runs per sink, alternating; "
+                        + "median of the job's net run time.\n\n",
+                LocalDate.now(), Runtime.getRuntime().availableProcessors(), cpuModel(),
+                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
+                mb(Runtime.getRuntime().maxMemory()), ROWS, PARALLELISM, WARMUP, RUNS));
+        s.append("| case | Sluice rows/s | FileSink rows/s | **ratio** | CPU s/run Sluice / FileSink | CPU ratio | Sluice runs (s) | FileSink runs (s) | output Sluice / FileSink | source alone rows/s |\n");
+        s.append("|---|---:|---:|---:|---:|---:|---|---|---|---:|\n");
+        for (CaseResult r : results) {
+            s.append(String.format(Locale.ROOT, "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s in %d / %s in %d files | %s |\n",
+                    r.name, rate(r.median(r.sluice)), rate(r.median(r.fileSink)), r.ratio(),
+                    CaseResult.medianCpuSeconds(r.sluice), CaseResult.medianCpuSeconds(r.fileSink), r.cpuRatio(),
+                    seconds(r.sluice), seconds(r.fileSink),
+                    mb(r.sluice.get(0).bytes), r.sluice.get(0).files, mb(r.fileSink.get(0).bytes), r.fileSink.get(0).files,
+                    rate(r.median(r.sourceOnly))));
+        }
+        s.append("\nratio: median throughput (rows / the job's net run time) of Sluice over FileSink's, > 1: Sluice is faster. "
+                + "CPU ratio: FileSink's median CPU time of the whole JVM per run over Sluice's (> 1: Sluice needs less), "
+                + "steadier than throughput when other processes compete for the cores "
+                + "(load average at start / end: " + loadAtStart + " / " + loadAtEnd + "). csv: both write Flink's CsvRowDataSerializationSchema + \\n "
+                + "(byte-identical content, checked); parquet: ParquetRowDataBuilder, SNAPPY, UTC timestamps, both. "
+                + "streaming: checkpoints every " + CHECKPOINT_INTERVAL_MS + " ms. Every run's output was verified "
+                + "(" + String.format(Locale.ROOT, "%,d", ROWS) + " rows committed, nothing in progress).\n");
+        return s.toString();
+    }
+
+    private static String seconds(List<Run> runs) {
+        return runs.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0)).collect(Collectors.joining(", "));
+    }
+
+    private static String rate(double rowsPerSecond) {
+        return String.format(Locale.ROOT, "%,.0f", rowsPerSecond);
+    }
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / 1024.0 / 1024.0);
+    }
+
+    private static String cpuModel() {
+        try (Stream<String> lines = Files.lines(Paths.get("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst().orElse("unknown CPU");
+        } catch (IOException | UncheckedIOException e) {
+            return "unknown CPU";
+        }
+    }
+
+    /** CPU time of this whole JVM (task threads, GC, JIT): robust against other load on the machine. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.US_ASCII).split(" ");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
+    private static void log(String line) {
+        System.out.println(line);
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
+            for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}

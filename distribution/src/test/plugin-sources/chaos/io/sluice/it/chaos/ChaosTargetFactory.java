@@ -75,7 +75,7 @@ public class ChaosTargetFactory implements TargetFactory {
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         TargetWriter writer = delegate(context).createWriter(context, restoredState);
         Long failAfter = context.options().getOptional(FAIL_AFTER_RECORDS).orElse(null);
-        if (failAfter == null || context.subtaskIndex() != 0) {
+        if (failAfter == null) {
             return writer;
         }
         Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
@@ -87,9 +87,15 @@ public class ChaosTargetFactory implements TargetFactory {
             @Override
             public void write(RowData row, RecordContext ctx) throws IOException {
                 writer.write(row, ctx);
+                // whichever subtask gets there first fails, once: splits go to whoever asks first,
+                // so one subtask may see all the records
                 if (++count >= failAfter && !Files.exists(marker) && (!waitForCommit || hasVisibleFile(base))) {
                     Files.createDirectories(marker.getParent());
-                    Files.createFile(marker);
+                    try {
+                        Files.createFile(marker);
+                    } catch (java.nio.file.FileAlreadyExistsException another) {
+                        return;
+                    }
                     throw new IOException("chaos: injected writer failure after " + count + " records");
                 }
             }

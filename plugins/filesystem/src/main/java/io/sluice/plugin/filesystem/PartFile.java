@@ -16,16 +16,18 @@ final class PartFile implements PartFileState {
 
     private final String bucketId;
     private final RecoverableFsDataOutputStream stream;
+    private final PositionCountingStream counted; // what the encoder / bulk writer write to
     private final Encoder<RowData> encoder; // null for bulk
     private final BulkWriter<RowData> bulk; // null for row
     private final ProjectedRowData projected; // null: whole rows
     private final long creationTime;
     private long lastUpdateTime;
 
-    PartFile(String bucketId, RecoverableFsDataOutputStream stream, Encoder<RowData> encoder,
+    PartFile(String bucketId, RecoverableFsDataOutputStream stream, PositionCountingStream counted, Encoder<RowData> encoder,
             BulkWriter<RowData> bulk, ProjectedRowData projected, long creationTime) {
         this.bucketId = bucketId;
         this.stream = stream;
+        this.counted = counted;
         this.encoder = encoder;
         this.bulk = bulk;
         this.projected = projected;
@@ -38,7 +40,7 @@ final class PartFile implements PartFileState {
         if (bulk != null) {
             bulk.addElement(out);
         } else {
-            encoder.encode(out, stream);
+            encoder.encode(out, counted);
         }
         lastUpdateTime = now;
     }
@@ -86,10 +88,6 @@ final class PartFile implements PartFileState {
 
     @Override
     public long size() {
-        try {
-            return stream.getPos();
-        } catch (IOException e) {
-            return 0;
-        }
+        return counted.getPos();
     }
 }

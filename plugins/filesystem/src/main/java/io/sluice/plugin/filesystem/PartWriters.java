@@ -54,15 +54,16 @@ final class PartWriters {
 
     /** Starts writing a part file into the given stream. */
     PartFile open(String bucketId, RecoverableFsDataOutputStream stream, long now) throws IOException {
-        BulkWriter<RowData> bulk = bulkFactory == null ? null : bulkFactory.create(stream);
+        PositionCountingStream counted = new PositionCountingStream(stream);
+        BulkWriter<RowData> bulk = bulkFactory == null ? null : bulkFactory.create(counted);
         ProjectedRowData projected = projection == null ? null : ProjectedRowData.from(projection);
-        return new PartFile(bucketId, stream, encoder, bulk, projected, now);
+        return new PartFile(bucketId, stream, counted, encoder, bulk, projected, now);
     }
 
     /** Resumes a row-format part file after a restore. */
-    PartFile resume(String bucketId, RecoverableFsDataOutputStream stream, long creationTime, long lastUpdate) {
+    PartFile resume(String bucketId, RecoverableFsDataOutputStream stream, long creationTime, long lastUpdate) throws IOException {
         ProjectedRowData projected = projection == null ? null : ProjectedRowData.from(projection);
-        PartFile file = new PartFile(bucketId, stream, encoder, null, projected, creationTime);
+        PartFile file = new PartFile(bucketId, stream, new PositionCountingStream(stream), encoder, null, projected, creationTime);
         file.touch(lastUpdate);
         return file;
     }

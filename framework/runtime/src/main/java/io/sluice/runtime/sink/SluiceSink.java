@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.adapt.RowAdapter;
+import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.state.Committable;
@@ -38,7 +40,7 @@ import java.util.List;
  *
  * <p>The sink holds only a {@link SinkDescriptor}; each task resolves the target from its own
  * JVM's plugin registry when it creates its writer or committer. Build one with {@link
- * #forRowData(RowType)}.
+ * #forRowData(RowType)}, or {@link #forAdapter(RowAdapter)} for records of another type.
  */
 public final class SluiceSink
         implements Sink<RowData>,
@@ -57,6 +59,15 @@ public final class SluiceSink
     /** Starts a builder for a sink of rows of the given type. */
     public static SluiceSinkBuilder forRowData(RowType rowType) {
         return new SluiceSinkBuilder(rowType);
+    }
+
+    /**
+     * Starts a builder for a sink of the rows {@code adapter} makes from a job's own records (Flink
+     * {@code Row}s, POJOs, Avro records; see {@link RowAdapters}). The adapter goes in front of the
+     * sink: {@code adapter.apply(stream).sinkTo(sink)}, or {@link RowAdapters#sinkTo}.
+     */
+    public static SluiceSinkBuilder forAdapter(RowAdapter<?> adapter) {
+        return forRowData(adapter.rowType());
     }
 
     /** Creates the sink of a descriptor (used by the table factory). */

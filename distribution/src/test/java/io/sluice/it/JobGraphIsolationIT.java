@@ -1,14 +1,12 @@
 package io.sluice.it;
 
 import io.sluice.runtime.sink.SluiceSink;
+import io.sluice.runtime.source.SluiceSource;
 
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamConfig;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -27,7 +25,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The job graph of a Sluice sink holds descriptors only, never a plugin class (ARCHITECTURE.md rule
+ * The job graph of a Sluice source and sink holds descriptors only, never a plugin class (ARCHITECTURE.md rule
  * 2): the whole serialized graph names no plugin package, and every operator deserializes in a
  * fresh class loader that has the framework and Flink but no plugin.
  */
@@ -47,8 +45,11 @@ class JobGraphIsolationIT {
         RowType rowType = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(1000);
-        env.fromSequence(1, 10)
-                .map(i -> (RowData) GenericRowData.of(i), InternalTypeInfo.of(rowType))
+        // a continuous Sluice source next to the sink: both hold descriptors only
+        env.fromSource(SluiceSource.forRowData(rowType).withPluginsDir(TestDistribution.pluginsDir())
+                        .withPath(tmp.resolve("in").toString()).withFormat("csv")
+                        .monitorContinuously(java.time.Duration.ofSeconds(1)).build(),
+                        org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "files")
                 .sinkTo(SluiceSink.forRowData(rowType).withTarget("filesystem")
                         .withPluginsDir(TestDistribution.pluginsDir())
                         .withPath(tmp.toString()).withFormat("parquet")
@@ -78,8 +79,9 @@ class JobGraphIsolationIT {
                     factories.add(operatorFactoryIn(chained, noPlugins));
                 }
             }
-            // writer, aggregator, committer and partition-commit operators all came back
-            assertThat(factories).anyMatch(f -> f.contains("SinkWriterOperatorFactory"))
+            // source, writer, aggregator and committer operators all came back
+            assertThat(factories).anyMatch(f -> f.contains("SourceOperatorFactory"))
+                    .anyMatch(f -> f.contains("SinkWriterOperatorFactory"))
                     .anyMatch(f -> f.contains("CommitterOperatorFactory"))
                     .anyMatch(f -> f.contains("CommitAggregator") || f.contains("SimpleOperatorFactory"));
         }

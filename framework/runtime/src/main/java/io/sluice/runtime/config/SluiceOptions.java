@@ -5,6 +5,7 @@ import io.sluice.runtime.plugin.PluginSettings;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -78,6 +79,26 @@ public final class SluiceOptions {
             ConfigOptions.key("partition.time-extractor.timestamp-formatter").stringType().defaultValue("yyyy-MM-dd HH:mm:ss")
                     .withDescription("java.time pattern to parse the timestamp built by the timestamp pattern.");
 
+    public static final ConfigOption<Boolean> AUTO_COMPACTION =
+            ConfigOptions.key("auto-compaction").booleanType().defaultValue(false)
+                    .withDescription("Whether to merge small files before they are published. Files are written under hidden"
+                            + " names and become visible when compacted, at the checkpoint the compaction strategy picks.");
+
+    public static final ConfigOption<MemorySize> COMPACTION_FILE_SIZE =
+            ConfigOptions.key("compaction.file-size").memoryType().noDefaultValue()
+                    .withDescription("Target size of compacted files; the files of a bucket are compacted as soon as they"
+                            + " add up to it. Defaults to 'sink.rolling-policy.file-size' (128mb).");
+
+    public static final ConfigOption<Integer> COMPACTION_CHECKPOINTS =
+            ConfigOptions.key("compaction.checkpoints").intType().defaultValue(1)
+                    .withDescription("Compact every bucket's waiting files at least every n checkpoints, whatever their"
+                            + " size; 0 compacts by size only (and at the end of input).");
+
+    public static final ConfigOption<String> COMPACTION_COMPACTOR =
+            ConfigOptions.key("compaction.compactor").stringType().noDefaultValue()
+                    .withDescription("The FileCompactor extension: 'concat' (bytes; row formats), 'record-wise' (rows; every"
+                            + " readable format) or one from a plugin. Default: concat for row formats, record-wise for bulk.");
+
     private SluiceOptions() {}
 
     /** Every framework option. */
@@ -87,6 +108,7 @@ public final class SluiceOptions {
                 PARTITION_COMMIT_TRIGGER, PARTITION_COMMIT_DELAY, PARTITION_COMMIT_WATERMARK_TIME_ZONE,
                 PARTITION_COMMIT_POLICY_KIND, PARTITION_COMMIT_POLICY_CLASS, PARTITION_TIME_EXTRACTOR_KIND,
                 PARTITION_TIME_EXTRACTOR_CLASS, PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN,
-                PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER)));
+                PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER, AUTO_COMPACTION, COMPACTION_FILE_SIZE,
+                COMPACTION_CHECKPOINTS, COMPACTION_COMPACTOR)));
     }
 }

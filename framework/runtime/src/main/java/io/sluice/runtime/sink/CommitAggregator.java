@@ -4,6 +4,7 @@ import io.sluice.runtime.state.Committable;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -18,6 +19,7 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,11 @@ import java.util.TreeMap;
  * committed. Here, the decision travels inside the committable: the partitions still waiting for
  * their trigger are this operator's state, and a partition found due at checkpoint n is committed
  * by the committer with checkpoint n, also when that commit is retried after a restore.
+ *
+ * <p>Files written for compaction wait here, in this operator's state, until the {@link
+ * CompactionPlanner} finds them due; then they travel as compaction units in the committable of
+ * that checkpoint. Until then they are pending files that nobody has published, so a failure at
+ * any point leaves them to be published by whichever checkpoint the job restores from.
  */
 final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<Committable>>
         implements OneInputStreamOperator<CommittableMessage<Committable>, CommittableMessage<Committable>>,
@@ -54,6 +61,10 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     /** partition -> processing time it was first written (the earliest of its writers). */
     private transient TreeMap<String, Long> waitingPartitions;
     private transient ListState<Tuple2<String, Long>> waitingState;
+    private transient CompactionPlanner compaction;
+    private transient ListState<byte[]> compactionState;
+    private transient String jobId;
+    private transient String operatorId;
     private transient PartitionCommitTrigger trigger;
     private transient long watermark;
 
@@ -73,11 +84,19 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
         for (Tuple2<String, Long> t : waitingState.get()) {
             waitingPartitions.merge(t.f0, t.f1, Math::min);
         }
+        compaction = CompactionPlanner.of(descriptor.configuration(), descriptor.options());
+        compactionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
+                "sluice-compaction-waiting", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        for (byte[] snapshot : compactionState.get()) {
+            compaction.restore(snapshot);
+        }
     }
 
     @Override
     public void open() throws Exception {
         super.open();
+        jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
+        operatorId = getOperatorID().toHexString();
         if (tracksPartitions) {
             trigger = new PartitionCommitTrigger(new TaskSinkContext(descriptor,
                     getRuntimeContext().getJobInfo().getJobId().toHexString(), 0, 1, getMetricGroup(),
@@ -113,6 +132,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
         for (Map.Entry<String, Long> e : waitingPartitions.entrySet()) {
             waitingState.add(Tuple2.of(e.getKey(), e.getValue()));
         }
+        compactionState.update(Collections.singletonList(compaction.snapshot()));
     }
 
     @Override
@@ -124,14 +144,23 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     private void emitUpTo(long checkpointId, boolean endOfInput) {
         List<Long> ids = new ArrayList<>(pending.headMap(checkpointId, true).keySet());
         for (Long id : ids) {
+            List<Committable.Entry> direct = new ArrayList<>();
             for (Committable.Entry e : pending.get(id)) {
                 if (tracksPartitions && e.partition() != null && !e.partition().isEmpty()) {
                     waitingPartitions.merge(e.partition(), e.partitionCreationTime(), Math::min);
                 }
+                if (e.forCompaction()) {
+                    compaction.add(e);
+                } else {
+                    direct.add(e);
+                }
             }
+            pending.put(id, direct);
         }
+        List<Committable.Unit> units = compaction.onCheckpoint(endOfInput);
+        // a partition's files waiting for compaction are not visible yet: its policies wait too
         List<String> due = duePartitions(endOfInput);
-        if (ids.isEmpty() && due.isEmpty()) {
+        if (ids.isEmpty() && due.isEmpty() && units.isEmpty()) {
             return;
         }
         if (ids.isEmpty()) {
@@ -141,9 +170,11 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
             long id = ids.get(i);
             List<Committable.Entry> entries = pending.containsKey(id) ? pending.remove(id) : new ArrayList<>();
             // due partitions go with the last committable: all their files are committed before
-            List<String> dueHere = i == ids.size() - 1 ? due : new ArrayList<>();
+            boolean last = i == ids.size() - 1;
+            Committable c = new Committable(id, jobId, operatorId, entries,
+                    last ? units : new ArrayList<>(), last ? due : new ArrayList<>());
             output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 1, 0)));
-            output.collect(new StreamRecord<>(new CommittableWithLineage<>(new Committable(id, entries, dueHere), id, 0)));
+            output.collect(new StreamRecord<>(new CommittableWithLineage<>(c, id, 0)));
         }
     }
 
@@ -156,7 +187,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
         Iterator<Map.Entry<String, Long>> it = waitingPartitions.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Long> e = it.next();
-            if (all || trigger.isReady(e.getKey(), e.getValue(), now, watermark)) {
+            if (all || (trigger.isReady(e.getKey(), e.getValue(), now, watermark) && !compaction.isWaiting(e.getKey()))) {
                 due.add(e.getKey());
                 it.remove();
             }

@@ -35,6 +35,11 @@ public final class SinkValidation {
         TaskSinkContext clientContext = new TaskSinkContext(descriptor, "client", 0, 1,
                 UnregisteredMetricsGroup.createSinkWriterMetricGroup(), registry);
         target.validate(clientContext);
+        CompactionPlanner.of(config, descriptor.options());
+        if (clientContext.compactionEnabled()) {
+            CompactorChoice.factory(config, descriptor.options(), registry)
+                    .validate(CompactorChoice.context(config, descriptor.options(), registry));
+        }
         if (PartitionCommitPolicies.isConfigured(config)) {
             new PartitionCommitTrigger(clientContext);
             new PartitionCommitPolicies(clientContext);

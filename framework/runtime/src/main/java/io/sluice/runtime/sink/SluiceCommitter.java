@@ -1,6 +1,8 @@
 package io.sluice.runtime.sink;
 
 import io.sluice.runtime.state.Committable;
+import io.sluice.runtime.state.Envelope;
+import io.sluice.spi.sink.CompactionUnit;
 import io.sluice.spi.sink.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
@@ -46,8 +48,18 @@ final class SluiceCommitter implements Committer<Committable> {
             for (Committable.Entry e : c.entries()) {
                 payloads.add(e.envelope().payloadFor(pluginId, target));
             }
-            if (!payloads.isEmpty()) {
-                committer.commit(new Request(jobId, c.checkpointId(), payloads));
+            List<CompactionUnit> units = new ArrayList<>(c.compactions().size());
+            for (Committable.Unit u : c.compactions()) {
+                List<Payload> inputs = new ArrayList<>(u.inputs().size());
+                for (Envelope e : u.inputs()) {
+                    inputs.add(e.payloadFor(pluginId, target));
+                }
+                units.add(new Unit(u.bucketId(), inputs));
+            }
+            if (!payloads.isEmpty() || !units.isEmpty()) {
+                // the job that wrote the data: a restored committable keeps its own
+                String writer = c.jobId().isEmpty() ? jobId : c.jobId();
+                committer.commit(new Request(writer, c.operatorId(), c.checkpointId(), payloads, units));
             }
             commitPartitions(c);
         }
@@ -75,18 +87,32 @@ final class SluiceCommitter implements Committer<Committable> {
 
     private static final class Request implements io.sluice.spi.sink.CommitRequest {
         private final String jobId;
+        private final String operatorId;
         private final long checkpointId;
         private final List<Payload> pending;
+        private final List<CompactionUnit> compactions;
 
-        Request(String jobId, long checkpointId, List<Payload> pending) {
+        Request(String jobId, String operatorId, long checkpointId, List<Payload> pending, List<CompactionUnit> compactions) {
             this.jobId = jobId;
+            this.operatorId = operatorId;
             this.checkpointId = checkpointId;
             this.pending = pending;
+            this.compactions = compactions;
         }
 
         @Override
         public String jobId() {
             return jobId;
+        }
+
+        @Override
+        public String operatorId() {
+            return operatorId;
+        }
+
+        @Override
+        public List<CompactionUnit> compactions() {
+            return compactions;
         }
 
         @Override
@@ -97,6 +123,26 @@ final class SluiceCommitter implements Committer<Committable> {
         @Override
         public List<Payload> pending() {
             return pending;
+        }
+    }
+
+    private static final class Unit implements CompactionUnit {
+        private final String bucketId;
+        private final List<Payload> inputs;
+
+        Unit(String bucketId, List<Payload> inputs) {
+            this.bucketId = bucketId;
+            this.inputs = inputs;
+        }
+
+        @Override
+        public String bucketId() {
+            return bucketId;
+        }
+
+        @Override
+        public List<Payload> inputs() {
+            return inputs;
         }
     }
 }

@@ -81,9 +81,10 @@ final class SluiceSinkWriter
         }
         List<Committable.Entry> entries = new ArrayList<>(pending.size());
         for (PendingCommit p : pending) {
-            entries.add(new Committable.Entry(new Envelope(pluginId, target, p.payload()), p.partition(), p.partitionCreationTime()));
+            entries.add(new Committable.Entry(new Envelope(pluginId, target, p.payload()), p.partition(),
+                    p.partitionCreationTime(), p.size(), p.forCompaction()));
         }
-        return Collections.singletonList(new Committable(0, entries));
+        return Collections.singletonList(new Committable(entries));
     }
 
     @Override

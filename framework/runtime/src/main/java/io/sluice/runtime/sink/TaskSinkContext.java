@@ -1,6 +1,9 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.configuration.ReadableConfig;
@@ -20,6 +23,7 @@ final class TaskSinkContext implements SinkContext {
     private final int numberOfSubtasks;
     private final MetricGroup metricGroup;
     private final ExtensionLookup extensions;
+    private FileCompactor compactor;
 
     TaskSinkContext(SinkDescriptor descriptor, String jobId, int subtaskIndex, int numberOfSubtasks,
             MetricGroup metricGroup, ExtensionLookup extensions) {
@@ -75,5 +79,19 @@ final class TaskSinkContext implements SinkContext {
     @Override
     public ExtensionLookup extensions() {
         return extensions;
+    }
+
+    @Override
+    public boolean compactionEnabled() {
+        return options.get(SluiceOptions.AUTO_COMPACTION);
+    }
+
+    @Override
+    public FileCompactor compactor() {
+        if (compactor == null) {
+            FileCompactorFactory factory = CompactorChoice.factory(options, descriptor.options(), extensions);
+            compactor = factory.createCompactor(CompactorChoice.context(options, descriptor.options(), extensions));
+        }
+        return compactor;
     }
 }

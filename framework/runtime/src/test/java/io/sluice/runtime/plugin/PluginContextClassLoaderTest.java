@@ -22,6 +22,8 @@ import io.sluice.spi.sink.TargetWriter;
 import io.sluice.testshared.TcclProbe;
 
 import io.sluice.spi.source.FileEnumeratorFactory;
+import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.FileCompactorFactory;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
@@ -112,7 +114,7 @@ class PluginContextClassLoaderTest {
                 PartitionTimeExtractorFactory.class, PartitionTimeExtractor.class,
                 StreamFormat.class, StreamFormat.Reader.class,
                 BulkFormat.class, BulkFormat.Reader.class, BulkFormat.RecordIterator.class,
-                FileEnumeratorFactory.class, FileEnumerator.class);
+                FileEnumeratorFactory.class, FileEnumerator.class, FileCompactorFactory.class, FileCompactor.class);
         assertThat(invocations).hasSizeGreaterThanOrEqualTo(60);
 
         // 2. again, with every plugin method throwing
@@ -236,7 +238,7 @@ class PluginContextClassLoaderTest {
     static TestPlugins.Builder probePlugin(Path pluginsDir) {
         String p = "package testplugin.probe;\n"
                 + "import io.sluice.spi.format.*; import io.sluice.spi.partition.*; import io.sluice.spi.sink.*;\n"
-                + "import io.sluice.spi.source.*;\n"
+                + "import io.sluice.spi.source.*; import io.sluice.spi.compact.*;\n"
                 + "import org.apache.flink.api.common.serialization.*; import org.apache.flink.table.data.RowData;\n"
                 + "import org.apache.flink.core.fs.FSDataOutputStream; import org.apache.flink.core.fs.FSDataInputStream;\n"
                 + "import org.apache.flink.configuration.Configuration; import org.apache.flink.api.common.typeinfo.TypeInformation;\n"
@@ -320,6 +322,19 @@ class PluginContextClassLoaderTest {
                         "public class ProbeBatch implements BulkFormat.RecordIterator<RowData> {",
                         "  public RecordAndPosition<RowData> next() { " + probe("BulkFormat$RecordIterator.next") + " return null; }",
                         "  public void releaseBatch() { " + probe("BulkFormat$RecordIterator.releaseBatch") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeCompactorFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeCompactorFactory implements FileCompactorFactory {",
+                        factoryMethods("FileCompactorFactory"),
+                        "  public void validate(CompactorContext c) { " + probe("FileCompactorFactory.validate") + " }",
+                        "  public FileCompactor createCompactor(CompactorContext c) {",
+                        "    " + probe("FileCompactorFactory.createCompactor") + " return new ProbeCompactor(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeCompactor", p + src(
+                        "public class ProbeCompactor implements FileCompactor {",
+                        "  public void compact(CompactionInputs in, CompactionOutput out) throws IOException {",
+                        "    " + probe("FileCompactor.compact") + " }",
                         "}"))
                 .source("testplugin.probe.ProbeEnumeratorFactory", p + src(
                         "@org.pf4j.Extension",

@@ -1,6 +1,7 @@
 package io.sluice.spi.sink;
 
 import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.compact.FileCompactor;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.MetricGroup;
@@ -44,4 +45,20 @@ public interface SinkContext {
 
     /** Other plugins' extensions. */
     ExtensionLookup extensions();
+
+    /**
+     * Whether the sink compacts ({@code auto-compaction}): a file target's writers then write
+     * their files under hidden names and mark them {@link PendingCommit#forCompaction()}.
+     */
+    boolean compactionEnabled();
+
+    /**
+     * The compactor chosen for the sink ({@code compaction.compactor}, by default {@code concat}
+     * for row formats and {@code record-wise} for bulk formats), for the {@link CompactionUnit}s a
+     * committer runs. Available also when compaction is off: files written for compaction before
+     * a restore are still published through it.
+     *
+     * @throws IllegalArgumentException if no compactor of the chosen name exists (listing those that do)
+     */
+    FileCompactor compactor();
 }

@@ -74,7 +74,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         PartFileNames names = new PartFileNames(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
         FileTargetWriter target = new FileTargetWriter(basePath, writer, PartWriters.create(context),
                 bucketAssigner(context), rollingPolicy(context), names,
-                options.get(FileSystemOptions.ROLLING_CHECK_INTERVAL).toMillis());
+                options.get(FileSystemOptions.ROLLING_CHECK_INTERVAL).toMillis(), context.compactionEnabled());
         target.restore(restoredState);
         return target;
     }
@@ -82,7 +82,9 @@ public final class FileSystemTargetFactory implements TargetFactory {
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
         Path basePath = new Path(context.options().get(FileSystemOptions.PATH));
-        return new FileTargetCommitter(recoverableWriter(basePath));
+        RecoverableWriter writer = recoverableWriter(basePath);
+        // the format and the compactor only when a unit comes: a job without compaction needs neither
+        return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), context.compactor()));
     }
 
     static RecoverableWriter recoverableWriter(Path basePath) throws IOException {

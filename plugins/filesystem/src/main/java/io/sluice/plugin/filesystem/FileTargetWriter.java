@@ -29,14 +29,17 @@ import java.util.UUID;
  * rolling policy says so (before a row, at a checkpoint, on a timer) and becomes a pending commit;
  * a file still open at a checkpoint is persisted and resumed after a restore.
  *
- * <p>State payload version 1: per bucket its id, creation time, the writer's part counter, and the
- * resumable of its open file if there is one. Pending payload version 1: the file system's commit
- * recoverable.
+ * <p>State payload version 2: per bucket its id, creation time, the writer's part counter, and the
+ * path and resumable of its open file if there is one. Pending payloads are {@link PendingFile}s.
+ *
+ * <p>With compaction on, part files get hidden names ({@link UnitCompaction#HIDDEN_PREFIX}) and are
+ * marked for compaction: they become visible only as compaction output. Whether a file is hidden is
+ * decided when it opens, so a file resumed after compaction was switched off keeps its hidden name
+ * and is still published through compaction.
  */
 final class FileTargetWriter implements TargetWriter {
 
-    static final int STATE_VERSION = 1;
-    static final int PENDING_VERSION = 1;
+    static final int STATE_VERSION = 2;
 
     private final Path basePath;
     private final RecoverableWriter fsWriter;
@@ -45,6 +48,7 @@ final class FileTargetWriter implements TargetWriter {
     private final RollingPolicy rollingPolicy;
     private final PartFileNames names;
     private final long checkInterval;
+    private final boolean compaction;
     private final String uid = UUID.randomUUID().toString();
     private final Map<String, Bucket> buckets = new HashMap<>();
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
@@ -52,7 +56,7 @@ final class FileTargetWriter implements TargetWriter {
     private final List<PendingCommit> pending = new ArrayList<>();
 
     FileTargetWriter(Path basePath, RecoverableWriter fsWriter, PartWriters partWriters, BucketAssigner assigner,
-            RollingPolicy rollingPolicy, PartFileNames names, long checkInterval) {
+            RollingPolicy rollingPolicy, PartFileNames names, long checkInterval, boolean compaction) {
         this.basePath = basePath;
         this.fsWriter = fsWriter;
         this.partWriters = partWriters;
@@ -60,6 +64,7 @@ final class FileTargetWriter implements TargetWriter {
         this.rollingPolicy = rollingPolicy;
         this.names = names;
         this.checkInterval = checkInterval;
+        this.compaction = compaction;
     }
 
     @Override
@@ -81,27 +86,24 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     private PartFile openPartFile(Bucket bucket, long now) throws IOException {
-        Path path = new Path(bucket.path, names.name(uid, partCounter++));
+        String name = names.name(uid, partCounter++);
+        Path path = new Path(bucket.path, compaction ? UnitCompaction.HIDDEN_PREFIX + name : name);
         RecoverableFsDataOutputStream stream;
         try {
             stream = fsWriter.open(path);
         } catch (IOException e) {
             throw new IOException("Cannot open part file " + path + " under 'path' " + basePath + ": " + e.getMessage(), e);
         }
-        return partWriters.open(bucket.id, stream, now);
+        return partWriters.open(bucket.id, path, stream, now);
     }
 
     private void roll(Bucket bucket) throws IOException {
-        RecoverableWriter.CommitRecoverable recoverable = bucket.open.closeForCommit();
+        PartFile file = bucket.open;
         bucket.open = null;
-        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer = fsWriter.getCommitRecoverableSerializer();
-        DataOutputSerializer out = new DataOutputSerializer(128);
-        out.writeInt(serializer.getVersion());
-        byte[] bytes = serializer.serialize(recoverable);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-        pending.add(new PendingCommit(new Payload(PENDING_VERSION, out.getCopyOfBuffer()),
-                bucket.id.isEmpty() ? null : bucket.id, bucket.creationTime));
+        PendingFile done = new PendingFile(file.path(), file.closeForCommit());
+        boolean hidden = file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
+        pending.add(new PendingCommit(done.toPayload(fsWriter), bucket.id.isEmpty() ? null : bucket.id,
+                bucket.creationTime, file.size(), hidden));
     }
 
     @Override
@@ -132,6 +134,7 @@ final class FileTargetWriter implements TargetWriter {
             out.writeLong(partCounter);
             out.writeBoolean(bucket.open != null);
             if (bucket.open != null) {
+                out.writeUTF(bucket.open.path().toString());
                 byte[] bytes = serializer.serialize(bucket.open.persist());
                 out.writeInt(serializer.getVersion());
                 out.writeInt(bytes.length);
@@ -159,6 +162,7 @@ final class FileTargetWriter implements TargetWriter {
                 Bucket bucket = buckets.computeIfAbsent(id, k -> new Bucket(k, bucketPath(k), creation));
                 partCounter = Math.max(partCounter, counter);
                 if (in.readBoolean()) {
+                    Path path = new Path(in.readUTF());
                     int version = in.readInt();
                     byte[] bytes = new byte[in.readInt()];
                     in.readFully(bytes);
@@ -169,7 +173,7 @@ final class FileTargetWriter implements TargetWriter {
                         // two restored writers had a file open in the same bucket: publish one
                         roll(bucket);
                     }
-                    bucket.open = partWriters.resume(id, fsWriter.recover(resumable), fileCreation, lastUpdate);
+                    bucket.open = partWriters.resume(id, path, fsWriter.recover(resumable), fileCreation, lastUpdate);
                 }
             }
         }

@@ -4,6 +4,7 @@ import io.sluice.spi.sink.PartFileState;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.table.data.RowData;
@@ -15,6 +16,7 @@ import java.io.IOException;
 final class PartFile implements PartFileState {
 
     private final String bucketId;
+    private final Path path; // where the file is published; null for a compaction output
     private final RecoverableFsDataOutputStream stream;
     private final PositionCountingStream counted; // what the encoder / bulk writer write to
     private final Encoder<RowData> encoder; // null for bulk
@@ -23,9 +25,10 @@ final class PartFile implements PartFileState {
     private final long creationTime;
     private long lastUpdateTime;
 
-    PartFile(String bucketId, RecoverableFsDataOutputStream stream, PositionCountingStream counted, Encoder<RowData> encoder,
+    PartFile(String bucketId, Path path, RecoverableFsDataOutputStream stream, PositionCountingStream counted, Encoder<RowData> encoder,
             BulkWriter<RowData> bulk, ProjectedRowData projected, long creationTime) {
         this.bucketId = bucketId;
+        this.path = path;
         this.stream = stream;
         this.counted = counted;
         this.encoder = encoder;
@@ -43,6 +46,11 @@ final class PartFile implements PartFileState {
             encoder.encode(out, counted);
         }
         lastUpdateTime = now;
+    }
+
+    /** Where the file is published. */
+    Path path() {
+        return path;
     }
 
     void touch(long time) {

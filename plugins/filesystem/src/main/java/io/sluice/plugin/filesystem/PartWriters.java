@@ -8,6 +8,7 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
@@ -26,11 +27,16 @@ import java.util.Map;
  */
 final class PartWriters {
 
+    private final FormatFactory format;
+    private final FormatContext fileContext; // the file's columns and the format's options
     private final Encoder<RowData> encoder; // row formats
     private final BulkWriter.Factory<RowData> bulkFactory; // bulk formats
     private final int[] projection; // null: whole row
 
-    private PartWriters(Encoder<RowData> encoder, BulkWriter.Factory<RowData> bulkFactory, int[] projection) {
+    private PartWriters(FormatFactory format, FormatContext fileContext, Encoder<RowData> encoder,
+            BulkWriter.Factory<RowData> bulkFactory, int[] projection) {
+        this.format = format;
+        this.fileContext = fileContext;
         this.encoder = encoder;
         this.bulkFactory = bulkFactory;
         this.projection = projection;
@@ -44,8 +50,13 @@ final class PartWriters {
         RowType fileType = projection == null ? context.rowType() : project(context.rowType(), projection);
         FormatContext formatContext = new PrefixedFormatContext(fileType, formatOptions(context.rawOptions(), format));
         return factory.isBulk()
-                ? new PartWriters(null, factory.createBulkWriterFactory(formatContext), projection)
-                : new PartWriters(factory.createEncoder(formatContext), null, projection);
+                ? new PartWriters(factory, formatContext, null, factory.createBulkWriterFactory(formatContext), projection)
+                : new PartWriters(factory, formatContext, factory.createEncoder(formatContext), null, projection);
+    }
+
+    /** Reads a finished part file back, as rows of the file's columns (what compaction merges). */
+    PartFileReader read(Path file) throws IOException {
+        return PartFileReader.open(format, fileContext, file);
     }
 
     boolean isBulk() {
@@ -53,17 +64,29 @@ final class PartWriters {
     }
 
     /** Starts writing a part file into the given stream. */
-    PartFile open(String bucketId, RecoverableFsDataOutputStream stream, long now) throws IOException {
+    PartFile open(String bucketId, Path path, RecoverableFsDataOutputStream stream, long now) throws IOException {
         PositionCountingStream counted = new PositionCountingStream(stream);
         BulkWriter<RowData> bulk = bulkFactory == null ? null : bulkFactory.create(counted);
         ProjectedRowData projected = projection == null ? null : ProjectedRowData.from(projection);
-        return new PartFile(bucketId, stream, counted, encoder, bulk, projected, now);
+        return new PartFile(bucketId, path, stream, counted, encoder, bulk, projected, now);
+    }
+
+    /**
+     * Starts writing a file of rows that already have the file's columns (rows read back from part
+     * files, by compaction): no projection.
+     */
+    PartFile openForFileRows(String bucketId, RecoverableFsDataOutputStream stream, long now) throws IOException {
+        PositionCountingStream counted = new PositionCountingStream(stream);
+        BulkWriter<RowData> bulk = bulkFactory == null ? null : bulkFactory.create(counted);
+        return new PartFile(bucketId, null, stream, counted, encoder, bulk, null, now);
     }
 
     /** Resumes a row-format part file after a restore. */
-    PartFile resume(String bucketId, RecoverableFsDataOutputStream stream, long creationTime, long lastUpdate) throws IOException {
+    PartFile resume(String bucketId, Path path, RecoverableFsDataOutputStream stream, long creationTime, long lastUpdate)
+            throws IOException {
         ProjectedRowData projected = projection == null ? null : ProjectedRowData.from(projection);
-        PartFile file = new PartFile(bucketId, stream, new PositionCountingStream(stream), encoder, null, projected, creationTime);
+        PartFile file = new PartFile(bucketId, path, stream, new PositionCountingStream(stream), encoder, null, projected,
+                creationTime);
         file.touch(lastUpdate);
         return file;
     }

@@ -71,6 +71,11 @@ final class TargetTesting {
             }
 
             @Override
+            public String operatorId() {
+                return "00000000000000000000000000000002";
+            }
+
+            @Override
             public long checkpointId() {
                 return checkpointId;
             }

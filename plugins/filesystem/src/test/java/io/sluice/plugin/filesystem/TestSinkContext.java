@@ -2,6 +2,9 @@ package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.FileCompactorFactory;
+import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.configuration.ConfigOptions;
@@ -43,7 +46,8 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
     private TestSinkContext() {
         register(new FileSystemTargetFactory(), new DateTimeBucketAssignerFactory(), new BasePathBucketAssignerFactory(),
                 new PartitionBucketAssignerFactory(), new DefaultRollingPolicyFactory(),
-                new OnCheckpointRollingPolicyFactory(), new SuccessFileCommitPolicyFactory(), lines, bulkLines);
+                new OnCheckpointRollingPolicyFactory(), new SuccessFileCommitPolicyFactory(), new ConcatFileCompactorFactory(),
+                new RecordWiseFileCompactorFactory(), lines, bulkLines);
     }
 
     /** A sink writing {@code format} under {@code path}. */
@@ -124,6 +128,20 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
     @Override
     public ExtensionLookup extensions() {
         return this;
+    }
+
+    @Override
+    public boolean compactionEnabled() {
+        return options.toMap().getOrDefault("auto-compaction", "false").equals("true");
+    }
+
+    /** The compactor {@code compaction.compactor} names, by default as the framework chooses it. */
+    @Override
+    public FileCompactor compactor() {
+        String format = options.toMap().get("format");
+        boolean bulk = format != null && find(FormatFactory.class, format).isBulk();
+        String name = options.toMap().getOrDefault("compaction.compactor", bulk ? "record-wise" : "concat");
+        return find(FileCompactorFactory.class, name).createCompactor(null);
     }
 
     // ---- ExtensionLookup

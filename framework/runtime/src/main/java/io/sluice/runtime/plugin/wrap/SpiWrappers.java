@@ -1,6 +1,7 @@
 package io.sluice.runtime.plugin.wrap;
 
 import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionTimeExtractorFactory;
@@ -26,7 +27,8 @@ public final class SpiWrappers {
                             RollingPolicyFactory.class,
                             CommitPolicyFactory.class,
                             PartitionTimeExtractorFactory.class,
-                            FileEnumeratorFactory.class));
+                            FileEnumeratorFactory.class,
+                            FileCompactorFactory.class));
 
     private SpiWrappers() {}
 
@@ -45,6 +47,8 @@ public final class SpiWrappers {
             return (T) new TcclCommitPolicyFactory((CommitPolicyFactory) factory, loader);
         } else if (type == FileEnumeratorFactory.class) {
             return (T) new TcclFileEnumeratorFactory((FileEnumeratorFactory) factory, loader);
+        } else if (type == FileCompactorFactory.class) {
+            return (T) new TcclFileCompactorFactory((FileCompactorFactory) factory, loader);
         } else if (type == PartitionTimeExtractorFactory.class) {
             return (T) new TcclPartitionTimeExtractorFactory((PartitionTimeExtractorFactory) factory, loader);
         }

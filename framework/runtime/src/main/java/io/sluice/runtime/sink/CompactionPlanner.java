@@ -1,0 +1,157 @@
+package io.sluice.runtime.sink;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.state.Committable;
+import io.sluice.runtime.state.CommittableSerializer;
+import io.sluice.runtime.state.Envelope;
+
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The compaction strategy: keeps the files written for compaction per bucket until they are due,
+ * then groups them into units of about the target size. A bucket is due when its files add up to
+ * the target size, when the configured number of checkpoints has passed since the last
+ * compaction, and at the end of input. With compaction switched off (after a restore from a job
+ * that had it on), every waiting file is due at once: files written under hidden names must still
+ * be published.
+ *
+ * <p>Part of the aggregator's state; not thread-safe.
+ */
+final class CompactionPlanner {
+
+    static final MemorySize DEFAULT_FILE_SIZE = MemorySize.parse("128mb");
+    private static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
+
+    private final boolean enabled;
+    private final long targetSize;
+    private final int everyCheckpoints;
+    /** bucket -> files waiting, in the order they arrived. */
+    private final LinkedHashMap<String, List<Committable.Entry>> waiting = new LinkedHashMap<>();
+    private int checkpointsSinceCompaction;
+
+    CompactionPlanner(boolean enabled, long targetSize, int everyCheckpoints) {
+        if (targetSize <= 0) {
+            throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_FILE_SIZE.key() + "' " + targetSize
+                    + ": must be positive");
+        }
+        if (everyCheckpoints < 0) {
+            throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_CHECKPOINTS.key() + "' "
+                    + everyCheckpoints + ": must be 0 (by size only) or more");
+        }
+        this.enabled = enabled;
+        this.targetSize = targetSize;
+        this.everyCheckpoints = everyCheckpoints;
+    }
+
+    /** The planner a sink's options describe. */
+    static CompactionPlanner of(ReadableConfig options, Map<String, String> raw) {
+        MemorySize size = options.getOptional(SluiceOptions.COMPACTION_FILE_SIZE).orElseGet(() ->
+                raw.containsKey(ROLLING_FILE_SIZE) ? MemorySize.parse(raw.get(ROLLING_FILE_SIZE)) : DEFAULT_FILE_SIZE);
+        return new CompactionPlanner(options.get(SluiceOptions.AUTO_COMPACTION), size.getBytes(),
+                options.get(SluiceOptions.COMPACTION_CHECKPOINTS));
+    }
+
+    /** Takes a file written for compaction. */
+    void add(Committable.Entry file) {
+        waiting.computeIfAbsent(bucketOf(file), k -> new ArrayList<>()).add(file);
+    }
+
+    /**
+     * The units due at this checkpoint, removed from the waiting files.
+     *
+     * @param endOfInput every waiting file is due
+     */
+    List<Committable.Unit> onCheckpoint(boolean endOfInput) {
+        checkpointsSinceCompaction++;
+        boolean all = endOfInput || !enabled
+                || (everyCheckpoints > 0 && checkpointsSinceCompaction >= everyCheckpoints);
+        List<Committable.Unit> units = new ArrayList<>();
+        Iterator<Map.Entry<String, List<Committable.Entry>>> it = waiting.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, List<Committable.Entry>> bucket = it.next();
+            if (all || total(bucket.getValue()) >= targetSize) {
+                units.addAll(pack(bucket.getKey(), bucket.getValue()));
+                it.remove();
+            }
+        }
+        if (all) {
+            checkpointsSinceCompaction = 0;
+        }
+        return units;
+    }
+
+    /** Consecutive files, as many per unit as fit the target size (a larger file is a unit alone). */
+    private List<Committable.Unit> pack(String bucket, List<Committable.Entry> files) {
+        List<Committable.Unit> units = new ArrayList<>();
+        List<Envelope> current = new ArrayList<>();
+        long currentSize = 0;
+        for (Committable.Entry f : files) {
+            long size = Math.max(0, f.size());
+            if (!current.isEmpty() && currentSize + size > targetSize) {
+                units.add(new Committable.Unit(bucket, current));
+                current = new ArrayList<>();
+                currentSize = 0;
+            }
+            current.add(f.envelope());
+            currentSize += size;
+        }
+        if (!current.isEmpty()) {
+            units.add(new Committable.Unit(bucket, current));
+        }
+        return units;
+    }
+
+    private static long total(List<Committable.Entry> files) {
+        long sum = 0;
+        for (Committable.Entry f : files) {
+            sum += Math.max(0, f.size());
+        }
+        return sum;
+    }
+
+    private static String bucketOf(Committable.Entry file) {
+        return file.partition() == null ? "" : file.partition();
+    }
+
+    /** Whether files of the bucket wait for compaction (so it is not finished yet). */
+    boolean isWaiting(String bucket) {
+        return waiting.containsKey(bucket);
+    }
+
+    /** Number of files waiting. */
+    int waitingFiles() {
+        int n = 0;
+        for (List<Committable.Entry> files : waiting.values()) {
+            n += files.size();
+        }
+        return n;
+    }
+
+    byte[] snapshot() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        out.writeInt(checkpointsSinceCompaction);
+        List<Committable.Entry> all = new ArrayList<>();
+        waiting.values().forEach(all::addAll);
+        CommittableSerializer.writeEntries(all, out);
+        return out.getCopyOfBuffer();
+    }
+
+    /** Adds what a snapshot held (several, when aggregator states are merged). */
+    void restore(byte[] snapshot) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(snapshot);
+        checkpointsSinceCompaction = Math.max(checkpointsSinceCompaction, in.readInt());
+        for (Committable.Entry e : CommittableSerializer.readEntries(in)) {
+            add(e);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.sluice.spi.compact;
+
+import java.io.IOException;
+
+/**
+ * Merges the input files of one compaction unit into one output file, either byte by byte ({@link
+ * CompactionOutput#stream()}) or row by row ({@link CompactionInputs#readRows} and {@link
+ * CompactionOutput#rows()}).
+ *
+ * <p>A compactor only reads and writes: where the inputs are, when the output becomes visible, and
+ * that a unit retried after a failure never publishes twice, is the framework's and the target's
+ * business. Whatever the compactor writes is discarded if it throws.
+ */
+public interface FileCompactor {
+
+    /** Writes the content of every input, in order, to the output. */
+    void compact(CompactionInputs inputs, CompactionOutput output) throws IOException;
+}

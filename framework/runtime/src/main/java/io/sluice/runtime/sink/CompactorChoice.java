@@ -56,6 +56,11 @@ final class CompactorChoice {
             public ReadableConfig options() {
                 return options;
             }
+
+            @Override
+            public ExtensionLookup extensions() {
+                return extensions;
+            }
         };
     }
 }

@@ -86,6 +86,25 @@ public final class SluiceSinkBuilder {
         return withBucketAssigner(BucketAssigners.partition());
     }
 
+    /**
+     * Compacts files before they are published, by {@code strategy}, merging them with the {@link
+     * io.sluice.spi.compact.FileCompactorFactory} named {@code compactor} ({@code concat}, {@code
+     * record-wise} or one from a plugin).
+     */
+    public SluiceSinkBuilder enableCompaction(CompactionStrategy strategy, String compactor) {
+        options.putAll(strategy.options());
+        withOption(SluiceOptions.COMPACTION_COMPACTOR.key(), compactor);
+        return withOption(SluiceOptions.AUTO_COMPACTION.key(), "true");
+    }
+
+    /**
+     * Turns compaction off. Files that a job restored from a savepoint wrote for compaction are
+     * still published (compacted once more), so switching off across a savepoint loses nothing.
+     */
+    public SluiceSinkBuilder disableCompaction() {
+        return withOption(SluiceOptions.AUTO_COMPACTION.key(), "false");
+    }
+
     /** Any option of the target, format or framework. */
     public SluiceSinkBuilder withOption(String key, String value) {
         options.put(key, value);

@@ -1,5 +1,7 @@
 package io.sluice.spi.compact;
 
+import io.sluice.spi.ExtensionLookup;
+
 import org.apache.flink.configuration.ReadableConfig;
 
 /** What a {@link FileCompactorFactory} may know of the sink it compacts for. */
@@ -16,4 +18,7 @@ public interface CompactorContext {
 
     /** The sink's options. */
     ReadableConfig options();
+
+    /** Every plugin's extensions, e.g. to build on another compactor. */
+    ExtensionLookup extensions();
 }

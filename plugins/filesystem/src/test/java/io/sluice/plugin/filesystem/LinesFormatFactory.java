@@ -4,11 +4,21 @@ import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.Encoder;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.file.src.reader.SimpleStreamFormat;
+import org.apache.flink.connector.file.src.reader.StreamFormat;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -29,6 +39,39 @@ final class LinesFormatFactory implements FormatFactory {
     @Override
     public boolean isBulk() {
         return false;
+    }
+
+    @Override
+    public ReaderKind readerKind() {
+        return ReaderKind.STREAM;
+    }
+
+    /** Reads the lines back (without the prefix handling: tests read what they wrote). */
+    @Override
+    public StreamFormat<RowData> createStreamFormat(FormatContext context) {
+        return new SimpleStreamFormat<RowData>() {
+            @Override
+            public Reader<RowData> createReader(Configuration config, FSDataInputStream stream) {
+                BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+                return new Reader<RowData>() {
+                    @Override
+                    public RowData read() throws IOException {
+                        String line = lines.readLine();
+                        return line == null ? null : GenericRowData.of(StringData.fromString(line));
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        lines.close();
+                    }
+                };
+            }
+
+            @Override
+            public TypeInformation<RowData> getProducedType() {
+                return TypeInformation.of(RowData.class);
+            }
+        };
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.CompactionUnit;
 import io.sluice.spi.sink.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,6 +62,28 @@ final class TargetTesting {
     }
 
     static CommitRequest request(long checkpointId, List<PendingCommit> pending) {
+        return request(checkpointId, pending, Collections.emptyList());
+    }
+
+    /** A unit of the given pending files (of one bucket), as the framework hands it over. */
+    static CompactionUnit unit(String bucketId, List<PendingCommit> inputs) {
+        List<Payload> payloads = inputs.stream()
+                .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
+                .collect(Collectors.toList());
+        return new CompactionUnit() {
+            @Override
+            public String bucketId() {
+                return bucketId;
+            }
+
+            @Override
+            public List<Payload> inputs() {
+                return payloads;
+            }
+        };
+    }
+
+    static CommitRequest request(long checkpointId, List<PendingCommit> pending, List<CompactionUnit> units) {
         // the framework keeps committables as bytes: hand the committer copies, not the writer's objects
         List<Payload> payloads = pending.stream()
                 .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
@@ -83,6 +107,11 @@ final class TargetTesting {
             @Override
             public List<Payload> pending() {
                 return payloads;
+            }
+
+            @Override
+            public List<CompactionUnit> compactions() {
+                return units;
             }
         };
     }

@@ -75,7 +75,7 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
         return this;
     }
 
-    private void register(SluiceFactory... all) {
+    void register(SluiceFactory... all) {
         for (SluiceFactory f : all) {
             for (Class<?> type : f.getClass().getInterfaces()) {
                 factories.computeIfAbsent(type, t -> new TreeMap<>()).put(f.identifier(), f);

@@ -1,0 +1,197 @@
+package io.sluice.plugin.filesystem;
+
+import io.sluice.spi.compact.CompactionInputs;
+import io.sluice.spi.compact.CompactionOutput;
+import io.sluice.spi.compact.CompactorContext;
+import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.FileCompactorFactory;
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import static io.sluice.plugin.filesystem.TargetTesting.T0;
+import static io.sluice.plugin.filesystem.TargetTesting.at;
+import static io.sluice.plugin.filesystem.TargetTesting.hidden;
+import static io.sluice.plugin.filesystem.TargetTesting.request;
+import static io.sluice.plugin.filesystem.TargetTesting.row;
+import static io.sluice.plugin.filesystem.TargetTesting.unit;
+import static io.sluice.plugin.filesystem.TargetTesting.visible;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Compaction units on the filesystem target: hidden inputs become one visible file, and a unit
+ * handed over again after a failure at any step publishes its rows exactly once.
+ */
+class CompactionUnitTest {
+
+    @TempDir Path tmp;
+
+    private final FileSystemTargetFactory target = new FileSystemTargetFactory();
+
+    private TestSinkContext context(String compactor) {
+        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines")
+                .set("sink.rolling-policy.kind", "on-checkpoint")
+                .set("auto-compaction", "true")
+                .set("compaction.compactor", compactor);
+        ctx.register(new FailingCompactorFactory());
+        return ctx;
+    }
+
+    /** Three checkpoints of one row each: three hidden pending files for compaction. */
+    private List<PendingCommit> threeSmallFiles(TestSinkContext ctx) throws Exception {
+        List<PendingCommit> files = new ArrayList<>();
+        try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
+            for (String line : new String[] {"a", "b", "c"}) {
+                writer.write(row(line), at(T0));
+                files.addAll(writer.prepareCommit(false));
+            }
+        }
+        return files;
+    }
+
+    @Test
+    void concatTurnsHiddenFilesIntoOneVisibleFileAndRemovesThem() throws Exception {
+        TestSinkContext ctx = context("concat");
+        List<PendingCommit> files = threeSmallFiles(ctx);
+        assertThat(files).hasSize(3).allSatisfy(f -> {
+            assertThat(f.forCompaction()).isTrue();
+            assertThat(f.size()).isEqualTo(2);
+        });
+        CommitRequest request = request(1, Collections.emptyList(), List.of(unit("", files)));
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request);
+        }
+        Map<String, String> published = visible(tmp.resolve("out"));
+        assertThat(published.values()).containsExactly("a\nb\nc\n");
+        assertThat(published.keySet()).singleElement().satisfies(name -> assertThat(name).startsWith("part-"));
+        assertThat(hidden(tmp.resolve("out"))).isEmpty();
+
+        // handed over again (the checkpoint's acknowledgement was lost): nothing changes
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request);
+        }
+        assertThat(visible(tmp.resolve("out"))).isEqualTo(published);
+    }
+
+    @Test
+    void recordWiseReadsAndWritesRowsWithTheFormat() throws Exception {
+        TestSinkContext ctx = context("record-wise");
+        List<PendingCommit> files = threeSmallFiles(ctx);
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request(1, Collections.emptyList(), List.of(unit("", files))));
+        }
+        assertThat(visible(tmp.resolve("out")).values()).containsExactly("a\nb\nc\n");
+        assertThat(hidden(tmp.resolve("out"))).isEmpty();
+    }
+
+    @Test
+    void aUnitOfOneFileIsRenamed() throws Exception {
+        TestSinkContext ctx = context("concat");
+        List<PendingCommit> files = threeSmallFiles(ctx);
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            CommitRequest request = request(1, Collections.emptyList(),
+                    List.of(unit("", files.subList(0, 1)), unit("", files.subList(1, 3))));
+            committer.commit(request);
+            committer.commit(request);
+        }
+        assertThat(visible(tmp.resolve("out")).values()).containsExactlyInAnyOrder("a\n", "b\nc\n");
+        assertThat(hidden(tmp.resolve("out"))).isEmpty();
+    }
+
+    @Test
+    void aCompactorFailingHalfWayPublishesNothingAndTheRetryPublishesEverythingOnce() throws Exception {
+        TestSinkContext failing = context("failing");
+        List<PendingCommit> files = threeSmallFiles(failing);
+        CommitRequest request = request(1, Collections.emptyList(), List.of(unit("", files)));
+        try (TargetCommitter committer = target.createCommitter(failing)) {
+            assertThatThrownBy(() -> committer.commit(request))
+                    .hasMessageContaining("Compaction of").hasRootCauseMessage("injected");
+        }
+        assertThat(visible(tmp.resolve("out"))).isEmpty();
+
+        try (TargetCommitter committer = target.createCommitter(context("concat"))) {
+            committer.commit(request);
+        }
+        assertThat(visible(tmp.resolve("out")).values()).containsExactly("a\nb\nc\n");
+    }
+
+    @Test
+    void aRetryAfterTheOutputWasPublishedButBeforeTheInputsWereRemovedOnlyRemovesThem() throws Exception {
+        TestSinkContext ctx = context("concat");
+        List<PendingCommit> files = threeSmallFiles(ctx);
+        // stage the inputs as the first attempt did, and keep copies of them
+        RecoverableWriter fsWriter = FileSystemTargetFactory.recoverableWriter(new org.apache.flink.core.fs.Path(tmp.toUri()));
+        for (PendingCommit f : files) {
+            PendingFile.of(f.payload(), fsWriter).commit(fsWriter);
+        }
+        Map<String, String> staged = hidden(tmp.resolve("out"));
+        assertThat(staged).hasSize(3);
+        CommitRequest request = request(1, Collections.emptyList(), List.of(unit("", files)));
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request);
+        }
+        Map<String, String> published = visible(tmp.resolve("out"));
+        // the crash: inputs were still there when the job died
+        for (Map.Entry<String, String> e : staged.entrySet()) {
+            Files.write(tmp.resolve("out").resolve(e.getKey()), e.getValue().getBytes(StandardCharsets.UTF_8));
+        }
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request);
+        }
+        assertThat(visible(tmp.resolve("out"))).isEqualTo(published);
+        assertThat(published.values()).containsExactly("a\nb\nc\n");
+        assertThat(hidden(tmp.resolve("out"))).isEmpty();
+    }
+
+    @Test
+    void aFileOpenedForCompactionStaysForCompactionAfterCompactionIsSwitchedOff() throws Exception {
+        TestSinkContext on = TestSinkContext.of(tmp.resolve("out"), "lines").set("auto-compaction", "true");
+        List<Payload> state;
+        try (TargetWriter writer = target.createWriter(on, Collections.emptyList())) {
+            writer.write(row("open"), at(T0));
+            assertThat(writer.prepareCommit(false)).as("row format: stays open at the checkpoint").isEmpty();
+            state = writer.snapshotState(1);
+        }
+        TestSinkContext off = TestSinkContext.of(tmp.resolve("out"), "lines");
+        try (TargetWriter writer = target.createWriter(off, state)) {
+            writer.write(row("more"), at(T0 + 1));
+            List<PendingCommit> pending = writer.prepareCommit(true);
+            assertThat(pending).singleElement().satisfies(p -> assertThat(p.forCompaction()).isTrue());
+            writer.write(row("new"), at(T0 + 2));
+            assertThat(writer.prepareCommit(true)).singleElement()
+                    .satisfies(p -> assertThat(p.forCompaction()).as("a file opened now").isFalse());
+        }
+    }
+
+    /** Test compactor {@code failing}: writes part of the first input, then fails. */
+    static final class FailingCompactorFactory implements FileCompactorFactory {
+        @Override
+        public String identifier() {
+            return "failing";
+        }
+
+        @Override
+        public FileCompactor createCompactor(CompactorContext context) {
+            return (CompactionInputs inputs, CompactionOutput output) -> {
+                output.stream().write('a');
+                throw new IOException("injected");
+            };
+        }
+    }
+}

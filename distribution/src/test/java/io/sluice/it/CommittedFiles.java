@@ -35,6 +35,11 @@ public final class CommittedFiles {
         return list(base, name -> name.contains(".inprogress") || name.contains(".pending"));
     }
 
+    /** Every finished file still waiting for compaction (hidden, not in-progress). */
+    public static List<Path> uncompacted(Path base) {
+        return list(base, name -> name.startsWith(".uncompacted-") && !name.contains(".inprogress"));
+    }
+
     /** Every file named {@code name}, e.g. {@code _SUCCESS}. */
     public static List<Path> named(Path base, String name) {
         return list(base, n -> n.equals(name));

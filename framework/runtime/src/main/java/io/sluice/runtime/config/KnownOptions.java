@@ -3,6 +3,7 @@ package io.sluice.runtime.config;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.source.SourceOptions;
 import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.sink.BucketAssignerFactory;
@@ -23,7 +24,7 @@ import java.util.TreeSet;
  * The options a Sluice table may have: one table is read and written with the same options, so
  * the sink and the source both accept what either side declares: the framework's, the target's,
  * the source's, the chosen format's (under its prefix) and those of the chosen extensions (bucket
- * assigner, rolling policy, commit policies, file enumerator).
+ * assigner, rolling policy, commit policies, file enumerator, compactor).
  */
 public final class KnownOptions {
 
@@ -48,6 +49,7 @@ public final class KnownOptions {
         addChosen(registry, BucketAssignerFactory.class, given.get("sink.bucket-assigner"), known);
         addChosen(registry, RollingPolicyFactory.class, given.get("sink.rolling-policy.kind"), known);
         addChosen(registry, FileEnumeratorFactory.class, given.get(SourceOptions.ENUMERATOR.key()), known);
+        addChosen(registry, FileCompactorFactory.class, given.get(SluiceOptions.COMPACTION_COMPACTOR.key()), known);
         String kinds = given.get(SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key());
         if (kinds != null) {
             for (String kind : kinds.split(",")) {

@@ -19,9 +19,10 @@ import java.util.Map;
 
 /**
  * The compaction strategy: keeps the files written for compaction per bucket until they are due,
- * then groups them into units of about the target size. A bucket is due when its files add up to
- * the target size, when the configured number of checkpoints has passed since the last
- * compaction, and at the end of input. With compaction switched off (after a restore from a job
+ * then groups them into units of about the target size. Once a bucket's files add up to the target
+ * size, its full units are due (the rest waits to be filled up); every waiting file is due when
+ * the configured number of checkpoints has passed since the last compaction, and at the end of
+ * input. With compaction switched off (after a restore from a job
  * that had it on), every waiting file is due at once: files written under hidden names must still
  * be published.
  *
@@ -79,9 +80,22 @@ final class CompactionPlanner {
         Iterator<Map.Entry<String, List<Committable.Entry>>> it = waiting.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, List<Committable.Entry>> bucket = it.next();
-            if (all || total(bucket.getValue()) >= targetSize) {
-                units.addAll(pack(bucket.getKey(), bucket.getValue()));
+            List<Committable.Entry> files = bucket.getValue();
+            if (all) {
+                units.addAll(pack(bucket.getKey(), files));
                 it.remove();
+            } else if (total(files) >= targetSize) {
+                // full units only: the rest waits to be filled up by the next files
+                List<Committable.Unit> packed = pack(bucket.getKey(), files);
+                Committable.Unit last = packed.get(packed.size() - 1);
+                int rest = last.inputs().size();
+                if (total(files.subList(files.size() - rest, files.size())) < targetSize) {
+                    packed.remove(packed.size() - 1);
+                    files.subList(0, files.size() - rest).clear();
+                } else {
+                    it.remove();
+                }
+                units.addAll(packed);
             }
         }
         if (all) {

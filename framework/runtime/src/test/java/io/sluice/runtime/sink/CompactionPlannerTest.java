@@ -38,9 +38,17 @@ class CompactionPlannerTest {
         planner.add(file("a", "2", 40));
         planner.add(file("a", "3", 40));
         planner.add(file("a", "4", 150));
-        // a: 40+40 fit, +40 would not; 40 alone; the large file alone
+        // a: 40+40 fit, +40 would not; 40 then the large file: a unit alone
         assertThat(names(planner.onCheckpoint(false)))
                 .containsExactly(List.of("a/1", "a/2"), List.of("a/3"), List.of("a/4"));
+        assertThat(planner.isWaiting("a")).isFalse();
+        planner.add(file("a", "5", 60));
+        planner.add(file("a", "6", 60));
+        planner.add(file("a", "7", 10));
+        // a full unit of 60, then 60+10 is not full yet: it waits for more
+        assertThat(names(planner.onCheckpoint(false))).containsExactly(List.of("a/5"));
+        planner.add(file("a", "8", 30));
+        assertThat(names(planner.onCheckpoint(false))).containsExactly(List.of("a/6", "a/7", "a/8"));
         assertThat(planner.isWaiting("a")).isFalse();
         assertThat(planner.isWaiting("b")).isTrue();
         assertThat(names(planner.onCheckpoint(true))).containsExactly(List.of("b/1"));

@@ -4,21 +4,12 @@ import io.sluice.testkit.ChunkingEnumeratorFactory.Defect;
 import io.sluice.spi.source.FileEnumeratorFactory;
 
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.MethodSource;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 /**
  * A conformance kit that passes everything is worth nothing: each nested class runs the kit
@@ -70,27 +61,8 @@ class ConformanceKitCatchesBrokenEnumeratorsTest {
         assertThat(failedChecks(Correct.class)).isEmpty();
     }
 
-    /** Runs one conformance class and returns the names of the checks that failed. */
     private static Set<String> failedChecks(Class<?> testClass) {
-        Set<String> failed = new TreeSet<>();
-        Set<String> finished = new TreeSet<>();
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build();
-        LauncherFactory.create().execute(request, new TestExecutionListener() {
-            @Override
-            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-                if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource) {
-                    String method = ((MethodSource) id.getSource().get()).getMethodName();
-                    finished.add(method);
-                    if (result.getStatus() == TestExecutionResult.Status.FAILED) {
-                        failed.add(method);
-                    }
-                }
-            }
-        });
-        // every check ran: a failure of discovery must not pass for "nothing failed"
-        assertThat(finished).as("checks run on %s", testClass.getSimpleName())
-                .containsExactlyInAnyOrder(LISTS, HIDDEN, CONTINUOUS, RESTORE, OPTIONS);
-        return failed;
+        return ConformanceRuns.failedChecks(testClass, LISTS, HIDDEN, CONTINUOUS, RESTORE, OPTIONS);
     }
 
     /** The kit over the chunking enumerator with one defect. */

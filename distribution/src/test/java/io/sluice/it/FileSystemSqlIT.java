@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Flink SQL through {@code 'connector' = 'sluice', 'target' = 'filesystem'}: partitioned Parquet
- * with success files, csv and json, read back by independent readers. Partition values that look
+ * with success files, csv and json, read back by independent readers; streaming with
+ * {@code auto-compaction}. Partition values that look
  * like paths stay single escaped directories under the table's path.
  */
 class FileSystemSqlIT {
@@ -103,5 +104,41 @@ class FileSystemSqlIT {
         assertThat(jsonLines).anySatisfy(l -> assertThat(l)
                 .contains("\"id\":1").contains("\"name\":\"x\"").contains("\"d\":\"2024-03-01\""));
         assertThat(jsonLines).anySatisfy(l -> assertThat(l).contains("\"id\":3").contains("\"name\":null"));
+    }
+
+    @Test
+    void streamingAutoCompactionPublishesFewFilesAndCommitsPartitionsAfterThem() throws Exception {
+        Path out = tmp.resolve("events");
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.setString("execution.checkpointing.interval", "100ms");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode()
+                .withConfiguration(conf).build());
+        tEnv.executeSql("CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
+                + "'number-of-rows' = '20000', 'rows-per-second' = '10000', 'fields.id.kind' = 'sequence', "
+                + "'fields.id.start' = '1', 'fields.id.end' = '20000')");
+        tEnv.executeSql("CREATE TABLE events (id BIGINT, part STRING) PARTITIONED BY (part) WITH ("
+                + "'connector' = 'sluice', 'target' = 'filesystem', " + pluginsDirOption() + ", "
+                + "'path' = '" + out + "', 'format' = 'parquet', "
+                + "'auto-compaction' = 'true', 'compaction.file-size' = '1mb', 'compaction.checkpoints' = '0', "
+                + "'sink.partition-commit.policy.kind' = 'success-file')");
+        tEnv.executeSql("INSERT INTO events SELECT id, CAST(id % 2 AS STRING) FROM numbers").await();
+
+        // many checkpoints x 2 writers x 2 partitions of small files, compacted by size only: one per partition
+        assertThat(CommittedFiles.visible(out)).hasSize(2);
+        assertThat(CommittedFiles.uncompacted(out)).isEmpty();
+        assertThat(CommittedFiles.named(out, "_SUCCESS")).hasSize(2);
+        List<Long> ids = CommittedFiles.parquet(out, g -> g.getLong("id", 0));
+        assertThat(ids).hasSize(20000).doesNotHaveDuplicates();
+
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        batch.executeSql("CREATE TABLE events (id BIGINT, part STRING) PARTITIONED BY (part) WITH ("
+                + "'connector' = 'sluice', 'target' = 'filesystem', " + pluginsDirOption() + ", "
+                + "'path' = '" + out + "', 'format' = 'parquet')");
+        try (org.apache.flink.util.CloseableIterator<org.apache.flink.types.Row> it =
+                batch.executeSql("SELECT part, COUNT(*), COUNT(DISTINCT id) FROM events GROUP BY part").collect()) {
+            List<String> counts = new java.util.ArrayList<>();
+            it.forEachRemaining(r -> counts.add(r.toString()));
+            assertThat(counts).containsExactlyInAnyOrder("+I[0, 10000, 10000]", "+I[1, 10000, 10000]");
+        }
     }
 }

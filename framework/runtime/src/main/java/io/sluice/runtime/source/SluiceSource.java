@@ -22,6 +22,8 @@ import org.apache.flink.connector.file.src.impl.FileSourceReader;
 import org.apache.flink.connector.file.src.impl.StreamFormatAdapter;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -75,7 +77,8 @@ public final class SluiceSource
 
     @Override
     public SourceReader<RowData, FileSourceSplit> createReader(SourceReaderContext readerContext) {
-        BulkFormat<RowData, FileSourceSplit> format = readingFormat(descriptor, descriptor.registry());
+        BulkFormat<RowData, FileSourceSplit> format = readingFormat(descriptor, descriptor.registry(),
+                readerContext.metricGroup().getNumRecordsInErrorsCounter());
         return new FileSourceReader<>(readerContext, format, descriptor.configuration());
     }
 
@@ -137,6 +140,12 @@ public final class SluiceSource
      * @throws IllegalArgumentException if the format cannot be read or its options are invalid
      */
     static BulkFormat<RowData, FileSourceSplit> readingFormat(SourceDescriptor descriptor, PluginRegistry registry) {
+        return readingFormat(descriptor, registry, new SimpleCounter());
+    }
+
+    /** As {@link #readingFormat(SourceDescriptor, PluginRegistry)}, counting skipped records in {@code skipped}. */
+    static BulkFormat<RowData, FileSourceSplit> readingFormat(SourceDescriptor descriptor, PluginRegistry registry,
+            Counter skipped) {
         FormatFactory format = registry.find(FormatFactory.class, descriptor.format());
         RowType rowType = descriptor.rowType();
         List<String> keys = descriptor.partitionKeys();
@@ -155,7 +164,7 @@ public final class SluiceSource
             keyTypes.add(rowType.getTypeAt(index));
         }
         RowType fileType = new RowType(rowType.isNullable(), fileFields);
-        FormatContext formatContext = formatContext(fileType, descriptor);
+        FormatContext formatContext = formatContext(fileType, descriptor, skipped);
         BulkFormat<RowData, FileSourceSplit> fileFormat;
         switch (format.readerKind()) {
             case STREAM:
@@ -182,7 +191,7 @@ public final class SluiceSource
         return new ReadingFormat(fileFormat, rowType, new PartitionValues(keys, keyTypes, defaultName), mapping);
     }
 
-    private static FormatContext formatContext(RowType fileType, SourceDescriptor descriptor) {
+    private static FormatContext formatContext(RowType fileType, SourceDescriptor descriptor, Counter skipped) {
         String prefix = descriptor.format() + ".";
         java.util.Map<String, String> own = new java.util.HashMap<>();
         descriptor.options().forEach((k, v) -> {
@@ -195,6 +204,11 @@ public final class SluiceSource
             @Override
             public RowType rowType() {
                 return fileType;
+            }
+
+            @Override
+            public Counter skippedRecords() {
+                return skipped;
             }
 
             @Override

@@ -1,6 +1,8 @@
 package io.sluice.spi.format;
 
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -16,4 +18,13 @@ public interface FormatContext {
 
     /** The format's options, prefix removed. */
     ReadableConfig options();
+
+    /**
+     * Where a reader counts the records it skips as malformed (with the format's {@code
+     * ignore-parse-errors}): the source's {@code numRecordsInErrors} metric when reading in a job;
+     * a counter nobody reads elsewhere.
+     */
+    default Counter skippedRecords() {
+        return new SimpleCounter();
+    }
 }

@@ -83,7 +83,8 @@ public final class CsvFormatFactory implements FormatFactory {
         return new DelimitedRowFormat(
                 IDENTIFIER,
                 deserializationSchema(context, quote, escape, allowComments),
-                RecordSyntax.csv(quote, escape, allowComments));
+                RecordSyntax.csv(quote, escape, allowComments),
+                context.skippedRecords());
     }
 
     private static CsvRowDataSerializationSchema serializationSchema(FormatContext context) {

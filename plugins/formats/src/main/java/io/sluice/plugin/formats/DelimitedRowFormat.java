@@ -6,6 +6,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.reader.SimpleStreamFormat;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
 
 import java.io.IOException;
@@ -30,15 +31,18 @@ final class DelimitedRowFormat extends SimpleStreamFormat<RowData> {
     private final String format;
     private final DeserializationSchema<RowData> schema;
     private final RecordSyntax syntax;
+    // task side only: the format is created where it reads and never serialized
+    private final transient Counter skipped;
 
     /**
      * @param format the format's name, for messages
      * @param schema parses one record; returns null for a record it was told to ignore
      */
-    DelimitedRowFormat(String format, DeserializationSchema<RowData> schema, RecordSyntax syntax) {
+    DelimitedRowFormat(String format, DeserializationSchema<RowData> schema, RecordSyntax syntax, Counter skipped) {
         this.format = format;
         this.schema = schema;
         this.syntax = syntax;
+        this.skipped = skipped;
     }
 
     @Override
@@ -46,7 +50,7 @@ final class DelimitedRowFormat extends SimpleStreamFormat<RowData> {
             throws IOException {
         open();
         // a non-splittable format is always read from the start of the file
-        return new DelimitedRowReader(format, new RecordSplitter(stream, syntax, 0L), stream, schema);
+        return new DelimitedRowReader(format, new RecordSplitter(stream, syntax, 0L), stream, schema, skipped);
     }
 
     private void open() throws IOException {

@@ -2,7 +2,9 @@ package io.sluice.plugin.formats;
 
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +14,8 @@ import java.io.IOException;
 /**
  * Reads the rows of one file of delimited records; see {@link DelimitedRowFormat}.
  *
- * <p>Records skipped under {@code ignore-parse-errors} are counted: the first one is logged with
+ * <p>Records skipped under {@code ignore-parse-errors} are counted, in the source's {@code
+ * numRecordsInErrors} metric and per file: the first one is logged with
  * its position at WARN, the rest at DEBUG, and the total at WARN when the reader closes, so that
  * dropped data shows in the task manager's log without flooding it.
  */
@@ -24,17 +27,20 @@ final class DelimitedRowReader implements StreamFormat.Reader<RowData> {
     private final RecordSplitter records;
     private final Closeable stream;
     private final DeserializationSchema<RowData> schema;
+    private final Counter skippedMetric; // shared by the readers of a source subtask
     private long skipped;
 
     DelimitedRowReader(
             String format,
             RecordSplitter records,
             Closeable stream,
-            DeserializationSchema<RowData> schema) {
+            DeserializationSchema<RowData> schema,
+            Counter skippedMetric) {
         this.format = format;
         this.records = records;
         this.stream = stream;
         this.schema = schema;
+        this.skippedMetric = skippedMetric;
     }
 
     @Override
@@ -74,6 +80,7 @@ final class DelimitedRowReader implements StreamFormat.Reader<RowData> {
 
     private void countSkipped() {
         skipped++;
+        skippedMetric.inc();
         String message = "Skipped a malformed {} record at line {} (byte offset {})";
         if (skipped == 1) {
             LOG.warn(message, format, records.recordLine(), records.recordOffset());

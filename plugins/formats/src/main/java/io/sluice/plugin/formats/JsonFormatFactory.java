@@ -110,7 +110,7 @@ public final class JsonFormatFactory implements FormatFactory {
                         failOnMissingField,
                         ignoreParseErrors,
                         timestampFormat(options));
-        return new DelimitedRowFormat(IDENTIFIER, schema, RecordSyntax.linesSkippingBlanks());
+        return new DelimitedRowFormat(IDENTIFIER, schema, RecordSyntax.linesSkippingBlanks(), context.skippedRecords());
     }
 
     private static TimestampFormat timestampFormat(ReadableConfig options) {

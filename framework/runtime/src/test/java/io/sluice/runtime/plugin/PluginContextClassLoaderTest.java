@@ -22,6 +22,7 @@ import io.sluice.spi.sink.TargetWriter;
 import io.sluice.testshared.TcclProbe;
 
 import io.sluice.spi.source.FileEnumeratorFactory;
+import io.sluice.spi.catalog.TargetCatalogFactory;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 
@@ -114,8 +115,9 @@ class PluginContextClassLoaderTest {
                 PartitionTimeExtractorFactory.class, PartitionTimeExtractor.class,
                 StreamFormat.class, StreamFormat.Reader.class,
                 BulkFormat.class, BulkFormat.Reader.class, BulkFormat.RecordIterator.class,
-                FileEnumeratorFactory.class, FileEnumerator.class, FileCompactorFactory.class, FileCompactor.class);
-        assertThat(invocations).hasSizeGreaterThanOrEqualTo(60);
+                FileEnumeratorFactory.class, FileEnumerator.class, FileCompactorFactory.class, FileCompactor.class,
+                TargetCatalogFactory.class, org.apache.flink.table.catalog.Catalog.class);
+        assertThat(invocations).hasSizeGreaterThanOrEqualTo(110);
 
         // 2. again, with every plugin method throwing
         TcclProbe.failing(true);
@@ -179,7 +181,8 @@ class PluginContextClassLoaderTest {
                         || type == Encoder.class || type == BulkWriter.class || type == BulkWriter.Factory.class
                         || type == StreamFormat.class || type == StreamFormat.Reader.class
                         || type == BulkFormat.class || type == BulkFormat.Reader.class
-                        || type == BulkFormat.RecordIterator.class || type == FileEnumerator.class);
+                        || type == BulkFormat.RecordIterator.class || type == FileEnumerator.class
+                || type == org.apache.flink.table.catalog.Catalog.class);
     }
 
     private static String label(Class<?> type) {
@@ -229,6 +232,27 @@ class PluginContextClassLoaderTest {
                 "    " + PROBE + ".enter(\"" + spi + ".requiredOptions\", this); return java.util.Collections.emptySet(); }",
                 "  public java.util.Set<org.apache.flink.configuration.ConfigOption<?>> optionalOptions() {",
                 "    " + PROBE + ".enter(\"" + spi + ".optionalOptions\", this); return java.util.Collections.emptySet(); }");
+    }
+
+    /** A Catalog whose every method (Flink has some fifty) reports to the probe and returns a default. */
+    private static String probeCatalog() {
+        StringBuilder src = new StringBuilder("public class ProbeCatalog implements org.apache.flink.table.catalog.Catalog {\n");
+        for (Method m : org.apache.flink.table.catalog.Catalog.class.getMethods()) {
+            if (Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            Class<?> r = m.getReturnType();
+            StringBuilder params = new StringBuilder();
+            for (int i = 0; i < m.getParameterCount(); i++) {
+                params.append(i == 0 ? "" : ", ").append(m.getParameterTypes()[i].getCanonicalName()).append(" a").append(i);
+            }
+            String value = r == void.class ? "" : r == boolean.class ? " return false;" : r == long.class ? " return 0L;"
+                    : r == java.util.Optional.class ? " return java.util.Optional.empty();" : " return null;";
+            src.append("  @SuppressWarnings({\"rawtypes\", \"unchecked\"}) public ").append(r.getCanonicalName()).append(' ')
+                    .append(m.getName()).append('(').append(params).append(") { ")
+                    .append(probe("Catalog." + m.getName())).append(value).append(" }\n");
+        }
+        return src.append("}\n").toString();
     }
 
     private static String probe(String label) {
@@ -336,6 +360,17 @@ class PluginContextClassLoaderTest {
                         "  public void compact(CompactionInputs in, CompactionOutput out) throws IOException {",
                         "    " + probe("FileCompactor.compact") + " }",
                         "}"))
+                .source("testplugin.probe.ProbeCatalogFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeCatalogFactory implements io.sluice.spi.catalog.TargetCatalogFactory {",
+                        factoryMethods("TargetCatalogFactory"),
+                        "  public org.apache.flink.table.catalog.Catalog createCatalog(io.sluice.spi.catalog.CatalogContext c) {",
+                        "    " + probe("TargetCatalogFactory.createCatalog") + " return new ProbeCatalog(); }",
+                        "  public Map<String, String> tableOptions(io.sluice.spi.catalog.CatalogContext c,",
+                        "      org.apache.flink.table.catalog.ObjectPath t, Map<String, String> p) {",
+                        "    " + probe("TargetCatalogFactory.tableOptions") + " return new HashMap<>(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeCatalog", p + probeCatalog())
                 .source("testplugin.probe.ProbeEnumeratorFactory", p + src(
                         "@org.pf4j.Extension",
                         "public class ProbeEnumeratorFactory implements FileEnumeratorFactory {",

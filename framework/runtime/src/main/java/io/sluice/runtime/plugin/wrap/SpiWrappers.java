@@ -1,6 +1,7 @@
 package io.sluice.runtime.plugin.wrap;
 
 import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.catalog.TargetCatalogFactory;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.partition.CommitPolicyFactory;
@@ -28,7 +29,8 @@ public final class SpiWrappers {
                             CommitPolicyFactory.class,
                             PartitionTimeExtractorFactory.class,
                             FileEnumeratorFactory.class,
-                            FileCompactorFactory.class));
+                            FileCompactorFactory.class,
+                            TargetCatalogFactory.class));
 
     private SpiWrappers() {}
 
@@ -47,6 +49,8 @@ public final class SpiWrappers {
             return (T) new TcclCommitPolicyFactory((CommitPolicyFactory) factory, loader);
         } else if (type == FileEnumeratorFactory.class) {
             return (T) new TcclFileEnumeratorFactory((FileEnumeratorFactory) factory, loader);
+        } else if (type == TargetCatalogFactory.class) {
+            return (T) new TcclTargetCatalogFactory((TargetCatalogFactory) factory, loader);
         } else if (type == FileCompactorFactory.class) {
             return (T) new TcclFileCompactorFactory((FileCompactorFactory) factory, loader);
         } else if (type == PartitionTimeExtractorFactory.class) {

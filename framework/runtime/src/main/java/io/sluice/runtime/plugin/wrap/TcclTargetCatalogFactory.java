@@ -1,0 +1,31 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.catalog.CatalogContext;
+import io.sluice.spi.catalog.TargetCatalogFactory;
+
+import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.catalog.ObjectPath;
+
+import java.util.Map;
+
+/** {@link TargetCatalogFactory} of a plugin, called under the plugin's context class loader. */
+public final class TcclTargetCatalogFactory extends TcclFactory<TargetCatalogFactory> implements TargetCatalogFactory {
+
+    public TcclTargetCatalogFactory(TargetCatalogFactory delegate, ClassLoader loader) {
+        super(delegate, loader);
+    }
+
+    @Override
+    public TcclCatalog createCatalog(CatalogContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new TcclCatalog(delegate.createCatalog(context), loader);
+        }
+    }
+
+    @Override
+    public Map<String, String> tableOptions(CatalogContext context, ObjectPath table, Map<String, String> tableProperties) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.tableOptions(context, table, tableProperties);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.sluice.runtime.table;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.wrap.TcclCatalog;
+import io.sluice.spi.catalog.CatalogContext;
+import io.sluice.spi.catalog.TargetCatalogFactory;
+
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.factories.Factory;
+import org.apache.flink.table.factories.TableFactory;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A target's catalog as Flink sees it: the plugin's catalog for the metadata, and Sluice's table
+ * factory for its tables' sources and sinks. A table it hands out carries the Sluice options of
+ * {@link TargetCatalogFactory#tableOptions} (the target's by default, unless the plugin names
+ * another) and the catalog's plugin settings, so a job reads and writes it like a {@code
+ * 'connector' = 'sluice'} table.
+ */
+@SuppressWarnings("deprecation") // Catalog#getTableFactory: Flink's legacy stack, which Sluice does not use
+public final class SluiceCatalog extends TcclCatalog {
+
+    private final String target;
+    private final TargetCatalogFactory factory;
+    private final CatalogContext context;
+    private final Map<String, String> pluginSettings;
+
+    SluiceCatalog(TcclCatalog plugin, String target, TargetCatalogFactory factory, CatalogContext context,
+            Map<String, String> pluginSettings) {
+        super(plugin);
+        this.target = target;
+        this.factory = factory;
+        this.context = context;
+        this.pluginSettings = pluginSettings;
+    }
+
+    @Override
+    public Optional<Factory> getFactory() {
+        return Optional.of(new SluiceDynamicTableFactory());
+    }
+
+    @Override
+    public Optional<TableFactory> getTableFactory() {
+        return Optional.empty();
+    }
+
+    /** Its tables are Sluice's, never Flink-managed ones, whatever the plugin's catalog supports. */
+    @Override
+    public boolean supportsManagedTable() {
+        return false;
+    }
+
+    @Override
+    public CatalogBaseTable getTable(ObjectPath objectPath) throws TableNotExistException, CatalogException {
+        return asSluiceTable(objectPath, super.getTable(objectPath));
+    }
+
+    @Override
+    public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp) throws TableNotExistException, CatalogException {
+        return asSluiceTable(objectPath, super.getTable(objectPath, timestamp));
+    }
+
+    private CatalogBaseTable asSluiceTable(ObjectPath path, CatalogBaseTable table) {
+        if (!(table instanceof CatalogTable)) {
+            return table; // views are the planner's
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put(SluiceOptions.TARGET.key(), target);
+        options.putAll(pluginSettings);
+        options.putAll(factory.tableOptions(context, path, table.getOptions()));
+        return ((CatalogTable) table).copy(options);
+    }
+}

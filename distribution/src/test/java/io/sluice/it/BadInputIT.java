@@ -96,6 +96,18 @@ class BadInputIT {
         assertThat(error).contains("/proc/sluice-cannot-write/t");
     }
 
+    @Test
+    void insertOverwriteOfATargetThatCannotIsRejectedAndWritesNothing() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        Path out = tmp.resolve("o");
+        tEnv.executeSql("CREATE TABLE o (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '"
+                + out + "', 'format' = 'csv', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO o VALUES (1)").await();
+        Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT OVERWRITE o VALUES (2)").await());
+        assertThat(rootCause(t)).contains("Target 'filesystem' does not support INSERT OVERWRITE");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
     static String rootCause(Throwable t) {
         return ExceptionUtils.stringifyException(t);
     }

@@ -31,15 +31,19 @@ public final class SinkDescriptor implements Serializable {
     private final RowType rowType;
     private final ArrayList<String> partitionKeys;
     private final PluginSettings pluginSettings;
+    private final ArrayList<String> primaryKey;
+    private final boolean overwrite;
 
     SinkDescriptor(String target, String pluginId, Map<String, String> options, RowType rowType,
-            List<String> partitionKeys, PluginSettings pluginSettings) {
+            List<String> partitionKeys, PluginSettings pluginSettings, List<String> primaryKey, boolean overwrite) {
         this.target = Objects.requireNonNull(target);
         this.pluginId = Objects.requireNonNull(pluginId);
         this.options = new LinkedHashMap<>(options);
         this.rowType = Objects.requireNonNull(rowType);
         this.partitionKeys = new ArrayList<>(partitionKeys);
         this.pluginSettings = Objects.requireNonNull(pluginSettings);
+        this.primaryKey = new ArrayList<>(primaryKey);
+        this.overwrite = overwrite;
     }
 
     /**
@@ -48,6 +52,17 @@ public final class SinkDescriptor implements Serializable {
      * @throws IllegalArgumentException if {@code target} is missing or unknown
      */
     public static SinkDescriptor resolve(Map<String, String> options, RowType rowType, List<String> partitionKeys) {
+        return resolve(options, rowType, partitionKeys, Collections.emptyList());
+    }
+
+    /** As {@link #resolve(Map, RowType, List)}, for a table with a primary key. */
+    public static SinkDescriptor resolve(Map<String, String> options, RowType rowType, List<String> partitionKeys,
+            List<String> primaryKey) {
+        for (String column : primaryKey) {
+            if (!rowType.getFieldNames().contains(column)) {
+                throw new IllegalArgumentException("Primary key column '" + column + "' is not a column of " + rowType);
+            }
+        }
         String target = options.get(SluiceOptions.TARGET.key());
         if (target == null || target.trim().isEmpty()) {
             throw new IllegalArgumentException("Missing required option '" + SluiceOptions.TARGET.key() + "'");
@@ -55,7 +70,22 @@ public final class SinkDescriptor implements Serializable {
         PluginSettings settings = PluginSettings.fromOptions(options);
         PluginRegistry registry = PluginRegistry.get(settings);
         String pluginId = registry.pluginOf(TargetFactory.class, target);
-        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, settings);
+        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, settings, primaryKey, false);
+    }
+
+    /** This sink, replacing what its data overwrites ({@code INSERT OVERWRITE}) or not. */
+    public SinkDescriptor withOverwrite(boolean overwrite) {
+        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, pluginSettings, primaryKey, overwrite);
+    }
+
+    /** The primary key columns (the upsert key), empty if none. */
+    public List<String> primaryKey() {
+        return Collections.unmodifiableList(primaryKey);
+    }
+
+    /** Whether the data replaces what it overwrites ({@code INSERT OVERWRITE}). */
+    public boolean overwrite() {
+        return overwrite;
     }
 
     /** The target identifier, e.g. {@code filesystem}. */
@@ -106,6 +136,7 @@ public final class SinkDescriptor implements Serializable {
 
     @Override
     public String toString() {
-        return "SinkDescriptor{target=" + target + ", plugin=" + pluginId + ", options=" + options + "}";
+        return "SinkDescriptor{target=" + target + ", plugin=" + pluginId + ", options=" + options
+                + (primaryKey.isEmpty() ? "" : ", primaryKey=" + primaryKey) + (overwrite ? ", overwrite" : "") + "}";
     }
 }

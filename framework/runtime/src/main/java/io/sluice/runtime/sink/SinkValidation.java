@@ -2,6 +2,7 @@ package io.sluice.runtime.sink;
 
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -32,10 +33,10 @@ public final class SinkValidation {
                         + descriptor.target() + "'");
             }
         }
-        TaskSinkContext clientContext = new TaskSinkContext(descriptor, "client", 0, 1,
-                UnregisteredMetricsGroup.createSinkWriterMetricGroup(), registry);
+        SinkContext clientContext = clientContext(descriptor);
         target.validate(clientContext);
         CompactionPlanner.of(config, descriptor.options());
+        target.acceptsChanges(clientContext); // reports changes the table cannot take
         if (clientContext.compactionEnabled()) {
             CompactorChoice.factory(config, descriptor.options(), registry)
                     .validate(CompactorChoice.context(config, descriptor.options(), registry));
@@ -44,5 +45,11 @@ public final class SinkValidation {
             new PartitionCommitTrigger(clientContext);
             new PartitionCommitPolicies(clientContext);
         }
+    }
+
+    /** The sink context of the client, for the decisions the planner asks of a target. */
+    public static SinkContext clientContext(SinkDescriptor descriptor) {
+        return new TaskSinkContext(descriptor, "client", 0, 1, UnregisteredMetricsGroup.createSinkWriterMetricGroup(),
+                descriptor.registry());
     }
 }

@@ -33,6 +33,8 @@ public final class SluiceSinkBuilder {
     private final RowType rowType;
     private final Map<String, String> options = new LinkedHashMap<>();
     private final List<String> partitionKeys = new ArrayList<>();
+    private final List<String> primaryKey = new ArrayList<>();
+    private boolean overwrite;
 
     SluiceSinkBuilder(RowType rowType) {
         this.rowType = rowType;
@@ -105,6 +107,19 @@ public final class SluiceSinkBuilder {
         return withOption(SluiceOptions.AUTO_COMPACTION.key(), "false");
     }
 
+    /** The primary key columns: the upsert key of a target that accepts changes. */
+    public SluiceSinkBuilder withPrimaryKey(String... columns) {
+        primaryKey.clear();
+        primaryKey.addAll(Arrays.asList(columns));
+        return this;
+    }
+
+    /** Whether the data replaces what it overwrites, for a target that supports it; bounded input only. */
+    public SluiceSinkBuilder withOverwrite(boolean overwrite) {
+        this.overwrite = overwrite;
+        return this;
+    }
+
     /** Any option of the target, format or framework. */
     public SluiceSinkBuilder withOption(String key, String value) {
         options.put(key, value);
@@ -122,7 +137,11 @@ public final class SluiceSinkBuilder {
      * @throws IllegalArgumentException for an unknown target or option, or an invalid value
      */
     public SluiceSink build() {
-        SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys);
+        SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys, primaryKey)
+                .withOverwrite(overwrite);
+        if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
+            throw new IllegalArgumentException("Target '" + descriptor.target() + "' does not support overwrite");
+        }
         SinkValidation.validate(descriptor);
         return new SluiceSink(descriptor);
     }

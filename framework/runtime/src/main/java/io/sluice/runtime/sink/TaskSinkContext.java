@@ -94,4 +94,14 @@ final class TaskSinkContext implements SinkContext {
         }
         return compactor;
     }
+
+    @Override
+    public List<String> primaryKey() {
+        return descriptor.primaryKey();
+    }
+
+    @Override
+    public boolean overwrite() {
+        return descriptor.overwrite();
+    }
 }

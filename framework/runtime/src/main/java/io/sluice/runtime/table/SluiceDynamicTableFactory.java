@@ -9,6 +9,7 @@ import io.sluice.runtime.source.SourceDescriptor;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
@@ -17,6 +18,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -55,7 +57,9 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
-            SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys());
+            List<String> primaryKey = table.getResolvedSchema().getPrimaryKey()
+                    .map(UniqueConstraint::getColumns).orElse(Collections.emptyList());
+            SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys(), primaryKey);
             SinkValidation.validate(descriptor);
             return new SluiceDynamicTableSink(descriptor);
         } catch (IllegalArgumentException | IllegalStateException e) {

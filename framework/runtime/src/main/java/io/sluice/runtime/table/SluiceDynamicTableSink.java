@@ -1,25 +1,31 @@
 package io.sluice.runtime.table;
 
 import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.SluiceSink;
 
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.types.RowKind;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The planner's view of a Sluice sink table: insert-only, partitioned by the table's partition
- * keys. Static partition values ({@code INSERT INTO t PARTITION (k='v')}) arrive in the rows
- * themselves, as Flink's planner projects them in.
+ * The planner's view of a Sluice sink table: partitioned by the table's partition keys; insert-only,
+ * or upserts and deletes by the primary key where the target accepts changes; {@code INSERT
+ * OVERWRITE} in BATCH where the target supports it. Static partition values ({@code INSERT INTO t
+ * PARTITION (k='v')}) arrive in the rows themselves, as Flink's planner projects them in.
  */
-final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitioning {
+final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
 
     private final SinkDescriptor descriptor;
     private final LinkedHashMap<String, String> staticPartition = new LinkedHashMap<>();
+    private boolean overwrite;
 
     SluiceDynamicTableSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
@@ -27,12 +33,42 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-        return ChangelogMode.insertOnly();
+        if (!descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor))) {
+            return ChangelogMode.insertOnly();
+        }
+        // upserts by key: the value before an update is not needed
+        ChangelogMode.Builder changes = ChangelogMode.newBuilder();
+        for (RowKind kind : requestedMode.getContainedKinds()) {
+            if (kind != RowKind.UPDATE_BEFORE) {
+                changes.addContainedKind(kind);
+            }
+        }
+        return changes.build();
+    }
+
+    @Override
+    public void applyOverwrite(boolean overwrite) {
+        if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
+            throw new ValidationException("Target '" + descriptor.target() + "' does not support INSERT OVERWRITE");
+        }
+        this.overwrite = overwrite;
     }
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        SluiceSink sink = SluiceSink.of(descriptor);
+        if (overwrite && !context.isBounded()) {
+            throw new ValidationException("INSERT OVERWRITE of target '" + descriptor.target()
+                    + "' is not supported in STREAMING mode: run it as a BATCH job");
+        }
+        SinkDescriptor planned = descriptor.withOverwrite(overwrite);
+        if (overwrite) {
+            try {
+                SinkValidation.validate(planned); // the target checks overwrite against its other options
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new ValidationException(e.getMessage(), e);
+            }
+        }
+        SluiceSink sink = SluiceSink.of(planned);
         int parallelism = sink.parallelism();
         return parallelism > 0 ? SinkV2Provider.of(sink, parallelism) : SinkV2Provider.of(sink);
     }
@@ -46,6 +82,7 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
     public DynamicTableSink copy() {
         SluiceDynamicTableSink copy = new SluiceDynamicTableSink(descriptor);
         copy.staticPartition.putAll(staticPartition);
+        copy.overwrite = overwrite;
         return copy;
     }
 

@@ -280,6 +280,8 @@ class PluginContextClassLoaderTest {
                         "    " + probe("TargetFactory.createWriter") + " return new ProbeWriter(); }",
                         "  public TargetCommitter createCommitter(SinkContext c) throws IOException {",
                         "    " + probe("TargetFactory.createCommitter") + " return new ProbeCommitter(); }",
+                        "  public boolean supportsOverwrite() { " + probe("TargetFactory.supportsOverwrite") + " return false; }",
+                        "  public boolean acceptsChanges(SinkContext c) { " + probe("TargetFactory.acceptsChanges") + " return false; }",
                         "}"))
                 .source("testplugin.probe.ProbeWriter", p + src(
                         "public class ProbeWriter implements TargetWriter {",

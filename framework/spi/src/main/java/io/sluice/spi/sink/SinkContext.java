@@ -7,6 +7,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.types.logical.RowType;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -61,4 +62,22 @@ public interface SinkContext {
      * @throws IllegalArgumentException if no compactor of the chosen name exists (listing those that do)
      */
     FileCompactor compactor();
+
+    /**
+     * The primary key columns of the table (the {@code PRIMARY KEY ... NOT ENFORCED} of SQL, or the
+     * builder's), in key order; empty if there is none. A target that accepts changes uses it as
+     * the upsert key.
+     */
+    default List<String> primaryKey() {
+        return Collections.emptyList();
+    }
+
+    /**
+     * Whether the data replaces what it overwrites ({@code INSERT OVERWRITE}, or the builder's);
+     * only ever true for a target whose {@link TargetFactory#supportsOverwrite()} is, and for
+     * bounded input.
+     */
+    default boolean overwrite() {
+        return false;
+    }
 }

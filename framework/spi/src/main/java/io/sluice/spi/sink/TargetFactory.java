@@ -28,4 +28,23 @@ public interface TargetFactory extends SluiceFactory {
 
     /** Creates the sink's committer. */
     TargetCommitter createCommitter(SinkContext context) throws IOException;
+
+    /**
+     * Whether the target can replace data ({@code INSERT OVERWRITE}); the framework rejects an
+     * overwrite of a target that cannot, and of unbounded input.
+     */
+    default boolean supportsOverwrite() {
+        return false;
+    }
+
+    /**
+     * Whether the writer takes changes (rows of kind {@code UPDATE_AFTER} and {@code DELETE}, as
+     * upserts and deletes by {@link SinkContext#primaryKey()}) for this sink, rather than inserts
+     * only. Decided on the client, from the options and the table.
+     *
+     * @throws IllegalArgumentException when the options ask for changes the table cannot take
+     */
+    default boolean acceptsChanges(SinkContext context) {
+        return false;
+    }
 }

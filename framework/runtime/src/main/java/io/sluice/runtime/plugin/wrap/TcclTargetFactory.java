@@ -36,4 +36,18 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
             return new TcclTargetCommitter(delegate.createCommitter(context), loader);
         }
     }
+
+    @Override
+    public boolean supportsOverwrite() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.supportsOverwrite();
+        }
+    }
+
+    @Override
+    public boolean acceptsChanges(SinkContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.acceptsChanges(context);
+        }
+    }
 }

@@ -108,6 +108,11 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     public void processElement(StreamRecord<CommittableMessage<Committable>> record) {
         CommittableMessage<Committable> message = record.getValue();
         if (message instanceof CommittableWithLineage) {
+            if (descriptor.overwrite() && message.getCheckpointIdOrEOI() != Long.MAX_VALUE) {
+                // an overwrite per checkpoint would delete what the previous checkpoint published
+                throw new IllegalStateException("Overwrite of target '" + descriptor.target() + "' needs bounded input"
+                        + " run in BATCH mode; this job committed at checkpoint " + message.getCheckpointIdOrEOI());
+            }
             Committable c = ((CommittableWithLineage<Committable>) message).getCommittable();
             pending.computeIfAbsent(message.getCheckpointIdOrEOI(), k -> new ArrayList<>()).addAll(c.entries());
         }

@@ -79,12 +79,19 @@ public final class FileSystemTargetFactory implements TargetFactory {
         return target;
     }
 
+    /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
+    @Override
+    public boolean supportsOverwrite() {
+        return true;
+    }
+
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
         Path basePath = new Path(context.options().get(FileSystemOptions.PATH));
         RecoverableWriter writer = recoverableWriter(basePath);
         // the format and the compactor only when a unit comes: a job without compaction needs neither
-        return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), context.compactor()));
+        return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), context.compactor()),
+                context.overwrite());
     }
 
     static RecoverableWriter recoverableWriter(Path basePath) throws IOException {

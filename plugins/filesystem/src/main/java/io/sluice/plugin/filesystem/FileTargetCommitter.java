@@ -8,28 +8,40 @@ import io.sluice.spi.sink.TargetCommitter;
 import org.apache.flink.core.fs.RecoverableWriter;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * Publishes pending part files, and runs the compaction units of a request. The final name of
  * every file is fixed when it is written, and the file system's {@code commitAfterRecovery}
  * succeeds without change when the file is already in place, so a retried commit is a no-op rather
- * than a duplicate; a unit is idempotent too ({@link UnitCompaction}).
+ * than a duplicate; a unit is idempotent too ({@link UnitCompaction}). With overwrite, the other
+ * files of the directories a commit publishes to are deleted first ({@link OverwrittenFiles}).
  */
 final class FileTargetCommitter implements TargetCommitter {
 
     private final RecoverableWriter fsWriter;
     private final Supplier<UnitCompaction> compaction; // created on the first unit
+    private final boolean overwrite;
 
-    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction) {
+    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite) {
         this.fsWriter = fsWriter;
         this.compaction = compaction;
+        this.overwrite = overwrite;
     }
 
     @Override
     public void commit(CommitRequest request) throws IOException {
+        List<PendingFile> files = new ArrayList<>(request.pending().size());
         for (Payload p : request.pending()) {
-            PendingFile.of(p, fsWriter).commit(fsWriter);
+            files.add(PendingFile.of(p, fsWriter));
+        }
+        if (overwrite) {
+            overwritten(files, request.compactions()).deleteOthers();
+        }
+        for (PendingFile file : files) {
+            file.commit(fsWriter);
         }
         if (request.compactions().isEmpty()) {
             return;
@@ -38,5 +50,26 @@ final class FileTargetCommitter implements TargetCommitter {
         for (CompactionUnit unit : request.compactions()) {
             units.run(unit);
         }
+    }
+
+    /** The files this commit publishes: the pending files and the outputs of its compaction units. */
+    private OverwrittenFiles overwritten(List<PendingFile> files, List<CompactionUnit> units) throws IOException {
+        OverwrittenFiles overwritten = new OverwrittenFiles();
+        for (PendingFile file : files) {
+            overwritten.add(requirePath(file));
+        }
+        for (CompactionUnit unit : units) {
+            if (!unit.inputs().isEmpty()) {
+                overwritten.add(UnitCompaction.outputPath(requirePath(PendingFile.of(unit.inputs().get(0), fsWriter))));
+            }
+        }
+        return overwritten;
+    }
+
+    private static org.apache.flink.core.fs.Path requirePath(PendingFile file) throws IOException {
+        if (file.path() == null) {
+            throw new IOException("INSERT OVERWRITE of a pending file written by an older version, whose path is unknown");
+        }
+        return file.path();
     }
 }

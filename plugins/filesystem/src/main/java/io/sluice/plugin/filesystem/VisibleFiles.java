@@ -13,7 +13,10 @@ final class VisibleFiles implements Predicate<Path> {
 
     @Override
     public boolean test(Path path) {
-        String name = path.getName();
+        return isVisibleName(path.getName());
+    }
+
+    static boolean isVisibleName(String name) {
         return !(name.startsWith(".") || name.startsWith("_"));
     }
 }

@@ -1,0 +1,47 @@
+package io.sluice.plugin.filesystem;
+
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code INSERT OVERWRITE}: before a commit publishes new files, the visible files already in each
+ * directory it publishes to (a partition, or the base path of an unpartitioned table) are deleted,
+ * except the commit's own. Repeating it after a failure is safe: the commit's own files, published
+ * or not, are never deleted; hidden files ({@code .}, {@code _}: in-progress files, success files)
+ * are left alone. Directories the commit does not write to keep their files (dynamic partition
+ * overwrite, as Flink's filesystem connector).
+ */
+final class OverwrittenFiles {
+
+    private final Map<Path, Set<String>> published = new HashMap<>();
+
+    /** A file the commit publishes. */
+    void add(Path file) {
+        published.computeIfAbsent(file.getParent(), k -> new HashSet<>()).add(file.getName());
+    }
+
+    /** Deletes the other visible files of every directory the commit publishes to. */
+    void deleteOthers() throws IOException {
+        for (Map.Entry<Path, Set<String>> dir : published.entrySet()) {
+            FileSystem fs = dir.getKey().getFileSystem();
+            if (!fs.exists(dir.getKey())) {
+                continue;
+            }
+            for (FileStatus status : fs.listStatus(dir.getKey())) {
+                String name = status.getPath().getName();
+                if (!status.isDir() && VisibleFiles.isVisibleName(name) && !dir.getValue().contains(name)) {
+                    if (!fs.delete(status.getPath(), false) && fs.exists(status.getPath())) {
+                        throw new IOException("INSERT OVERWRITE cannot delete " + status.getPath());
+                    }
+                }
+            }
+        }
+    }
+}

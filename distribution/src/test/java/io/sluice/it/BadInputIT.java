@@ -100,11 +100,12 @@ class BadInputIT {
     void insertOverwriteOfATargetThatCannotIsRejectedAndWritesNothing() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         Path out = tmp.resolve("o");
-        tEnv.executeSql("CREATE TABLE o (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '"
-                + out + "', 'format' = 'csv', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        // the test plugin's target passes writes on to 'filesystem' but does not declare overwrite
+        tEnv.executeSql("CREATE TABLE o (id INT) WITH ('connector' = 'sluice', 'target' = 'chaos-filesystem', 'path' = '"
+                + out + "', 'format' = 'csv', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDirWithTestPlugins() + "')");
         tEnv.executeSql("INSERT INTO o VALUES (1)").await();
         Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT OVERWRITE o VALUES (2)").await());
-        assertThat(rootCause(t)).contains("Target 'filesystem' does not support INSERT OVERWRITE");
+        assertThat(rootCause(t)).contains("Target 'chaos-filesystem' does not support INSERT OVERWRITE");
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
     }
 

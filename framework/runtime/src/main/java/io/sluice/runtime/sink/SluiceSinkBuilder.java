@@ -2,16 +2,20 @@ package io.sluice.runtime.sink;
 
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.spi.sink.TargetFactory;
 
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Builds a {@link SluiceSink} for the DataStream API, in the spirit of Flink's {@code FileSink}
@@ -38,8 +42,6 @@ public final class SluiceSinkBuilder {
 
     SluiceSinkBuilder(RowType rowType) {
         this.rowType = rowType;
-        // FileSink's default: hourly buckets by processing time
-        options.putAll(BucketAssigners.dateTime().options());
     }
 
     /** The target identifier, e.g. {@code filesystem}. */
@@ -131,13 +133,25 @@ public final class SluiceSinkBuilder {
         return this;
     }
 
+    private static boolean declares(TargetFactory target, String key) {
+        Set<ConfigOption<?>> declared = new HashSet<>(target.requiredOptions());
+        declared.addAll(target.optionalOptions());
+        return declared.stream().anyMatch(o -> o.key().equals(key));
+    }
+
     /**
      * Checks the options and builds the sink.
      *
      * @throws IllegalArgumentException for an unknown target or option, or an invalid value
      */
     public SluiceSink build() {
-        SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys, primaryKey)
+        Map<String, String> all = new LinkedHashMap<>(options);
+        if (!all.containsKey(BucketAssigners.KIND) && declares(SinkDescriptor.resolve(all, rowType, partitionKeys)
+                .targetFactory(), BucketAssigners.KIND)) {
+            // FileSink's default, for a target of buckets: hourly buckets by processing time
+            all.putAll(BucketAssigners.dateTime().options());
+        }
+        SinkDescriptor descriptor = SinkDescriptor.resolve(all, rowType, partitionKeys, primaryKey)
                 .withOverwrite(overwrite);
         if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
             throw new IllegalArgumentException("Target '" + descriptor.target() + "' does not support overwrite");

@@ -1,0 +1,156 @@
+package io.sluice.plugin.iceberg;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Iceberg table a sink writes, with the catalog it was loaded from; closing it closes the
+ * catalog (and with it the catalog's file IO).
+ *
+ * <p>Like Iceberg's own connector table, a sink creates its table when it is missing (and the
+ * database with it), from the sink's Flink schema, with identity partitions on the sink's
+ * partition keys. A table that exists keeps its own schema and partition spec; the sink's rows must
+ * be writable to that schema.
+ */
+final class CatalogTable implements AutoCloseable {
+
+    private final Catalog catalog;
+    private final TableIdentifier identifier;
+    private final Table table;
+
+    private CatalogTable(Catalog catalog, TableIdentifier identifier, Table table) {
+        this.catalog = catalog;
+        this.identifier = identifier;
+        this.table = table;
+    }
+
+    /**
+     * Loads the table the options name.
+     *
+     * @throws IllegalArgumentException if the catalog cannot be opened or has no such table
+     */
+    static CatalogTable load(ReadableConfig options) {
+        Catalog catalog = IcebergCatalogs.open(options);
+        TableIdentifier identifier = identifier(options);
+        try {
+            return new CatalogTable(catalog, identifier, catalog.loadTable(identifier));
+        } catch (NoSuchTableException e) {
+            closeQuietly(catalog);
+            throw new IllegalArgumentException("No Iceberg table '" + identifier + "' ('" + IcebergOptions.CATALOG_DATABASE.key()
+                    + "', '" + IcebergOptions.CATALOG_TABLE.key() + "') in catalog '" + options.get(IcebergOptions.CATALOG_NAME) + "'", e);
+        } catch (RuntimeException e) {
+            closeQuietly(catalog);
+            throw e;
+        }
+    }
+
+    /**
+     * Loads the table the options name, creating it (and its database) from {@code rowType} if it
+     * is missing, and checks that rows of {@code rowType} can be written to it.
+     *
+     * @throws IllegalArgumentException naming the option and value at fault, or the columns that
+     *     do not fit the table's schema
+     */
+    static CatalogTable loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys) {
+        Catalog catalog = IcebergCatalogs.open(options);
+        TableIdentifier identifier = identifier(options);
+        try {
+            Table table;
+            try {
+                table = catalog.loadTable(identifier);
+            } catch (NoSuchTableException missing) {
+                table = create(catalog, identifier, rowType, partitionKeys, options);
+            }
+            WriteSchemas.checkWritable(table, rowType);
+            return new CatalogTable(catalog, identifier, table);
+        } catch (RuntimeException e) {
+            closeQuietly(catalog);
+            throw e;
+        }
+    }
+
+    private static TableIdentifier identifier(ReadableConfig options) {
+        String database = options.get(IcebergOptions.CATALOG_DATABASE);
+        String table = options.getOptional(IcebergOptions.CATALOG_TABLE).orElseThrow(() -> new IllegalArgumentException(
+                "Missing required option '" + IcebergOptions.CATALOG_TABLE.key() + "'"));
+        return TableIdentifier.of(Namespace.of(database), table);
+    }
+
+    private static Table create(Catalog catalog, TableIdentifier identifier, RowType rowType, List<String> partitionKeys,
+            ReadableConfig options) {
+        if (catalog instanceof SupportsNamespaces) {
+            SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+            if (!namespaces.namespaceExists(identifier.namespace())) {
+                try {
+                    namespaces.createNamespace(identifier.namespace());
+                } catch (AlreadyExistsException concurrentlyCreated) {
+                    // another client got there first: just as good
+                }
+            }
+        }
+        Schema schema = FlinkSchemaUtil.convert(FlinkSchemaUtil.toResolvedSchema(rowType));
+        PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
+        for (String key : partitionKeys) {
+            try {
+                spec.identity(key);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("Cannot partition new Iceberg table '" + identifier + "' by '" + key + "': "
+                        + e.getMessage(), e);
+            }
+        }
+        Map<String, String> properties = new HashMap<>();
+        options.getOptional(IcebergOptions.FORMAT_VERSION).ifPresent(v ->
+                properties.put(TableProperties.FORMAT_VERSION, String.valueOf(v)));
+        try {
+            return catalog.createTable(identifier, schema, spec.build(), properties);
+        } catch (AlreadyExistsException concurrentlyCreated) {
+            return catalog.loadTable(identifier);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot create Iceberg table '" + identifier + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The table, as loaded; {@link Table#refresh()} brings it up to date. */
+    Table table() {
+        return table;
+    }
+
+    /** The table's identifier in its catalog. */
+    TableIdentifier identifier() {
+        return identifier;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (catalog instanceof Closeable) {
+            ((Closeable) catalog).close();
+        }
+    }
+
+    private static void closeQuietly(Catalog catalog) {
+        if (catalog instanceof Closeable) {
+            try {
+                ((Closeable) catalog).close();
+            } catch (IOException | RuntimeException ignored) {
+                // already failing with a better message
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.sluice.plugin.iceberg;
+
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.TargetCommitter;
+
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Commits one checkpoint's files of all writers as one snapshot: an append, or a row delta when
+ * there are delete files. The snapshot's summary records job, operator and checkpoint ({@link
+ * CommittedCheckpoints}); before committing, the committer looks there for its own earlier
+ * success, so a request handed over again (after a failure whose outcome was unknown, or after a
+ * restore from a checkpoint taken before the commit was acknowledged) changes nothing.
+ *
+ * <p>A commit that fails leaves the table as it was (Iceberg commits a snapshot atomically or not
+ * at all) and fails the job; the request comes again after the restore.
+ */
+final class IcebergTargetCommitter implements TargetCommitter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergTargetCommitter.class);
+
+    private final CatalogTable catalogTable;
+    private final String branch;
+
+    IcebergTargetCommitter(CatalogTable catalogTable, String branch) {
+        this.catalogTable = catalogTable;
+        this.branch = branch;
+    }
+
+    @Override
+    public void commit(CommitRequest request) throws IOException {
+        Table table = catalogTable.table();
+        table.refresh();
+        long committed = CommittedCheckpoints.lastCommitted(table, branch, request.jobId(), request.operatorId());
+        if (committed >= request.checkpointId()) {
+            LOG.info("Checkpoint {} of job {} (sink {}) is already in Iceberg table {} (branch {}, up to checkpoint {}):"
+                    + " nothing to commit", request.checkpointId(), request.jobId(), request.operatorId(), table.name(),
+                    branch, committed);
+            return;
+        }
+        List<PendingFiles> pending = new ArrayList<>(request.pending().size());
+        List<DataFile> data = new ArrayList<>();
+        List<DeleteFile> deletes = new ArrayList<>();
+        for (Payload p : request.pending()) {
+            PendingFiles files = PendingFiles.of(p);
+            files.readInto(table, data, deletes);
+            pending.add(files);
+        }
+        SnapshotUpdate<?> update = deletes.isEmpty() ? append(table, data) : rowDelta(table, data, deletes);
+        CommittedCheckpoints.record(update, request.jobId(), request.operatorId(), request.checkpointId());
+        update.toBranch(branch);
+        try {
+            update.commit();
+        } catch (CommitStateUnknownException e) {
+            throw new IOException("Outcome of the Iceberg commit of checkpoint " + request.checkpointId() + " of job "
+                    + request.jobId() + " to table " + table.name() + " is unknown; the retry after the restore finds out"
+                    + " from the snapshot summaries", e);
+        } catch (RuntimeException e) {
+            throw new IOException("Iceberg commit of checkpoint " + request.checkpointId() + " of job " + request.jobId()
+                    + " to table " + table.name() + " (branch " + branch + ") failed; the table is unchanged", e);
+        }
+        LOG.info("Committed checkpoint {} of job {} to Iceberg table {} (branch {}): {} data files, {} delete files",
+                request.checkpointId(), request.jobId(), table.name(), branch, data.size(), deletes.size());
+        for (PendingFiles files : pending) {
+            files.deleteManifests(table.io());
+        }
+    }
+
+    private static AppendFiles append(Table table, List<DataFile> data) {
+        AppendFiles append = table.newAppend();
+        data.forEach(append::appendFile);
+        return append;
+    }
+
+    private static RowDelta rowDelta(Table table, List<DataFile> data, List<DeleteFile> deletes) {
+        // equality deletes of this checkpoint apply to all data of earlier sequence numbers; the
+        // position deletes a Flink writer makes only point into files added with them: nothing
+        // committed concurrently can invalidate either, so no validations (as upstream)
+        RowDelta delta = table.newRowDelta();
+        data.forEach(delta::addRows);
+        deletes.forEach(delta::addDeletes);
+        return delta;
+    }
+
+    @Override
+    public void close() throws Exception {
+        catalogTable.close();
+    }
+}

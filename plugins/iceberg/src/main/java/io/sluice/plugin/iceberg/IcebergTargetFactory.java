@@ -1,0 +1,89 @@
+package io.sluice.plugin.iceberg;
+
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
+import org.pf4j.Extension;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code iceberg} target: rows into an Iceberg table of an Iceberg catalog, written by
+ * Iceberg's own Flink task writers, one snapshot per checkpoint, exactly once.
+ *
+ * <p>On the client, {@link #validate} opens the catalog, creates the table if it is missing (as
+ * Iceberg's connector table does) and checks that the sink's rows fit the table's schema and that
+ * the write options are valid.
+ */
+@Extension
+public final class IcebergTargetFactory implements TargetFactory {
+
+    @Override
+    public String identifier() {
+        return "iceberg";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Collections.singleton(IcebergOptions.CATALOG_TABLE);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new HashSet<>(Arrays.asList(IcebergOptions.catalogOptions()));
+        options.addAll(Arrays.asList(IcebergOptions.writeOptions()));
+        options.add(IcebergOptions.CATALOG_DATABASE);
+        options.add(IcebergOptions.FORMAT_VERSION);
+        return options;
+    }
+
+    @Override
+    public void validate(SinkContext context) {
+        try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys())) {
+            WriteSettings.of(table.table(), context.rawOptions());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
+        // restoredState is always empty: the writer keeps nothing open across a checkpoint
+        CatalogTable table = CatalogTable.load(context.options());
+        try {
+            WriteSchemas.checkWritable(table.table(), context.rowType());
+            WriteSettings settings = WriteSettings.of(table.table(), context.rawOptions());
+            Table t = table.table();
+            RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(t, context.rowType(), settings.targetFileSize(),
+                    settings.format(), settings.writerProperties(), Collections.emptyList(), false);
+            // file names carry the subtask and a random operation id: no clash across attempts
+            writers.initialize(context.subtaskIndex(), 0);
+            return new IcebergTargetWriter(table, writers, new TemporaryManifests(t, context.jobId(), context.subtaskIndex()));
+        } catch (RuntimeException e) {
+            table.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public TargetCommitter createCommitter(SinkContext context) throws IOException {
+        CatalogTable table = CatalogTable.load(context.options());
+        try {
+            return new IcebergTargetCommitter(table, WriteSettings.of(table.table(), context.rawOptions()).branch());
+        } catch (RuntimeException e) {
+            table.close();
+            throw e;
+        }
+    }
+}

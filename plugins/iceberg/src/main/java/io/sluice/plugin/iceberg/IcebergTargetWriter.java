@@ -1,0 +1,88 @@
+package io.sluice.plugin.iceberg;
+
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.RecordContext;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
+import org.apache.iceberg.flink.sink.TaskWriterFactory;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.io.WriteResult;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Writes one subtask's rows with Iceberg's own Flink task writers, partitioned by the table's
+ * spec and rolled at the target file size. At every checkpoint it completes the task writer: all
+ * its data files close and go to the committer in one {@link PendingCommit}, listed in temporary
+ * manifests ({@link PendingFiles}). Nothing stays open across a checkpoint, so there is no writer
+ * state to restore; files of rows written after the last checkpoint are abandoned on failure and
+ * the rows are written again from the restored position.
+ */
+final class IcebergTargetWriter implements TargetWriter {
+
+    private final CatalogTable table;
+    private final TaskWriterFactory<RowData> writers;
+    private final TemporaryManifests manifests;
+    private TaskWriter<RowData> current; // null until the first row after a checkpoint
+
+    IcebergTargetWriter(CatalogTable table, TaskWriterFactory<RowData> writers, TemporaryManifests manifests) {
+        this.table = table;
+        this.writers = writers;
+        this.manifests = manifests;
+    }
+
+    @Override
+    public void write(RowData row, RecordContext context) throws IOException {
+        RowKind kind = row.getRowKind();
+        if (kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE) {
+            // an append writer would store the retraction as a new row
+            throw new IOException("The iceberg target appends rows, but got a " + kind + " row: changelog input needs"
+                    + " upsert mode, which this version does not support yet");
+        }
+        if (current == null) {
+            current = writers.create();
+        }
+        current.write(row);
+    }
+
+    @Override
+    public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
+        if (current == null) {
+            return Collections.emptyList();
+        }
+        WriteResult result = current.complete();
+        current = null;
+        if (result.rewrittenDeleteFiles().length > 0) {
+            throw new IllegalStateException("Iceberg's writer replaced delete files, which an append never does");
+        }
+        if (result.dataFiles().length == 0 && result.deleteFiles().length == 0) {
+            return Collections.emptyList();
+        }
+        PendingFiles files = PendingFiles.write(table.table(), result, manifests);
+        return Collections.singletonList(new PendingCommit(files.toPayload(), null, 0L));
+    }
+
+    @Override
+    public List<Payload> snapshotState(long checkpointId) {
+        // prepareCommit closed every file: nothing in progress to resume
+        return Collections.emptyList();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (current != null) {
+                // rows after the last checkpoint: written again after the restore
+                current.abort();
+                current = null;
+            }
+        } finally {
+            table.close();
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.sluice.it.chaos.iceberg;
+
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Test plugin: the {@code iceberg} target of another plugin, reached through the extension
+ * lookup, whose committer records the checkpoint of every non-empty request it is handed (one line
+ * each in {@code requests} in the marker directory, so a test sees requests handed over again) and,
+ * if asked to, fails once (a marker file remembers that it did) on the second non-empty commit of
+ * the job, either before the real commit ran or right after it succeeded. Test code only: it is
+ * compiled and packaged by the integration tests, never shipped.
+ */
+@org.pf4j.Extension
+public class ChaosIcebergTargetFactory implements TargetFactory {
+
+    /** {@code before}, {@code after} or {@code none}. */
+    static final ConfigOption<String> FAIL_IN_COMMIT = ConfigOptions.key("chaos.commit.fail").stringType().defaultValue("none");
+    static final ConfigOption<String> MARKER_DIR = ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
+
+    @Override
+    public String identifier() {
+        return "chaos-iceberg";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return new HashSet<>(Set.of(MARKER_DIR));
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        // the delegate's options are not known before a context exists: accept them by name
+        Set<ConfigOption<?>> options = new HashSet<>();
+        options.add(FAIL_IN_COMMIT);
+        for (String key : new String[] {"catalog-name", "catalog-type", "catalog-impl", "warehouse", "uri",
+                "catalog-database", "catalog-table", "format-version", "write-format", "target-file-size-bytes",
+                "compression-codec", "compression-level", "compression-strategy", "branch"}) {
+            options.add(ConfigOptions.key(key).stringType().noDefaultValue());
+        }
+        return options;
+    }
+
+    private static TargetFactory delegate(SinkContext context) {
+        return context.extensions().find(TargetFactory.class, "iceberg");
+    }
+
+    @Override
+    public void validate(SinkContext context) {
+        delegate(context).validate(context);
+    }
+
+    @Override
+    public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
+        return delegate(context).createWriter(context, restoredState);
+    }
+
+    @Override
+    public TargetCommitter createCommitter(SinkContext context) throws IOException {
+        TargetCommitter committer = delegate(context).createCommitter(context);
+        String mode = context.options().get(FAIL_IN_COMMIT);
+        Path marker = Paths.get(context.options().get(MARKER_DIR), "commit-failed");
+        Path requests = Paths.get(context.options().get(MARKER_DIR), "requests");
+        return new TargetCommitter() {
+            int commits;
+
+            @Override
+            public void commit(CommitRequest request) throws IOException {
+                if (!request.pending().isEmpty()) {
+                    Files.createDirectories(requests.getParent());
+                    Files.write(requests, (request.checkpointId() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                }
+                // the second non-empty commit of the job fails once: a checkpoint has completed before
+                boolean fail = !request.pending().isEmpty() && ++commits >= 2 && !Files.exists(marker);
+                if (fail && mode.equals("before")) {
+                    inject(marker, "before");
+                }
+                committer.commit(request);
+                if (fail && mode.equals("after")) {
+                    inject(marker, "after");
+                }
+            }
+
+            @Override
+            public void close() throws Exception {
+                committer.close();
+            }
+        };
+    }
+
+    private static void inject(Path marker, String when) throws IOException {
+        Files.createDirectories(marker.getParent());
+        Files.createFile(marker);
+        throw new IOException("chaos: injected failure " + when + " the Iceberg commit");
+    }
+}

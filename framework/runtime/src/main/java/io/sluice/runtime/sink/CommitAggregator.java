@@ -24,6 +24,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * Merges the committables of all writer subtasks into one per checkpoint, so that one committer
@@ -65,6 +66,8 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     private transient ListState<byte[]> compactionState;
     private transient String jobId;
     private transient String operatorId;
+    /** New with every start and restore: see {@link Committable#epoch()}. */
+    private transient String epoch;
     private transient PartitionCommitTrigger trigger;
     private transient long watermark;
 
@@ -97,6 +100,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
         super.open();
         jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
         operatorId = getOperatorID().toHexString();
+        epoch = UUID.randomUUID().toString();
         if (tracksPartitions) {
             trigger = new PartitionCommitTrigger(new TaskSinkContext(descriptor,
                     getRuntimeContext().getJobInfo().getJobId().toHexString(), 0, 1, getMetricGroup(),
@@ -176,7 +180,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
             List<Committable.Entry> entries = pending.containsKey(id) ? pending.remove(id) : new ArrayList<>();
             // due partitions go with the last committable: all their files are committed before
             boolean last = i == ids.size() - 1;
-            Committable c = new Committable(id, jobId, operatorId, entries,
+            Committable c = new Committable(id, jobId, operatorId, epoch, entries,
                     last ? units : new ArrayList<>(), last ? due : new ArrayList<>());
             output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 1, 0)));
             output.collect(new StreamRecord<>(new CommittableWithLineage<>(c, id, 0)));

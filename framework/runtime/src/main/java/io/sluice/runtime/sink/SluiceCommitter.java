@@ -59,7 +59,7 @@ final class SluiceCommitter implements Committer<Committable> {
             if (!payloads.isEmpty() || !units.isEmpty()) {
                 // the job that wrote the data: a restored committable keeps its own
                 String writer = c.jobId().isEmpty() ? jobId : c.jobId();
-                committer.commit(new Request(writer, c.operatorId(), c.checkpointId(), payloads, units));
+                committer.commit(new Request(writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
             }
             commitPartitions(c);
         }
@@ -88,13 +88,16 @@ final class SluiceCommitter implements Committer<Committable> {
     private static final class Request implements io.sluice.spi.sink.CommitRequest {
         private final String jobId;
         private final String operatorId;
+        private final String epoch;
         private final long checkpointId;
         private final List<Payload> pending;
         private final List<CompactionUnit> compactions;
 
-        Request(String jobId, String operatorId, long checkpointId, List<Payload> pending, List<CompactionUnit> compactions) {
+        Request(String jobId, String operatorId, String epoch, long checkpointId, List<Payload> pending,
+                List<CompactionUnit> compactions) {
             this.jobId = jobId;
             this.operatorId = operatorId;
+            this.epoch = epoch;
             this.checkpointId = checkpointId;
             this.pending = pending;
             this.compactions = compactions;
@@ -108,6 +111,11 @@ final class SluiceCommitter implements Committer<Committable> {
         @Override
         public String operatorId() {
             return operatorId;
+        }
+
+        @Override
+        public String epoch() {
+            return epoch;
         }
 
         @Override

@@ -15,20 +15,22 @@ public final class Committable {
     private final long checkpointId;
     private final String jobId;
     private final String operatorId;
+    private final String epoch;
     private final List<Entry> entries;
     private final List<Unit> compactions;
     private final List<String> duePartitions;
 
     /** A writer's committable: entries only. */
     public Committable(List<Entry> entries) {
-        this(0, "", "", entries, Collections.emptyList(), Collections.emptyList());
+        this(0, "", "", "", entries, Collections.emptyList(), Collections.emptyList());
     }
 
-    public Committable(long checkpointId, String jobId, String operatorId, List<Entry> entries, List<Unit> compactions,
-            List<String> duePartitions) {
+    public Committable(long checkpointId, String jobId, String operatorId, String epoch, List<Entry> entries,
+            List<Unit> compactions, List<String> duePartitions) {
         this.checkpointId = checkpointId;
         this.jobId = jobId;
         this.operatorId = operatorId;
+        this.epoch = epoch;
         this.entries = Collections.unmodifiableList(entries);
         this.compactions = Collections.unmodifiableList(compactions);
         this.duePartitions = Collections.unmodifiableList(duePartitions);
@@ -46,6 +48,15 @@ public final class Committable {
     /** The operator id of the aggregator that made this committable. */
     public String operatorId() {
         return operatorId;
+    }
+
+    /**
+     * The run of the aggregator (from one start or restore to the next) that made this committable.
+     * Checkpoint ids repeat after a restore from an older checkpoint (with a fixed job id); the
+     * epoch tells this run's checkpoint n from an earlier run's.
+     */
+    public String epoch() {
+        return epoch;
     }
 
     /** Pending commits to publish as they are. */

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Serializes {@link Committable}. Version 2: checkpoint id, job id, operator id; the entries (each
+ * Serializes {@link Committable}. Version 2: checkpoint id, job id, operator id, epoch; the entries (each
  * the envelope, a partition flag and value, the partition creation time, the size and the
  * compaction flag); the compaction units (each the bucket id and its input envelopes); the due
  * partitions.
@@ -31,6 +31,7 @@ public final class CommittableSerializer implements SimpleVersionedSerializer<Co
         out.writeLong(c.checkpointId());
         out.writeUTF(c.jobId());
         out.writeUTF(c.operatorId());
+        out.writeUTF(c.epoch());
         writeEntries(c.entries(), out);
         out.writeInt(c.compactions().size());
         for (Committable.Unit u : c.compactions()) {
@@ -56,6 +57,7 @@ public final class CommittableSerializer implements SimpleVersionedSerializer<Co
         long checkpointId = in.readLong();
         String jobId = in.readUTF();
         String operatorId = in.readUTF();
+        String epoch = in.readUTF();
         List<Committable.Entry> entries = readEntries(in);
         int units = in.readInt();
         List<Committable.Unit> compactions = new ArrayList<>(units);
@@ -73,7 +75,7 @@ public final class CommittableSerializer implements SimpleVersionedSerializer<Co
         for (int i = 0; i < due; i++) {
             duePartitions.add(in.readUTF());
         }
-        return new Committable(checkpointId, jobId, operatorId, entries, compactions, duePartitions);
+        return new Committable(checkpointId, jobId, operatorId, epoch, entries, compactions, duePartitions);
     }
 
     /** Writes entries; also the form of the files the aggregator keeps for compaction. */

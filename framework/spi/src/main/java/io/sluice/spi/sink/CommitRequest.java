@@ -23,6 +23,17 @@ public interface CommitRequest {
      */
     String operatorId();
 
+    /**
+     * The run of the job that made this request: new after every start and restore. A job restored
+     * from an older checkpoint (with a fixed job id, as in application mode) numbers its new
+     * checkpoints from there again, so checkpoint n of this epoch is not checkpoint n of an earlier
+     * one: a target that records committed checkpoint ids records the epoch with them, and finds its
+     * own earlier success by (job id, operator id, epoch, checkpoint id).
+     */
+    default String epoch() {
+        return "";
+    }
+
     /** The checkpoint the data belongs to; {@code Long.MAX_VALUE} at end of bounded input. */
     long checkpointId();
 

@@ -44,7 +44,8 @@ final class IcebergTargetCommitter implements TargetCommitter {
     public void commit(CommitRequest request) throws IOException {
         Table table = catalogTable.table();
         table.refresh();
-        long committed = CommittedCheckpoints.lastCommitted(table, branch, request.jobId(), request.operatorId());
+        long committed = CommittedCheckpoints.lastCommitted(table, branch, request.jobId(), request.operatorId(),
+                request.epoch());
         if (committed >= request.checkpointId()) {
             LOG.info("Checkpoint {} of job {} (sink {}) is already in Iceberg table {} (branch {}, up to checkpoint {}):"
                     + " nothing to commit", request.checkpointId(), request.jobId(), request.operatorId(), table.name(),
@@ -60,7 +61,7 @@ final class IcebergTargetCommitter implements TargetCommitter {
             pending.add(files);
         }
         SnapshotUpdate<?> update = deletes.isEmpty() ? append(table, data) : rowDelta(table, data, deletes);
-        CommittedCheckpoints.record(update, request.jobId(), request.operatorId(), request.checkpointId());
+        CommittedCheckpoints.record(update, request.jobId(), request.operatorId(), request.epoch(), request.checkpointId());
         update.toBranch(branch);
         try {
             update.commit();

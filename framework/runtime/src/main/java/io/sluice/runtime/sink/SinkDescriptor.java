@@ -33,9 +33,11 @@ public final class SinkDescriptor implements Serializable {
     private final PluginSettings pluginSettings;
     private final ArrayList<String> primaryKey;
     private final boolean overwrite;
+    private final LinkedHashMap<String, String> jobConfiguration;
 
     SinkDescriptor(String target, String pluginId, Map<String, String> options, RowType rowType,
-            List<String> partitionKeys, PluginSettings pluginSettings, List<String> primaryKey, boolean overwrite) {
+            List<String> partitionKeys, PluginSettings pluginSettings, List<String> primaryKey, boolean overwrite,
+            Map<String, String> jobConfiguration) {
         this.target = Objects.requireNonNull(target);
         this.pluginId = Objects.requireNonNull(pluginId);
         this.options = new LinkedHashMap<>(options);
@@ -44,6 +46,7 @@ public final class SinkDescriptor implements Serializable {
         this.pluginSettings = Objects.requireNonNull(pluginSettings);
         this.primaryKey = new ArrayList<>(primaryKey);
         this.overwrite = overwrite;
+        this.jobConfiguration = new LinkedHashMap<>(jobConfiguration);
     }
 
     /**
@@ -70,12 +73,29 @@ public final class SinkDescriptor implements Serializable {
         PluginSettings settings = PluginSettings.fromOptions(options);
         PluginRegistry registry = PluginRegistry.get(settings);
         String pluginId = registry.pluginOf(TargetFactory.class, target);
-        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, settings, primaryKey, false);
+        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, settings, primaryKey, false,
+                Collections.emptyMap());
     }
 
     /** This sink, replacing what its data overwrites ({@code INSERT OVERWRITE}) or not. */
     public SinkDescriptor withOverwrite(boolean overwrite) {
-        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, pluginSettings, primaryKey, overwrite);
+        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, pluginSettings, primaryKey, overwrite,
+                jobConfiguration);
+    }
+
+    /**
+     * This sink, with the configuration of the job or session that plans it (the SQL session's
+     * {@code SET}s, the DataStream job's configuration): a target may read its options there, after
+     * the table's own.
+     */
+    public SinkDescriptor withJobConfiguration(Map<String, String> configuration) {
+        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, pluginSettings, primaryKey, overwrite,
+                configuration);
+    }
+
+    /** The job's or session's configuration, as planned. */
+    public Map<String, String> jobConfiguration() {
+        return Collections.unmodifiableMap(jobConfiguration);
     }
 
     /** The primary key columns (the upsert key), empty if none. */

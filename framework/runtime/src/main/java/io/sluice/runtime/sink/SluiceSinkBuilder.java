@@ -39,6 +39,7 @@ public final class SluiceSinkBuilder {
     private final List<String> partitionKeys = new ArrayList<>();
     private final List<String> primaryKey = new ArrayList<>();
     private boolean overwrite;
+    private final Map<String, String> jobConfiguration = new LinkedHashMap<>();
 
     SluiceSinkBuilder(RowType rowType) {
         this.rowType = rowType;
@@ -122,6 +123,12 @@ public final class SluiceSinkBuilder {
         return this;
     }
 
+    /** The job's configuration, where a target looks for write options after the sink's own. */
+    public SluiceSinkBuilder withJobConfiguration(Map<String, String> configuration) {
+        jobConfiguration.putAll(configuration);
+        return this;
+    }
+
     /** Any option of the target, format or framework. */
     public SluiceSinkBuilder withOption(String key, String value) {
         options.put(key, value);
@@ -152,7 +159,8 @@ public final class SluiceSinkBuilder {
             all.putAll(BucketAssigners.dateTime().options());
         }
         SinkDescriptor descriptor = SinkDescriptor.resolve(all, rowType, partitionKeys, primaryKey)
-                .withOverwrite(overwrite);
+                .withOverwrite(overwrite)
+                .withJobConfiguration(jobConfiguration);
         if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
             throw new IllegalArgumentException("Target '" + descriptor.target() + "' does not support overwrite");
         }

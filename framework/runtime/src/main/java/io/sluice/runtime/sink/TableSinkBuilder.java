@@ -179,7 +179,8 @@ public final class TableSinkBuilder<T> {
                 .withTarget(target)
                 .withOptions(options)
                 .withPrimaryKey(equalityFields.toArray(new String[0]))
-                .withOverwrite(overwrite);
+                .withOverwrite(overwrite)
+                .withJobConfiguration(rows.getExecutionEnvironment().getConfiguration().toMap());
         if (writeParallelism > 0) {
             builder.withOption(SluiceOptions.SINK_PARALLELISM.key(), String.valueOf(writeParallelism));
         }

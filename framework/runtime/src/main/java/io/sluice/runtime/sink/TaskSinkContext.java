@@ -6,6 +6,7 @@ import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.sink.SinkContext;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.types.logical.RowType;
@@ -103,5 +104,10 @@ final class TaskSinkContext implements SinkContext {
     @Override
     public boolean overwrite() {
         return descriptor.overwrite();
+    }
+
+    @Override
+    public ReadableConfig jobConfiguration() {
+        return Configuration.fromMap(descriptor.jobConfiguration());
     }
 }

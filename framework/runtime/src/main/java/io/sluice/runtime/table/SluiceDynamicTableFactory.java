@@ -7,6 +7,9 @@ import io.sluice.runtime.source.SluiceSourceBuilder;
 import io.sluice.runtime.source.SourceDescriptor;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.UniqueConstraint;
@@ -59,13 +62,22 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         try {
             List<String> primaryKey = table.getResolvedSchema().getPrimaryKey()
                     .map(UniqueConstraint::getColumns).orElse(Collections.emptyList());
-            SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys(), primaryKey);
+            SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys(), primaryKey)
+                    .withJobConfiguration(sessionConfiguration(context.getConfiguration()));
             SinkValidation.validate(descriptor);
             return new SluiceDynamicTableSink(descriptor);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException("Invalid options of table " + context.getObjectIdentifier().asSummaryString()
                     + " ('connector' = 'sluice'): " + e.getMessage(), e);
         }
+    }
+
+    /** The session's own settings ({@code SET} and the table environment's configuration). */
+    private static Map<String, String> sessionConfiguration(ReadableConfig config) {
+        if (config instanceof TableConfig) {
+            return ((TableConfig) config).getConfiguration().toMap();
+        }
+        return config instanceof Configuration ? ((Configuration) config).toMap() : Collections.emptyMap();
     }
 
     @Override

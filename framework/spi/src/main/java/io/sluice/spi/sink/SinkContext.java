@@ -3,6 +3,7 @@ package io.sluice.spi.sink;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.FileCompactor;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.types.logical.RowType;
@@ -79,5 +80,13 @@ public interface SinkContext {
      */
     default boolean overwrite() {
         return false;
+    }
+
+    /**
+     * The configuration of the job or SQL session that planned the sink: where upstream connectors
+     * look for a write option between the table's own options and the table's properties.
+     */
+    default ReadableConfig jobConfiguration() {
+        return new Configuration();
     }
 }

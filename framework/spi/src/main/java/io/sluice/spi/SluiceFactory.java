@@ -34,4 +34,14 @@ public interface SluiceFactory {
     default Set<ConfigOption<?>> optionalOptions() {
         return Collections.emptySet();
     }
+
+    /**
+     * Prefixes of option keys that the extension hands on, key and value as given, to a library
+     * whose set of keys is open-ended (an Iceberg catalog's {@code header.*} properties, say). The
+     * framework accepts every key that starts with one of them and leaves checking the values to
+     * the extension. Empty by default.
+     */
+    default Set<String> optionPrefixes() {
+        return Collections.emptySet();
+    }
 }

@@ -24,27 +24,34 @@ import java.util.TreeSet;
  * The options a Sluice table may have: one table is read and written with the same options, so
  * the sink and the source both accept what either side declares: the framework's, the target's,
  * the source's, the chosen format's (under its prefix) and those of the chosen extensions (bucket
- * assigner, rolling policy, commit policies, file enumerator, compactor).
+ * assigner, rolling policy, commit policies, file enumerator, compactor). Keys under a prefix that
+ * one of them passes through ({@link SluiceFactory#optionPrefixes()}) are known as well.
  */
 public final class KnownOptions {
 
     private final List<ConfigOption<?>> options;
     private final String format; // nullable
     private final List<ConfigOption<?>> formatOptions;
+    private final TreeSet<String> prefixes;
 
-    private KnownOptions(List<ConfigOption<?>> options, String format, List<ConfigOption<?>> formatOptions) {
+    private KnownOptions(List<ConfigOption<?>> options, String format, List<ConfigOption<?>> formatOptions,
+            TreeSet<String> prefixes) {
         this.options = options;
         this.format = format;
         this.formatOptions = formatOptions;
+        this.prefixes = prefixes;
     }
 
     /** What the given options make known: the extensions they choose add their own. */
     public static KnownOptions of(Map<String, String> given, PluginRegistry registry) {
         List<ConfigOption<?>> known = new ArrayList<>(SluiceOptions.all());
         known.addAll(SourceOptions.all());
+        TreeSet<String> prefixes = new TreeSet<>();
         String target = given.get(SluiceOptions.TARGET.key());
         if (target != null && registry.identifiers(TargetFactory.class).contains(target)) {
-            known.addAll(declared(registry.find(TargetFactory.class, target)));
+            TargetFactory factory = registry.find(TargetFactory.class, target);
+            known.addAll(declared(factory));
+            prefixes.addAll(factory.optionPrefixes());
         }
         addChosen(registry, BucketAssignerFactory.class, given.get("sink.bucket-assigner"), known);
         addChosen(registry, RollingPolicyFactory.class, given.get("sink.rolling-policy.kind"), known);
@@ -61,7 +68,7 @@ public final class KnownOptions {
         if (format != null) {
             formatOptions.addAll(declared(registry.find(FormatFactory.class, format)));
         }
-        return new KnownOptions(known, format, formatOptions);
+        return new KnownOptions(known, format, formatOptions, prefixes);
     }
 
     private static <T extends SluiceFactory> void addChosen(
@@ -92,7 +99,9 @@ public final class KnownOptions {
         TreeSet<String> unknown = new TreeSet<>(given.keySet());
         unknown.removeAll(keys);
         unknown.remove("connector");
+        unknown.removeIf(key -> prefixes.stream().anyMatch(key::startsWith));
         if (!unknown.isEmpty()) {
+            prefixes.forEach(p -> keys.add(p + "*"));
             throw new IllegalArgumentException("Unsupported options for " + what + ": " + unknown
                     + "\n\nSupported options:\n" + String.join("\n", keys));
         }

@@ -231,7 +231,9 @@ class PluginContextClassLoaderTest {
                 "  public java.util.Set<org.apache.flink.configuration.ConfigOption<?>> requiredOptions() {",
                 "    " + PROBE + ".enter(\"" + spi + ".requiredOptions\", this); return java.util.Collections.emptySet(); }",
                 "  public java.util.Set<org.apache.flink.configuration.ConfigOption<?>> optionalOptions() {",
-                "    " + PROBE + ".enter(\"" + spi + ".optionalOptions\", this); return java.util.Collections.emptySet(); }");
+                "    " + PROBE + ".enter(\"" + spi + ".optionalOptions\", this); return java.util.Collections.emptySet(); }",
+                "  public java.util.Set<String> optionPrefixes() {",
+                "    " + PROBE + ".enter(\"" + spi + ".optionPrefixes\", this); return java.util.Collections.emptySet(); }");
     }
 
     /** A Catalog whose every method (Flink has some fifty) reports to the probe and returns a default. */

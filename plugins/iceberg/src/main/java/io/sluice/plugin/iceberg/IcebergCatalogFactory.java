@@ -50,7 +50,7 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
     public Catalog createCatalog(CatalogContext context) {
         Map<String, String> options = new LinkedHashMap<>(context.options());
         Set<String> unknown = new TreeSet<>(options.keySet());
-        unknown.removeAll(tableKeys());
+        unknown.removeIf(IcebergCatalogFactory::forTables);
         unknown.removeAll(CATALOG_ONLY);
         if (!unknown.isEmpty()) {
             Set<String> known = new TreeSet<>(tableKeys());
@@ -58,7 +58,7 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
             known.remove(IcebergOptions.CATALOG_TABLE.key());
             known.remove(IcebergOptions.CATALOG_DATABASE.key());
             throw new IllegalArgumentException("Unsupported options for an iceberg catalog: " + unknown
-                    + "; supported: " + known);
+                    + "; supported: " + known + " and keys starting with " + IcebergOptions.CATALOG_PROPERTY_PREFIXES);
         }
         boolean cacheEnabled = Boolean.parseBoolean(options.getOrDefault(CatalogProperties.CACHE_ENABLED,
                 String.valueOf(CatalogProperties.CACHE_ENABLED_DEFAULT)));
@@ -80,9 +80,8 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
     @Override
     public Map<String, String> tableOptions(CatalogContext context, ObjectPath table, Map<String, String> properties) {
         Map<String, String> options = new LinkedHashMap<>();
-        Set<String> tableKeys = tableKeys();
         withName(context.name(), context.options()).forEach((k, v) -> {
-            if (tableKeys.contains(k)) {
+            if (forTables(k)) {
                 options.put(k, v);
             }
         });
@@ -95,6 +94,11 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
         Map<String, String> named = new LinkedHashMap<>(options);
         named.put(IcebergOptions.CATALOG_NAME.key(), name);
         return named;
+    }
+
+    /** Whether the target takes the option: declared, or under one of its passthrough prefixes. */
+    private static boolean forTables(String key) {
+        return tableKeys().contains(key) || IcebergOptions.CATALOG_PROPERTY_PREFIXES.stream().anyMatch(key::startsWith);
     }
 
     private static Set<String> tableKeys() {

@@ -1,20 +1,26 @@
 package io.sluice.plugin.iceberg;
 
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.iceberg.CatalogProperties;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 
+import java.io.Closeable;
+import java.io.IOException;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Opens the Iceberg catalog that the sink's options describe, the way Iceberg's Flink connector
  * reads the same options: {@code catalog-impl} names a catalog class, otherwise {@code
- * catalog-type} picks a built-in one ({@code hive} when neither is set).
+ * catalog-type} picks a built-in one ({@code hive} when neither is set; see {@link CatalogTypes}).
+ *
+ * <p>The catalog gets the allow-listed catalog properties ({@link
+ * IcebergOptions#catalogProperties()}) under their own keys, and a Hadoop configuration with the
+ * site files of {@code hadoop-conf-dir} and {@code hive-conf-dir}.
  */
 final class IcebergCatalogs {
 
@@ -26,46 +32,89 @@ final class IcebergCatalogs {
      */
     static Catalog open(ReadableConfig options) {
         String name = options.get(IcebergOptions.CATALOG_NAME);
-        Map<String, String> properties = new HashMap<>();
-        options.getOptional(IcebergOptions.WAREHOUSE).ifPresent(v -> properties.put(CatalogProperties.WAREHOUSE_LOCATION, v));
-        options.getOptional(IcebergOptions.URI).ifPresent(v -> properties.put(CatalogProperties.URI, v));
-        String implementation = implementation(options);
+        checkGeneralOptions(options);
+        String implementation = CatalogTypes.implementation(options);
+        Map<String, String> properties = properties(options);
+        Configuration conf = HadoopConfigurations.create(options.getOptional(IcebergOptions.HADOOP_CONF_DIR).orElse(null),
+                options.getOptional(IcebergOptions.HIVE_CONF_DIR).orElse(null));
+        Catalog catalog;
         try {
-            return CatalogUtil.loadCatalog(implementation, name, properties, HadoopConfigurations.create());
+            catalog = CatalogUtil.loadCatalog(implementation, name, properties, conf);
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalArgumentException("Cannot open Iceberg catalog '" + name + "' (" + implementation + where(options)
+                    + "): " + e, e);
+        }
+        if (CatalogUtil.ICEBERG_CATALOG_HIVE.equals(implementation)) {
+            probe(catalog, name, options, conf);
+        }
+        return catalog;
+    }
+
+    /**
+     * Asks a Hive catalog for its databases once: it connects lazily, and the first use deep in a
+     * table load would fail without naming the metastore it tried.
+     */
+    private static void probe(Catalog catalog, String name, ReadableConfig options, Configuration conf) {
+        try {
+            ((SupportsNamespaces) catalog).listNamespaces(Namespace.empty());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("Cannot open Iceberg catalog '" + name + "' (" + implementation + "): "
-                    + e.getMessage(), e);
+            try {
+                ((Closeable) catalog).close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            String uris = options.getOptional(IcebergOptions.URI).orElseGet(() -> conf.get("hive.metastore.uris", ""));
+            throw new IllegalArgumentException("Cannot reach the Hive metastore of Iceberg catalog '" + name + "'"
+                    + where(options) + " (hive.metastore.uris '" + uris + "'): " + e.getMessage() + " (" + root + ")", e);
         }
     }
 
-    /** The catalog class the options choose. */
-    private static String implementation(ReadableConfig options) {
-        Optional<String> impl = options.getOptional(IcebergOptions.CATALOG_IMPL);
-        Optional<String> type = options.getOptional(IcebergOptions.CATALOG_TYPE);
-        if (impl.isPresent()) {
-            if (type.isPresent()) {
-                throw new IllegalArgumentException("Options '" + IcebergOptions.CATALOG_TYPE.key() + "' ('" + type.get()
-                        + "') and '" + IcebergOptions.CATALOG_IMPL.key() + "' ('" + impl.get() + "') exclude each other: set one");
-            }
-            return impl.get();
+    /** Where the catalog lives, as the options say, for messages. */
+    private static String where(ReadableConfig options) {
+        return options.getOptional(IcebergOptions.URI).map(uri -> " at '" + IcebergOptions.URI.key() + "' = '" + uri + "'")
+                .orElseGet(() -> options.getOptional(IcebergOptions.HIVE_CONF_DIR)
+                        .map(dir -> " configured by '" + IcebergOptions.HIVE_CONF_DIR.key() + "' = '" + dir + "'").orElse(""));
+    }
+
+    /**
+     * The allow-listed catalog properties that are set, and every option under one of {@link
+     * IcebergOptions#CATALOG_PROPERTY_PREFIXES}, as strings under their own keys.
+     */
+    static Map<String, String> properties(ReadableConfig options) {
+        Map<String, String> properties = new HashMap<>();
+        for (ConfigOption<?> option : IcebergOptions.catalogProperties()) {
+            options.getOptional(option).ifPresent(v -> properties.put(option.key(), String.valueOf(v)));
         }
-        String kind = type.orElse(IcebergOptions.DEFAULT_CATALOG_TYPE).toLowerCase(Locale.ROOT);
-        switch (kind) {
-            case "hadoop":
-                if (!options.getOptional(IcebergOptions.WAREHOUSE).isPresent()) {
-                    throw new IllegalArgumentException("Option '" + IcebergOptions.WAREHOUSE.key()
-                            + "' is required with '" + IcebergOptions.CATALOG_TYPE.key() + "' = 'hadoop'");
+        // a ReadableConfig cannot list its keys; the framework's (and Flink's) Configuration can
+        if (options instanceof org.apache.flink.configuration.Configuration) {
+            ((org.apache.flink.configuration.Configuration) options).toMap().forEach((key, value) -> {
+                if (IcebergOptions.CATALOG_PROPERTY_PREFIXES.stream().anyMatch(key::startsWith)) {
+                    properties.put(key, value);
                 }
-                return HadoopCatalog.class.getName();
-            case "hive":
-            case "rest":
-                throw new IllegalArgumentException("'" + IcebergOptions.CATALOG_TYPE.key() + "' = '" + kind + "'"
-                        + (type.isPresent() ? "" : " (the default when neither 'catalog-type' nor 'catalog-impl' is set)")
-                        + " is not supported by this version of the iceberg target yet: use 'catalog-type' = 'hadoop',"
-                        + " or a catalog class in 'catalog-impl'");
-            default:
-                throw new IllegalArgumentException("Invalid '" + IcebergOptions.CATALOG_TYPE.key() + "' '" + type.get()
-                        + "': must be 'hadoop', 'hive' or 'rest'");
+            });
         }
+        return properties;
+    }
+
+    private static void checkGeneralOptions(ReadableConfig options) {
+        int version = options.get(IcebergOptions.PROPERTY_VERSION);
+        if (version != 1) {
+            throw new IllegalArgumentException("Unsupported '" + IcebergOptions.PROPERTY_VERSION.key() + "' " + version
+                    + ": this version knows property version 1");
+        }
+        if (options.get(IcebergOptions.CACHE_EXPIRATION_INTERVAL_MS) == 0) {
+            throw new IllegalArgumentException("Invalid '" + IcebergOptions.CACHE_EXPIRATION_INTERVAL_MS.key()
+                    + "' 0: must be positive, or negative to never expire (upstream rejects 0 too)");
+        }
+        options.getOptional(IcebergOptions.CLIENTS).ifPresent(clients -> {
+            if (clients < 1) {
+                throw new IllegalArgumentException("Invalid '" + IcebergOptions.CLIENTS.key() + "' " + clients
+                        + ": the Hive client pool needs at least 1 client");
+            }
+        });
     }
 }

@@ -12,17 +12,13 @@ import org.apache.iceberg.flink.FlinkWriteOptions;
  */
 public final class IcebergOptions {
 
-    /** Upstream's default catalog type when neither {@code catalog-type} nor {@code catalog-impl} is set. */
-    static final String DEFAULT_CATALOG_TYPE = "hive";
-
     public static final ConfigOption<String> CATALOG_NAME =
             ConfigOptions.key("catalog-name").stringType().defaultValue("default_catalog")
                     .withDescription("Name of the Iceberg catalog; part of the table's name in Iceberg's logs and metrics.");
 
     public static final ConfigOption<String> CATALOG_TYPE =
             ConfigOptions.key("catalog-type").stringType().noDefaultValue()
-                    .withDescription("'hadoop', 'hive' or 'rest' ('hive' when neither this nor 'catalog-impl' is set)."
-                            + " This version supports 'hadoop' and 'catalog-impl'.");
+                    .withDescription("'hadoop', 'hive' or 'rest' ('hive' when neither this nor 'catalog-impl' is set).");
 
     public static final ConfigOption<String> CATALOG_IMPL =
             ConfigOptions.key("catalog-impl").stringType().noDefaultValue()
@@ -34,7 +30,53 @@ public final class IcebergOptions {
 
     public static final ConfigOption<String> URI =
             ConfigOptions.key("uri").stringType().noDefaultValue()
-                    .withDescription("URI of the catalog service (Hive metastore thrift URI, REST endpoint).");
+                    .withDescription("URI of the catalog service: the Hive metastore's thrift URI(s) (comma-separated),"
+                            + " the REST catalog's http(s) endpoint.");
+
+    public static final ConfigOption<Integer> CLIENTS =
+            ConfigOptions.key("clients").intType().noDefaultValue()
+                    .withDescription("Size of the Hive metastore client pool (Iceberg's default 2).");
+
+    public static final ConfigOption<String> HIVE_CONF_DIR =
+            ConfigOptions.key("hive-conf-dir").stringType().noDefaultValue()
+                    .withDescription("Directory with a hive-site.xml for the hive catalog; 'uri' and 'warehouse' override it.");
+
+    public static final ConfigOption<String> HADOOP_CONF_DIR =
+            ConfigOptions.key("hadoop-conf-dir").stringType().noDefaultValue()
+                    .withDescription("Directory with core-site.xml and/or hdfs-site.xml for the catalog and its file IO.");
+
+    public static final ConfigOption<Integer> PROPERTY_VERSION =
+            ConfigOptions.key("property-version").intType().defaultValue(1)
+                    .withDescription("Version of the catalog properties; only 1 exists.");
+
+    public static final ConfigOption<Boolean> CACHE_ENABLED =
+            ConfigOptions.key("cache-enabled").booleanType().defaultValue(true)
+                    .withDescription("Whether a Flink catalog caches loaded tables. A sink loads its table once per"
+                            + " writer and committer, as upstream's connector tables do, so for a sink only the value is checked.");
+
+    public static final ConfigOption<Long> CACHE_EXPIRATION_INTERVAL_MS =
+            ConfigOptions.key("cache.expiration-interval-ms").longType().defaultValue(-1L)
+                    .withDescription("How long a cached table stays cached (-1: until evicted otherwise; 0 is invalid).");
+
+    public static final ConfigOption<String> IO_IMPL =
+            ConfigOptions.key("io-impl").stringType().noDefaultValue()
+                    .withDescription("Class name of the catalog's org.apache.iceberg.io.FileIO; the catalog's default otherwise.");
+
+    public static final ConfigOption<String> CREDENTIAL =
+            ConfigOptions.key("credential").stringType().noDefaultValue()
+                    .withDescription("REST catalog: OAuth2 client credential, '<client-id>:<secret>' or '<secret>'.");
+
+    public static final ConfigOption<String> TOKEN =
+            ConfigOptions.key("token").stringType().noDefaultValue()
+                    .withDescription("REST catalog: bearer token sent with every request.");
+
+    public static final ConfigOption<String> OAUTH2_SERVER_URI =
+            ConfigOptions.key("oauth2-server-uri").stringType().noDefaultValue()
+                    .withDescription("REST catalog: OAuth2 token endpoint; the catalog's own endpoint otherwise.");
+
+    public static final ConfigOption<String> SCOPE =
+            ConfigOptions.key("scope").stringType().noDefaultValue()
+                    .withDescription("REST catalog: OAuth2 scope asked for with 'credential'.");
 
     public static final ConfigOption<String> CATALOG_DATABASE =
             ConfigOptions.key("catalog-database").stringType().defaultValue("default")
@@ -76,8 +118,32 @@ public final class IcebergOptions {
 
     /** The options that choose and open the catalog. */
     static ConfigOption<?>[] catalogOptions() {
-        return new ConfigOption<?>[] {CATALOG_NAME, CATALOG_TYPE, CATALOG_IMPL, WAREHOUSE, URI};
+        return new ConfigOption<?>[] {
+            CATALOG_NAME, CATALOG_TYPE, CATALOG_IMPL, WAREHOUSE, URI, CLIENTS, HIVE_CONF_DIR, HADOOP_CONF_DIR,
+            PROPERTY_VERSION, CACHE_ENABLED, CACHE_EXPIRATION_INTERVAL_MS, IO_IMPL, CREDENTIAL, TOKEN, OAUTH2_SERVER_URI, SCOPE
+        };
     }
+
+    /**
+     * The catalog options that are Iceberg catalog properties, handed to the catalog under their own
+     * key as upstream's {@code FlinkCatalogFactory} hands over every property: the allow-list of
+     * what a sink passes through.
+     */
+    static ConfigOption<?>[] catalogProperties() {
+        return new ConfigOption<?>[] {
+            WAREHOUSE, URI, CLIENTS, IO_IMPL, CACHE_ENABLED, CACHE_EXPIRATION_INTERVAL_MS, CREDENTIAL, TOKEN,
+            OAUTH2_SERVER_URI, SCOPE
+        };
+    }
+
+    /**
+     * Prefixes of Iceberg catalog property families whose keys are open-ended, passed through to
+     * the catalog as given (upstream's {@code FlinkCatalogFactory} passes every property): REST
+     * request headers and REST client settings, catalog-level table defaults and overrides, and
+     * the file IO's cloud client settings.
+     */
+    static final java.util.Set<String> CATALOG_PROPERTY_PREFIXES = java.util.Set.of(
+            "header.", "rest.", "table-default.", "table-override.", "s3.", "gcs.", "adls.", "client.");
 
     /** The write options, passed to Iceberg's {@code FlinkWriteConf} under their own keys. */
     static ConfigOption<?>[] writeOptions() {

@@ -49,6 +49,11 @@ public final class IcebergTargetFactory implements TargetFactory {
     }
 
     @Override
+    public Set<String> optionPrefixes() {
+        return IcebergOptions.CATALOG_PROPERTY_PREFIXES;
+    }
+
+    @Override
     public void validate(SinkContext context) {
         try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys())) {
             WriteSettings.of(table.table(), context.rawOptions());

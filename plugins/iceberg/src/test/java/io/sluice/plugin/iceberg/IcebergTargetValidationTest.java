@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -77,9 +78,30 @@ class IcebergTargetValidationTest {
         assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).remove("warehouse")))
                 .hasMessageContaining("'warehouse' is required with 'catalog-type' = 'hadoop'");
         assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "hive")))
-                .hasMessageContaining("'catalog-type' = 'hive' is not supported by this version");
+                .hasMessageContaining("'catalog-type' = 'hive' needs option 'uri'");
         assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).remove("catalog-type")))
                 .hasMessageContaining("'hive' (the default when neither");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "hive")
+                        .set("uri", "localhost:9083")))
+                .hasMessageContaining("Invalid 'uri' 'localhost:9083' for 'catalog-type' = 'hive'");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "rest")))
+                .hasMessageContaining("Option 'uri' is required with 'catalog-type' = 'rest'");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "rest")
+                        .set("uri", "thrift://localhost:9083")))
+                .hasMessageContaining("Invalid 'uri' 'thrift://localhost:9083' for 'catalog-type' = 'rest'");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("property-version", "2")))
+                .hasMessageContaining("Unsupported 'property-version' 2");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
+                        .set("cache.expiration-interval-ms", "0")))
+                .hasMessageContaining("Invalid 'cache.expiration-interval-ms' 0");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("clients", "0")))
+                .hasMessageContaining("Invalid 'clients' 0");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
+                        .set("hadoop-conf-dir", warehouse.resolve("nowhere").toString())))
+                .hasMessageContaining("Option 'hadoop-conf-dir' = '" + warehouse.resolve("nowhere") + "': no such local directory");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
+                        .set("hadoop-conf-dir", warehouse.toString())))
+                .hasMessageContaining("the directory has none of [core-site.xml, hdfs-site.xml]");
         assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "glue")))
                 .hasMessageContaining("Invalid 'catalog-type' 'glue'");
         assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
@@ -96,6 +118,32 @@ class IcebergTargetValidationTest {
                 .set("catalog-impl", HadoopCatalog.class.getName());
         target.validate(context);
         assertThat(warehouse.resolve("db").resolve("t").resolve("metadata")).isDirectory();
+    }
+
+    @Test
+    void passesTheAllowListedCatalogPropertiesUnderTheirOwnKeys() {
+        TestSinkContext context = TestSinkContext.hadoop(warehouse, Writes.ROW).set("clients", "4")
+                .set("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO").set("token", "t").set("credential", "id:secret")
+                .set("oauth2-server-uri", "http://auth/token").set("scope", "catalog").set("cache-enabled", "false")
+                .set("cache.expiration-interval-ms", "5000").set("property-version", "1").set("catalog-database", "db")
+                .set("header.X-Tenant", "blue").set("rest.auth.type", "oauth2").set("write-format", "orc");
+        assertThat(IcebergCatalogs.properties(context.options())).containsOnly(
+                Map.entry("warehouse", warehouse.toUri().toString()), Map.entry("clients", "4"),
+                Map.entry("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO"), Map.entry("token", "t"),
+                Map.entry("credential", "id:secret"), Map.entry("oauth2-server-uri", "http://auth/token"),
+                Map.entry("scope", "catalog"), Map.entry("cache-enabled", "false"),
+                Map.entry("cache.expiration-interval-ms", "5000"), Map.entry("header.X-Tenant", "blue"),
+                Map.entry("rest.auth.type", "oauth2"));
+        assertThat(target.optionPrefixes()).contains("header.", "rest.", "table-default.");
+    }
+
+    @Test
+    void hadoopConfDirSiteFilesReachTheCatalog() throws java.io.IOException {
+        Path conf = java.nio.file.Files.createDirectories(warehouse.resolveSibling(warehouse.getFileName() + "-conf"));
+        java.nio.file.Files.writeString(conf.resolve("core-site.xml"), "<configuration><property><name>sluice.test.key</name>"
+                + "<value>from-site</value></property></configuration>");
+        assertThat(HadoopConfigurations.create(conf.toString(), null).get("sluice.test.key")).isEqualTo("from-site");
+        target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("hadoop-conf-dir", conf.toString()));
     }
 
     @Test
@@ -116,6 +164,8 @@ class IcebergTargetValidationTest {
     void declaresTheUpstreamOptionNames() {
         assertThat(target.requiredOptions()).extracting(o -> o.key()).containsExactly("catalog-table");
         assertThat(target.optionalOptions()).extracting(o -> o.key()).contains("catalog-name", "catalog-type", "catalog-impl",
-                "warehouse", "uri", "catalog-database", "write-format", "target-file-size-bytes", "branch", "upsert-enabled");
+                "warehouse", "uri", "catalog-database", "write-format", "target-file-size-bytes", "branch", "upsert-enabled",
+                "clients", "hive-conf-dir", "hadoop-conf-dir", "property-version", "cache-enabled", "cache.expiration-interval-ms",
+                "io-impl", "credential", "token", "oauth2-server-uri", "scope");
     }
 }

@@ -42,6 +42,13 @@ abstract class TcclFactory<F extends SluiceFactory> implements SluiceFactory, Pl
     }
 
     @Override
+    public Set<String> optionPrefixes() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.optionPrefixes();
+        }
+    }
+
+    @Override
     public ClassLoader pluginClassLoader() {
         return loader;
     }

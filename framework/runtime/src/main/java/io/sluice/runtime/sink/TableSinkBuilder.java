@@ -5,6 +5,8 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.ConfigurationUtils;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -43,8 +45,8 @@ import java.util.Map;
  */
 public final class TableSinkBuilder<T> {
 
-    /** Option prefix of snapshot summary properties a commit adds. */
-    public static final String SNAPSHOT_PROPERTY_PREFIX = "snapshot-property.";
+    /** The option of snapshot summary properties every commit adds (a Flink map: {@code k1:v1,k2:v2}). */
+    public static final String SNAPSHOT_PROPERTIES = "snapshot-properties";
 
     private final DataStream<T> input;
     private final RowAdapter<T> adapter; // null: the input is RowData
@@ -132,8 +134,7 @@ public final class TableSinkBuilder<T> {
 
     /** Properties every commit adds to the snapshot summary. */
     public TableSinkBuilder<T> snapshotProperties(Map<String, String> properties) {
-        properties.forEach((k, v) -> options.put(SNAPSHOT_PROPERTY_PREFIX + k, v));
-        return this;
+        return set(SNAPSHOT_PROPERTIES, ConfigurationUtils.convertValue(properties, String.class));
     }
 
     public TableSinkBuilder<T> writeParallelism(int parallelism) {
@@ -175,6 +176,10 @@ public final class TableSinkBuilder<T> {
             rows = (DataStream<RowData>) input;
             type = rowType != null ? rowType : rowTypeOf(rows.getType());
         }
+        if (!equalityFields.isEmpty()) {
+            // all versions of a key to one writer, so its upserts and deletes apply in order
+            rows = rows.keyBy(new EqualityKey(type, equalityFields));
+        }
         SluiceSinkBuilder builder = SluiceSink.forRowData(type)
                 .withTarget(target)
                 .withOptions(options)
@@ -192,6 +197,35 @@ public final class TableSinkBuilder<T> {
             sink.uid(uidPrefix + "-sink");
         }
         return sink;
+    }
+
+    /** The equality fields' values of a row, as one string: the key that routes a row to its writer. */
+    private static final class EqualityKey implements KeySelector<RowData, String> {
+        private static final long serialVersionUID = 1L;
+
+        private final RowData.FieldGetter[] getters;
+
+        EqualityKey(RowType type, List<String> fields) {
+            getters = new RowData.FieldGetter[fields.size()];
+            for (int i = 0; i < getters.length; i++) {
+                int index = type.getFieldIndex(fields.get(i));
+                if (index < 0) {
+                    throw new IllegalArgumentException("Equality field '" + fields.get(i) + "' is not a column of " + type);
+                }
+                getters[i] = RowData.createFieldGetter(type.getTypeAt(index), index);
+            }
+        }
+
+        @Override
+        public String getKey(RowData row) {
+            StringBuilder key = new StringBuilder();
+            for (RowData.FieldGetter getter : getters) {
+                Object value = getter.getFieldOrNull(row);
+                // by content: a byte array's own toString is its identity
+                key.append(value instanceof byte[] ? java.util.Arrays.toString((byte[]) value) : value).append('\u0001');
+            }
+            return key.toString();
+        }
     }
 
     private static RowType rowTypeOf(TypeInformation<RowData> type) {

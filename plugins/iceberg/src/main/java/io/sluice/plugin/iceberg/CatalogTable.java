@@ -1,6 +1,8 @@
 package io.sluice.plugin.iceberg;
 
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -16,6 +18,7 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +29,9 @@ import java.util.Map;
  *
  * <p>Like Iceberg's own connector table, a sink creates its table when it is missing (and the
  * database with it), from the sink's Flink schema, with identity partitions on the sink's
- * partition keys. A table that exists keeps its own schema and partition spec; the sink's rows must
+ * partition keys and the sink's primary key as its identifier fields; {@code format-version} and
+ * {@code write.upsert.enabled} become its properties, and a table created for upserts is format v2
+ * unless asked otherwise. A table that exists keeps its own schema and partition spec; the sink's rows must
  * be writable to that schema.
  */
 final class CatalogTable implements AutoCloseable {
@@ -68,7 +73,8 @@ final class CatalogTable implements AutoCloseable {
      * @throws IllegalArgumentException naming the option and value at fault, or the columns that
      *     do not fit the table's schema
      */
-    static CatalogTable loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys) {
+    static CatalogTable loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys,
+            List<String> primaryKey) {
         Catalog catalog = IcebergCatalogs.open(options);
         TableIdentifier identifier = identifier(options);
         try {
@@ -76,7 +82,7 @@ final class CatalogTable implements AutoCloseable {
             try {
                 table = catalog.loadTable(identifier);
             } catch (NoSuchTableException missing) {
-                table = create(catalog, identifier, rowType, partitionKeys, options);
+                table = create(catalog, identifier, rowType, partitionKeys, primaryKey, options);
             }
             WriteSchemas.checkWritable(table, rowType);
             return new CatalogTable(catalog, identifier, table);
@@ -94,7 +100,7 @@ final class CatalogTable implements AutoCloseable {
     }
 
     private static Table create(Catalog catalog, TableIdentifier identifier, RowType rowType, List<String> partitionKeys,
-            ReadableConfig options) {
+            List<String> primaryKey, ReadableConfig options) {
         if (catalog instanceof SupportsNamespaces) {
             SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
             if (!namespaces.namespaceExists(identifier.namespace())) {
@@ -105,7 +111,7 @@ final class CatalogTable implements AutoCloseable {
                 }
             }
         }
-        Schema schema = FlinkSchemaUtil.convert(FlinkSchemaUtil.toResolvedSchema(rowType));
+        Schema schema = schema(identifier, rowType, primaryKey);
         PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
         for (String key : partitionKeys) {
             try {
@@ -118,12 +124,36 @@ final class CatalogTable implements AutoCloseable {
         Map<String, String> properties = new HashMap<>();
         options.getOptional(IcebergOptions.FORMAT_VERSION).ifPresent(v ->
                 properties.put(TableProperties.FORMAT_VERSION, String.valueOf(v)));
+        options.getOptional(IcebergOptions.TABLE_UPSERT_ENABLED).ifPresent(v ->
+                properties.put(TableProperties.UPSERT_ENABLED, String.valueOf(v)));
+        boolean upsert = options.getOptional(IcebergOptions.UPSERT_ENABLED)
+                .orElse(options.getOptional(IcebergOptions.TABLE_UPSERT_ENABLED).orElse(false));
+        if (upsert) {
+            // equality deletes need v2; whatever Iceberg's default is, an upsert table gets it
+            properties.putIfAbsent(TableProperties.FORMAT_VERSION, "2");
+        }
         try {
             return catalog.createTable(identifier, schema, spec.build(), properties);
         } catch (AlreadyExistsException concurrentlyCreated) {
             return catalog.loadTable(identifier);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Cannot create Iceberg table '" + identifier + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The table schema of {@code rowType}, with the primary key's columns as identifier fields. */
+    private static Schema schema(TableIdentifier identifier, RowType rowType, List<String> primaryKey) {
+        ResolvedSchema columns = FlinkSchemaUtil.toResolvedSchema(rowType);
+        if (primaryKey.isEmpty()) {
+            return FlinkSchemaUtil.convert(columns);
+        }
+        try {
+            return FlinkSchemaUtil.convert(new ResolvedSchema(columns.getColumns(), Collections.emptyList(),
+                    UniqueConstraint.primaryKey("PK_" + identifier.name(), primaryKey)));
+        } catch (RuntimeException e) {
+            // Iceberg checks that the key's columns exist and are NOT NULL
+            throw new IllegalArgumentException("Cannot create Iceberg table '" + identifier + "' with primary key "
+                    + primaryKey + " as identifier fields: " + e.getMessage(), e);
         }
     }
 

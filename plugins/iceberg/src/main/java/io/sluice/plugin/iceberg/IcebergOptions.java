@@ -2,7 +2,10 @@ package io.sluice.plugin.iceberg;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.FlinkWriteOptions;
+
+import java.util.Map;
 
 /**
  * Options of the iceberg target, with the names and defaults of Iceberg's own Flink connector
@@ -108,11 +111,36 @@ public final class IcebergOptions {
     /** Branch the snapshots are committed to, {@code main} by default. */
     public static final ConfigOption<String> BRANCH = FlinkWriteOptions.BRANCH;
 
-    /** Upsert mode; declared so that asking for it is a clear error until it is supported. */
+    /**
+     * Upsert mode (write option, also as SQL hint): rows are upserts and deletes by the equality
+     * fields; beats the table property {@code write.upsert.enabled}.
+     */
     public static final ConfigOption<Boolean> UPSERT_ENABLED = FlinkWriteOptions.WRITE_UPSERT_ENABLED;
 
-    /** Overwrite mode; declared so that asking for it is a clear error until it is supported. */
+    /**
+     * The table property {@code write.upsert.enabled} as a sink option: set on a table this sink
+     * creates, and read like the table's own property (below {@code upsert-enabled}) otherwise.
+     */
+    public static final ConfigOption<Boolean> TABLE_UPSERT_ENABLED =
+            ConfigOptions.key(TableProperties.UPSERT_ENABLED).booleanType().noDefaultValue()
+                    .withDescription("Iceberg table property 'write.upsert.enabled' of a table this sink creates;"
+                            + " for an existing table it counts like the table's property, below 'upsert-enabled'.");
+
+    /**
+     * Overwrite mode of the DataStream API (each commit replaces the partitions it writes); SQL
+     * {@code INSERT OVERWRITE} sets it too.
+     */
     public static final ConfigOption<Boolean> OVERWRITE_ENABLED = FlinkWriteOptions.OVERWRITE_MODE;
+
+    /**
+     * Properties added to the summary of every snapshot the sink commits, as {@code
+     * 'k1:v1,k2:v2'} (the {@code snapshotProperties} of Iceberg's sink builder). Keys {@code
+     * flink.*} are the sink's own and cannot be set.
+     */
+    public static final ConfigOption<Map<String, String>> SNAPSHOT_PROPERTIES =
+            ConfigOptions.key("snapshot-properties").mapType().noDefaultValue()
+                    .withDescription("Properties added to every committed snapshot's summary, as 'k1:v1,k2:v2';"
+                            + " keys 'flink.*' are reserved for the sink.");
 
     private IcebergOptions() {}
 
@@ -149,7 +177,7 @@ public final class IcebergOptions {
     static ConfigOption<?>[] writeOptions() {
         return new ConfigOption<?>[] {
             WRITE_FORMAT, TARGET_FILE_SIZE_BYTES, COMPRESSION_CODEC, COMPRESSION_LEVEL, COMPRESSION_STRATEGY, BRANCH,
-            UPSERT_ENABLED, OVERWRITE_ENABLED
+            UPSERT_ENABLED, TABLE_UPSERT_ENABLED, OVERWRITE_ENABLED, SNAPSHOT_PROPERTIES
         };
     }
 }

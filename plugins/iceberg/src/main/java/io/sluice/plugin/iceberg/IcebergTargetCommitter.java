@@ -7,6 +7,7 @@ import io.sluice.spi.sink.TargetCommitter;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ReplacePartitions;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
@@ -19,8 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Commits one checkpoint's files of all writers as one snapshot: an append, or a row delta when
- * there are delete files. The snapshot's summary records job, operator and checkpoint ({@link
+ * Commits one checkpoint's files of all writers as one snapshot: an append, a row delta when
+ * there are delete files (upserts), or, when the sink overwrites, a dynamic partition overwrite
+ * that replaces every partition the files are in (the whole table if it is unpartitioned). The
+ * user's snapshot properties go into every summary. The snapshot's summary records job, operator and checkpoint ({@link
  * CommittedCheckpoints}); before committing, the committer looks there for its own earlier
  * success, so a request handed over again (after a failure whose outcome was unknown, or after a
  * restore from a checkpoint taken before the commit was acknowledged) changes nothing.
@@ -34,10 +37,14 @@ final class IcebergTargetCommitter implements TargetCommitter {
 
     private final CatalogTable catalogTable;
     private final String branch;
+    private final WriteSettings settings;
+    private final CommitterMetrics metrics;
 
-    IcebergTargetCommitter(CatalogTable catalogTable, String branch) {
+    IcebergTargetCommitter(CatalogTable catalogTable, WriteSettings settings, CommitterMetrics metrics) {
         this.catalogTable = catalogTable;
-        this.branch = branch;
+        this.branch = settings.branch();
+        this.settings = settings;
+        this.metrics = metrics;
     }
 
     @Override
@@ -52,6 +59,7 @@ final class IcebergTargetCommitter implements TargetCommitter {
                     branch, committed);
             return;
         }
+        long readStart = System.currentTimeMillis();
         List<PendingFiles> pending = new ArrayList<>(request.pending().size());
         List<DataFile> data = new ArrayList<>();
         List<DeleteFile> deletes = new ArrayList<>();
@@ -60,9 +68,14 @@ final class IcebergTargetCommitter implements TargetCommitter {
             files.readInto(table, data, deletes);
             pending.add(files);
         }
-        SnapshotUpdate<?> update = deletes.isEmpty() ? append(table, data) : rowDelta(table, data, deletes);
+        metrics.checkpointRead(System.currentTimeMillis() - readStart);
+        SnapshotUpdate<?> update = settings.overwrite() ? replacePartitions(table, data, deletes)
+                : deletes.isEmpty() ? append(table, data) : rowDelta(table, data, deletes);
+        // the user's properties first: the sink's own record must not be overridden
+        settings.snapshotProperties().applyTo(update);
         CommittedCheckpoints.record(update, request.jobId(), request.operatorId(), request.epoch(), request.checkpointId());
         update.toBranch(branch);
+        long commitStart = System.currentTimeMillis();
         try {
             update.commit();
         } catch (CommitStateUnknownException e) {
@@ -73,8 +86,10 @@ final class IcebergTargetCommitter implements TargetCommitter {
             throw new IOException("Iceberg commit of checkpoint " + request.checkpointId() + " of job " + request.jobId()
                     + " to table " + table.name() + " (branch " + branch + ") failed; the table is unchanged", e);
         }
-        LOG.info("Committed checkpoint {} of job {} to Iceberg table {} (branch {}): {} data files, {} delete files",
-                request.checkpointId(), request.jobId(), table.name(), branch, data.size(), deletes.size());
+        metrics.committed(data, deletes, System.currentTimeMillis() - commitStart);
+        LOG.info("Committed checkpoint {} of job {} to Iceberg table {} (branch {}{}): {} data files, {} delete files",
+                request.checkpointId(), request.jobId(), table.name(), branch, settings.overwrite() ? ", overwrite" : "",
+                data.size(), deletes.size());
         for (PendingFiles files : pending) {
             files.deleteManifests(table.io());
         }
@@ -84,6 +99,16 @@ final class IcebergTargetCommitter implements TargetCommitter {
         AppendFiles append = table.newAppend();
         data.forEach(append::appendFile);
         return append;
+    }
+
+    private static ReplacePartitions replacePartitions(Table table, List<DataFile> data, List<DeleteFile> deletes) {
+        if (!deletes.isEmpty()) {
+            // an overwriting sink never upserts (checked on the client): only a bug gets here
+            throw new IllegalStateException("An overwrite cannot commit delete files, got " + deletes.size());
+        }
+        ReplacePartitions replace = table.newReplacePartitions();
+        data.forEach(replace::addFile);
+        return replace;
     }
 
     private static RowDelta rowDelta(Table table, List<DataFile> data, List<DeleteFile> deletes) {

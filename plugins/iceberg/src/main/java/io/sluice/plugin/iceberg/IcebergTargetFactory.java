@@ -7,6 +7,8 @@ import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.sink.TargetWriter;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.pf4j.Extension;
@@ -23,8 +25,11 @@ import java.util.Set;
  * Iceberg's own Flink task writers, one snapshot per checkpoint, exactly once.
  *
  * <p>On the client, {@link #validate} opens the catalog, creates the table if it is missing (as
- * Iceberg's connector table does) and checks that the sink's rows fit the table's schema and that
- * the write options are valid.
+ * Iceberg's connector table does; the primary key becomes its identifier fields) and checks that
+ * the sink's rows fit the table's schema and that the write options are valid. In upsert mode
+ * ({@code upsert-enabled} or table property {@code write.upsert.enabled}) the sink {@linkplain
+ * #acceptsChanges accepts changes}: inserts, updates and deletes by the equality fields. {@code
+ * INSERT OVERWRITE} (or {@code overwrite-enabled}) replaces the partitions the data is written to.
  */
 @Extension
 public final class IcebergTargetFactory implements TargetFactory {
@@ -55,8 +60,24 @@ public final class IcebergTargetFactory implements TargetFactory {
 
     @Override
     public void validate(SinkContext context) {
-        try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys())) {
-            WriteSettings.of(table.table(), context.rawOptions());
+        settings(context);
+    }
+
+    @Override
+    public boolean supportsOverwrite() {
+        return true;
+    }
+
+    @Override
+    public boolean acceptsChanges(SinkContext context) {
+        return settings(context).upsert();
+    }
+
+    /** The write settings of the sink's table, created first if missing. */
+    private static WriteSettings settings(SinkContext context) {
+        try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
+                context.primaryKey())) {
+            return WriteSettings.of(table.table(), context);
         } catch (IOException e) {
             throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
         }
@@ -68,13 +89,14 @@ public final class IcebergTargetFactory implements TargetFactory {
         CatalogTable table = CatalogTable.load(context.options());
         try {
             WriteSchemas.checkWritable(table.table(), context.rowType());
-            WriteSettings settings = WriteSettings.of(table.table(), context.rawOptions());
+            WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
             RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(t, context.rowType(), settings.targetFileSize(),
-                    settings.format(), settings.writerProperties(), Collections.emptyList(), false);
+                    settings.format(), settings.writerProperties(), settings.equalityFieldIds(), settings.upsert());
             // file names carry the subtask and a random operation id: no clash across attempts
             writers.initialize(context.subtaskIndex(), 0);
-            return new IcebergTargetWriter(table, writers, new TemporaryManifests(t, context.jobId(), context.subtaskIndex()));
+            return new IcebergTargetWriter(table, writers, new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
+                    settings.upsert(), new WriterMetrics(context.metricGroup(), t.name()));
         } catch (RuntimeException e) {
             table.close();
             throw e;
@@ -85,7 +107,11 @@ public final class IcebergTargetFactory implements TargetFactory {
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
         CatalogTable table = CatalogTable.load(context.options());
         try {
-            return new IcebergTargetCommitter(table, WriteSettings.of(table.table(), context.rawOptions()).branch());
+            // Flink runs a committer per sink subtask, but every request goes to subtask 0: only its
+            // metrics mean anything (an idle one's elapsedSecondsSinceLastSuccessfulCommit would only grow)
+            MetricGroup group = context.subtaskIndex() == 0 ? context.metricGroup() : new UnregisteredMetricsGroup();
+            return new IcebergTargetCommitter(table, WriteSettings.of(table.table(), context),
+                    new CommitterMetrics(group, table.table().name()));
         } catch (RuntimeException e) {
             table.close();
             throw e;

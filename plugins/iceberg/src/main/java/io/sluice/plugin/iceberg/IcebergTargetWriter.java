@@ -17,7 +17,9 @@ import java.util.List;
 
 /**
  * Writes one subtask's rows with Iceberg's own Flink task writers, partitioned by the table's
- * spec and rolled at the target file size. At every checkpoint it completes the task writer: all
+ * spec and rolled at the target file size. In upsert mode they are Iceberg's delta writers: an
+ * insert or update deletes its key first (a position delete when the key was written since the
+ * last checkpoint, an equality delete otherwise) and a delete writes only the key's delete. At every checkpoint it completes the task writer: all
  * its data files close and go to the committer in one {@link PendingCommit}, listed in temporary
  * manifests ({@link PendingFiles}). Nothing stays open across a checkpoint, so there is no writer
  * state to restore; files of rows written after the last checkpoint are abandoned on failure and
@@ -28,21 +30,27 @@ final class IcebergTargetWriter implements TargetWriter {
     private final CatalogTable table;
     private final TaskWriterFactory<RowData> writers;
     private final TemporaryManifests manifests;
+    private final boolean upsert;
+    private final WriterMetrics metrics;
     private TaskWriter<RowData> current; // null until the first row after a checkpoint
 
-    IcebergTargetWriter(CatalogTable table, TaskWriterFactory<RowData> writers, TemporaryManifests manifests) {
+    IcebergTargetWriter(CatalogTable table, TaskWriterFactory<RowData> writers, TemporaryManifests manifests,
+            boolean upsert, WriterMetrics metrics) {
         this.table = table;
         this.writers = writers;
         this.manifests = manifests;
+        this.upsert = upsert;
+        this.metrics = metrics;
     }
 
     @Override
     public void write(RowData row, RecordContext context) throws IOException {
         RowKind kind = row.getRowKind();
-        if (kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE) {
+        if (!upsert && (kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE)) {
             // an append writer would store the retraction as a new row
             throw new IOException("The iceberg target appends rows, but got a " + kind + " row: changelog input needs"
-                    + " upsert mode, which this version does not support yet");
+                    + " upsert mode ('" + IcebergOptions.UPSERT_ENABLED.key() + "' = 'true' on a format v2 table with a"
+                    + " primary key)");
         }
         if (current == null) {
             current = writers.create();
@@ -55,15 +63,18 @@ final class IcebergTargetWriter implements TargetWriter {
         if (current == null) {
             return Collections.emptyList();
         }
+        long start = System.currentTimeMillis();
         WriteResult result = current.complete();
         current = null;
         if (result.rewrittenDeleteFiles().length > 0) {
-            throw new IllegalStateException("Iceberg's writer replaced delete files, which an append never does");
+            // only a format v3 writer merging deletion vectors with older ones does, and it is not used here
+            throw new IllegalStateException("Iceberg's writer replaced delete files, which this target does not commit");
         }
         if (result.dataFiles().length == 0 && result.deleteFiles().length == 0) {
             return Collections.emptyList();
         }
         PendingFiles files = PendingFiles.write(table.table(), result, manifests);
+        metrics.flushed(result, System.currentTimeMillis() - start);
         return Collections.singletonList(new PendingCommit(files.toPayload(), null, 0L));
     }
 

@@ -1,18 +1,25 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.spi.sink.SinkContext;
+
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.sink.SinkUtil;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How a sink writes to its table: file format, target file size, the writer properties
- * (compression) and the branch, each from the sink's write option if given, else from the table's
- * properties, else Iceberg's default. Resolved by Iceberg's own {@link FlinkWriteConf}, so the
- * precedence is upstream's.
+ * (compression), the branch and the mode (append, upsert by equality fields, or overwrite), each
+ * from the sink's write option if given, else from the table's properties, else Iceberg's default.
+ * Resolved by Iceberg's own {@link FlinkWriteConf}, so the precedence is upstream's. The sink option
+ * {@code write.upsert.enabled} stands for the table property it sets on tables the sink creates,
+ * so it ranks below {@code upsert-enabled} and above the table's own property.
  *
  * <p>Upstream also reads the job's Flink configuration between the two; a plugin does not see it,
  * so here only the sink's options and the table count.
@@ -23,29 +30,37 @@ final class WriteSettings {
     private final long targetFileSize;
     private final Map<String, String> writerProperties;
     private final String branch;
+    private final boolean overwrite;
+    private final Set<Integer> equalityFieldIds;
+    private final SnapshotProperties snapshotProperties;
 
-    private WriteSettings(FileFormat format, long targetFileSize, Map<String, String> writerProperties, String branch) {
+    private WriteSettings(FileFormat format, long targetFileSize, Map<String, String> writerProperties, String branch,
+            boolean overwrite, Set<Integer> equalityFieldIds, SnapshotProperties snapshotProperties) {
         this.format = format;
         this.targetFileSize = targetFileSize;
         this.writerProperties = writerProperties;
         this.branch = branch;
+        this.overwrite = overwrite;
+        this.equalityFieldIds = equalityFieldIds;
+        this.snapshotProperties = snapshotProperties;
     }
 
     /**
-     * @param sinkOptions all options of the sink; those that are not write options are ignored
-     * @throws IllegalArgumentException naming the option (or table property) whose value is invalid
-     *     or asks for a mode this version does not support
+     * @param context the sink: its options (those that are not write options are ignored), primary
+     *     key and overwrite flag
+     * @throws IllegalArgumentException naming the option (or table property) whose value is
+     *     invalid, or what rules out the upsert the options ask for
      */
-    static WriteSettings of(Table table, Map<String, String> sinkOptions) {
-        FlinkWriteConf conf = new FlinkWriteConf(table, sinkOptions, new Configuration());
-        if (conf.upsertMode()) {
-            throw new IllegalArgumentException("Upsert ('" + IcebergOptions.UPSERT_ENABLED.key()
-                    + "' or table property 'write.upsert.enabled') is not supported by this version of the iceberg target yet");
+    static WriteSettings of(Table table, SinkContext context) {
+        Map<String, String> writeOptions = new HashMap<>(context.rawOptions());
+        String tableUpsert = writeOptions.get(IcebergOptions.TABLE_UPSERT_ENABLED.key());
+        if (tableUpsert != null) {
+            writeOptions.putIfAbsent(IcebergOptions.UPSERT_ENABLED.key(), tableUpsert);
         }
-        if (conf.overwriteMode()) {
-            throw new IllegalArgumentException("'" + IcebergOptions.OVERWRITE_ENABLED.key()
-                    + "' is not supported by this version of the iceberg target yet");
-        }
+        FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, new Configuration());
+        boolean overwrite = context.overwrite() || conf.overwriteMode();
+        Set<Integer> equalityFieldIds = conf.upsertMode()
+                ? UpsertKeys.of(table, context.primaryKey(), overwrite) : Collections.emptySet();
         FileFormat format;
         try {
             format = conf.dataFileFormat();
@@ -64,7 +79,28 @@ final class WriteSettings {
         }
         // upstream's own mapping of the compression options onto the writers' table properties
         Map<String, String> properties = SinkUtil.writeProperties(format, conf, table);
-        return new WriteSettings(format, targetFileSize, properties, conf.branch());
+        return new WriteSettings(format, targetFileSize, properties, conf.branch(), overwrite, equalityFieldIds,
+                SnapshotProperties.of(context.options()));
+    }
+
+    /** Whether rows are upserts and deletes by {@link #equalityFieldIds()}. */
+    boolean upsert() {
+        return !equalityFieldIds.isEmpty();
+    }
+
+    /** The field ids of the upsert key; empty unless {@link #upsert()}. */
+    Set<Integer> equalityFieldIds() {
+        return equalityFieldIds;
+    }
+
+    /** Whether each commit replaces the partitions it writes (the whole table if unpartitioned). */
+    boolean overwrite() {
+        return overwrite;
+    }
+
+    /** The user's properties for every snapshot's summary. */
+    SnapshotProperties snapshotProperties() {
+        return snapshotProperties;
     }
 
     FileFormat format() {

@@ -11,6 +11,13 @@
  * and checkpoint ({@code CommittedCheckpoints}), and finds that record again when a request is
  * handed over a second time, so a retried or replayed commit is a no-op.
  *
+ * <p>Write modes: append; upsert ({@code upsert-enabled} or table property {@code
+ * write.upsert.enabled}; Iceberg's delta writers with the primary key or the table's identifier
+ * fields as equality fields, committed as a row delta, checked by {@code UpsertKeys}); overwrite
+ * (SQL {@code INSERT OVERWRITE} or {@code overwrite-enabled}; a dynamic partition overwrite).
+ * Writer and committer report upstream's metrics ({@code WriterMetrics}, {@code
+ * CommitterMetrics}); {@code snapshot-properties} adds to every snapshot's summary.
+ *
  * <p>Options keep the names of Iceberg's Flink connector ({@link io.sluice.plugin.iceberg.IcebergOptions});
  * write options are resolved by Iceberg's own {@code FlinkWriteConf}, so they take precedence over
  * the table's properties as upstream's do.

@@ -152,10 +152,9 @@ class IcebergTargetValidationTest {
                 .hasMessageContaining("Invalid 'write-format'").hasMessageContaining("csv");
         assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("target-file-size-bytes", "0")))
                 .hasMessageContaining("'target-file-size-bytes' 0");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("upsert-enabled", "true")))
-                .hasMessageContaining("Upsert");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("overwrite-enabled", "true")))
-                .hasMessageContaining("'overwrite-enabled'");
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
+                        .set("snapshot-properties", "flink.job-id:x")))
+                .hasMessageContaining("'snapshot-properties'").hasMessageContaining("'flink.job-id' is reserved");
         target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("write-format", "orc")
                 .set("compression-codec", "zstd").set("target-file-size-bytes", "1048576"));
     }
@@ -166,6 +165,8 @@ class IcebergTargetValidationTest {
         assertThat(target.optionalOptions()).extracting(o -> o.key()).contains("catalog-name", "catalog-type", "catalog-impl",
                 "warehouse", "uri", "catalog-database", "write-format", "target-file-size-bytes", "branch", "upsert-enabled",
                 "clients", "hive-conf-dir", "hadoop-conf-dir", "property-version", "cache-enabled", "cache.expiration-interval-ms",
-                "io-impl", "credential", "token", "oauth2-server-uri", "scope");
+                "io-impl", "credential", "token", "oauth2-server-uri", "scope",
+                "write.upsert.enabled", "overwrite-enabled", "snapshot-properties");
+        assertThat(target.supportsOverwrite()).isTrue();
     }
 }

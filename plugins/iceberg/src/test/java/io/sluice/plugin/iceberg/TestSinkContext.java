@@ -27,6 +27,8 @@ final class TestSinkContext implements SinkContext {
     private final RowType rowType;
     private List<String> partitionKeys = Collections.emptyList();
     private int subtask;
+    private List<String> primaryKey = Collections.emptyList();
+    private boolean overwrite;
 
     private TestSinkContext(RowType rowType) {
         this.rowType = rowType;
@@ -56,6 +58,16 @@ final class TestSinkContext implements SinkContext {
         return this;
     }
 
+    TestSinkContext primaryKey(String... columns) {
+        primaryKey = Arrays.asList(columns);
+        return this;
+    }
+
+    TestSinkContext overwrite(boolean overwrite) {
+        this.overwrite = overwrite;
+        return this;
+    }
+
     TestSinkContext subtask(int index) {
         subtask = index;
         return this;
@@ -69,6 +81,16 @@ final class TestSinkContext implements SinkContext {
     @Override
     public List<String> partitionKeys() {
         return partitionKeys;
+    }
+
+    @Override
+    public List<String> primaryKey() {
+        return primaryKey;
+    }
+
+    @Override
+    public boolean overwrite() {
+        return overwrite;
     }
 
     @Override

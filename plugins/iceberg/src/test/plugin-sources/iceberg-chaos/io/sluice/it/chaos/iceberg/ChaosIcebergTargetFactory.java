@@ -50,7 +50,8 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
         options.add(FAIL_IN_COMMIT);
         for (String key : new String[] {"catalog-name", "catalog-type", "catalog-impl", "warehouse", "uri",
                 "catalog-database", "catalog-table", "format-version", "write-format", "target-file-size-bytes",
-                "compression-codec", "compression-level", "compression-strategy", "branch"}) {
+                "compression-codec", "compression-level", "compression-strategy", "branch", "upsert-enabled",
+                "write.upsert.enabled", "overwrite-enabled", "snapshot-properties"}) {
             options.add(ConfigOptions.key(key).stringType().noDefaultValue());
         }
         return options;
@@ -63,6 +64,16 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
+    }
+
+    @Override
+    public boolean acceptsChanges(SinkContext context) {
+        return delegate(context).acceptsChanges(context);
+    }
+
+    @Override
+    public boolean supportsOverwrite() {
+        return true; // as the iceberg target it stands in front of
     }
 
     @Override

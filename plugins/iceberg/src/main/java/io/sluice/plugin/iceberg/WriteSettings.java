@@ -2,7 +2,6 @@ package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.sink.SinkContext;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.FlinkWriteConf;
@@ -21,8 +20,8 @@ import java.util.Set;
  * {@code write.upsert.enabled} stands for the table property it sets on tables the sink creates,
  * so it ranks below {@code upsert-enabled} and above the table's own property.
  *
- * <p>Upstream also reads the job's Flink configuration between the two; a plugin does not see it,
- * so here only the sink's options and the table count.
+ * <p>Between the two, as upstream, the configuration of the job or SQL session that planned the
+ * sink ({@code SinkContext#jobConfiguration()}).
  */
 final class WriteSettings {
 
@@ -57,7 +56,7 @@ final class WriteSettings {
         if (tableUpsert != null) {
             writeOptions.putIfAbsent(IcebergOptions.UPSERT_ENABLED.key(), tableUpsert);
         }
-        FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, new Configuration());
+        FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, context.jobConfiguration());
         boolean overwrite = context.overwrite() || conf.overwriteMode();
         Set<Integer> equalityFieldIds = conf.upsertMode()
                 ? UpsertKeys.of(table, context.primaryKey(), overwrite) : Collections.emptySet();

@@ -147,4 +147,17 @@ final class TestSinkContext implements SinkContext {
     public FileCompactor compactor() {
         throw new UnsupportedOperationException("the iceberg target does not compact through the framework");
     }
+
+    private final org.apache.flink.configuration.Configuration jobConfiguration = new org.apache.flink.configuration.Configuration();
+
+    /** Sets an option of the job's (session's) configuration. */
+    TestSinkContext setJob(String key, String value) {
+        jobConfiguration.setString(key, value);
+        return this;
+    }
+
+    @Override
+    public ReadableConfig jobConfiguration() {
+        return jobConfiguration;
+    }
 }

@@ -49,7 +49,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -107,15 +106,7 @@ class IcebergExactlyOnceIT {
         Path markers = tmp.resolve("markers");
         Table table = createTable(warehouse);
 
-        Map<String, String> options = new HashMap<>();
-        options.put("sluice.plugins.dir", TestPluginsDir.get().toString());
-        // the iceberg target behind a test plugin that records the requests it is handed
-        options.put("target", "chaos-iceberg");
-        options.put("chaos.marker-dir", markers.toString());
-        options.put("catalog-type", "hadoop");
-        options.put("warehouse", warehouse.toUri().toString());
-        options.put("catalog-database", "db");
-        options.put("catalog-table", "numbers");
+        Map<String, String> options = IcebergTables.chaosSinkOptions(warehouse, markers);
         // small files: several per subtask and checkpoint
         options.put("target-file-size-bytes", "4096");
         FailingMap failingMap = null;

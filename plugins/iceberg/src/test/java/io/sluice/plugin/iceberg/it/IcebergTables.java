@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
@@ -65,5 +67,22 @@ final class IcebergTables {
         List<Snapshot> all = new ArrayList<>();
         table.snapshots().forEach(all::add);
         return all;
+    }
+
+    /**
+     * Options of a sink into {@code db.numbers} of the warehouse through the test plugin {@code
+     * chaos-iceberg}: the iceberg target, with failures injected as further {@code chaos.*} options
+     * ask, and a record of the requests it is handed under {@code markers}.
+     */
+    static Map<String, String> chaosSinkOptions(Path warehouse, Path markers) {
+        Map<String, String> options = new HashMap<>();
+        options.put("sluice.plugins.dir", TestPluginsDir.get().toString());
+        options.put("target", "chaos-iceberg");
+        options.put("chaos.marker-dir", markers.toString());
+        options.put("catalog-type", "hadoop");
+        options.put("warehouse", warehouse.toUri().toString());
+        options.put("catalog-database", "db");
+        options.put("catalog-table", "numbers");
+        return options;
     }
 }

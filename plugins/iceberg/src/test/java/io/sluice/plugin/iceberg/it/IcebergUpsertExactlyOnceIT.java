@@ -45,7 +45,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -121,14 +120,7 @@ class IcebergUpsertExactlyOnceIT {
         Path markers = tmp.resolve("markers");
         Table table = createTable(warehouse);
 
-        Map<String, String> options = new HashMap<>();
-        options.put("sluice.plugins.dir", TestPluginsDir.get().toString());
-        options.put("target", "chaos-iceberg");
-        options.put("chaos.marker-dir", markers.toString());
-        options.put("catalog-type", "hadoop");
-        options.put("warehouse", warehouse.toUri().toString());
-        options.put("catalog-database", "db");
-        options.put("catalog-table", "numbers");
+        Map<String, String> options = IcebergTables.chaosSinkOptions(warehouse, markers);
         options.put("upsert-enabled", "true");
         IcebergExactlyOnceIT.FailingMap failingMap = null;
         if (failure.startsWith("commit-")) {

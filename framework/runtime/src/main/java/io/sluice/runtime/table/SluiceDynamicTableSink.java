@@ -26,6 +26,8 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
     private final SinkDescriptor descriptor;
     private final LinkedHashMap<String, String> staticPartition = new LinkedHashMap<>();
     private boolean overwrite;
+    /** The target's answer, asked once: for a table target it means loading the table. */
+    private Boolean acceptsChanges;
 
     SluiceDynamicTableSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
@@ -33,7 +35,10 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-        if (!descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor))) {
+        if (acceptsChanges == null) {
+            acceptsChanges = descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor));
+        }
+        if (!acceptsChanges) {
             return ChangelogMode.insertOnly();
         }
         // upserts by key: the value before an update is not needed
@@ -83,6 +88,7 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
         SluiceDynamicTableSink copy = new SluiceDynamicTableSink(descriptor);
         copy.staticPartition.putAll(staticPartition);
         copy.overwrite = overwrite;
+        copy.acceptsChanges = acceptsChanges;
         return copy;
     }
 

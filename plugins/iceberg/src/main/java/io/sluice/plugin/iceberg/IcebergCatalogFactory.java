@@ -41,6 +41,9 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
     private static final List<String> CATALOG_ONLY = Arrays.asList(DEFAULT_DATABASE, BASE_NAMESPACE, PROPERTY_VERSION,
             CatalogProperties.CACHE_ENABLED, CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS);
 
+    /** The options the iceberg target declares: a catalog's table takes these of the catalog's. */
+    private static final Set<String> TABLE_KEYS = tableKeys();
+
     @Override
     public String identifier() {
         return "iceberg";
@@ -53,7 +56,7 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
         unknown.removeIf(IcebergCatalogFactory::forTables);
         unknown.removeAll(CATALOG_ONLY);
         if (!unknown.isEmpty()) {
-            Set<String> known = new TreeSet<>(tableKeys());
+            Set<String> known = new TreeSet<>(TABLE_KEYS);
             known.addAll(CATALOG_ONLY);
             known.remove(IcebergOptions.CATALOG_TABLE.key());
             known.remove(IcebergOptions.CATALOG_DATABASE.key());
@@ -98,7 +101,7 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
 
     /** Whether the target takes the option: declared, or under one of its passthrough prefixes. */
     private static boolean forTables(String key) {
-        return tableKeys().contains(key) || IcebergOptions.CATALOG_PROPERTY_PREFIXES.stream().anyMatch(key::startsWith);
+        return TABLE_KEYS.contains(key) || IcebergOptions.CATALOG_PROPERTY_PREFIXES.stream().anyMatch(key::startsWith);
     }
 
     private static Set<String> tableKeys() {

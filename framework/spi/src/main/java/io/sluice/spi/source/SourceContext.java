@@ -2,6 +2,7 @@ package io.sluice.spi.source;
 
 import io.sluice.spi.ExtensionLookup;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -25,4 +26,13 @@ public interface SourceContext {
 
     /** Other plugins' extensions. */
     ExtensionLookup extensions();
+
+    /**
+     * The configuration of the job or SQL session that planned the source: where upstream
+     * connectors look for a read option between the source's own options and the table's
+     * properties.
+     */
+    default ReadableConfig jobConfiguration() {
+        return new Configuration();
+    }
 }

@@ -1,0 +1,35 @@
+package io.sluice.spi.source;
+
+import io.sluice.spi.sink.Payload;
+
+import javax.annotation.Nullable;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/** What one call of a {@link ScanPlanner} found: splits to read, and the position after them. */
+public final class ScanPlan {
+
+    private final List<PlannedSplit> splits;
+    @Nullable private final Payload position;
+
+    /**
+     * @param splits the splits, in the order they should be read
+     * @param position the position after these splits; {@code null} only while nothing has been
+     *     planned yet (an empty table)
+     */
+    public ScanPlan(List<PlannedSplit> splits, @Nullable Payload position) {
+        this.splits = Collections.unmodifiableList(Objects.requireNonNull(splits, "splits"));
+        this.position = position;
+    }
+
+    public List<PlannedSplit> splits() {
+        return splits;
+    }
+
+    @Nullable
+    public Payload position() {
+        return position;
+    }
+}

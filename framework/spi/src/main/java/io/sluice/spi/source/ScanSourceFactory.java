@@ -1,0 +1,46 @@
+package io.sluice.spi.source;
+
+import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.sink.Payload;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * The reading side of a target whose tables are read by planning scans of the table's metadata
+ * (Iceberg snapshots, say) rather than by listing files. It shares its identifier with the
+ * target's {@link io.sluice.spi.sink.TargetFactory}: a Sluice table whose {@code target} has a
+ * scan source is read through it, any other table by the framework's file source.
+ *
+ * <p>The framework runs the pipeline around it: a split enumerator on the JobManager asks the
+ * {@linkplain #createPlanner planner} for splits (once for a bounded read, every monitor interval
+ * for a continuous one) and keeps the splits and the planner's position in its checkpoints; the
+ * readers on the tasks {@linkplain #createReader read} one split after another and checkpoint how
+ * far they got. Splits and positions reach Flink only as {@link Payload}s, so nothing of the
+ * plugin is ever serialized by Flink.
+ */
+public interface ScanSourceFactory extends SluiceFactory {
+
+    /**
+     * Checks the source's options on the client (the table exists, the rows fit it, the read
+     * options are valid and consistent).
+     *
+     * @throws IllegalArgumentException naming the option and value, or the columns, at fault
+     */
+    default void validate(SourceContext context) {}
+
+    /** Whether the read is continuous (unbounded), as the options ask; decided on the client. */
+    boolean isContinuous(SourceContext context);
+
+    /**
+     * How often a continuous read asks the planner for new splits, as the options ask; not
+     * called for bounded reads.
+     */
+    Duration monitorInterval(SourceContext context);
+
+    /** Creates the planner of one source, on the JobManager. */
+    ScanPlanner createPlanner(SourceContext context) throws IOException;
+
+    /** Creates the split reader of one source subtask, on a TaskManager. */
+    ScanSplitReader createReader(SourceContext context) throws IOException;
+}

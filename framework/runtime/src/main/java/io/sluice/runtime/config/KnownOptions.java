@@ -10,6 +10,7 @@ import io.sluice.spi.sink.BucketAssignerFactory;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.source.FileEnumeratorFactory;
+import io.sluice.spi.source.ScanSourceFactory;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -23,7 +24,7 @@ import java.util.TreeSet;
 /**
  * The options a Sluice table may have: one table is read and written with the same options, so
  * the sink and the source both accept what either side declares: the framework's, the target's,
- * the source's, the chosen format's (under its prefix) and those of the chosen extensions (bucket
+ * the source's, the target's scan source's, the chosen format's (under its prefix) and those of the chosen extensions (bucket
  * assigner, rolling policy, commit policies, file enumerator, compactor). Keys under a prefix that
  * one of them passes through ({@link SluiceFactory#optionPrefixes()}) are known as well.
  */
@@ -52,6 +53,11 @@ public final class KnownOptions {
             TargetFactory factory = registry.find(TargetFactory.class, target);
             known.addAll(declared(factory));
             prefixes.addAll(factory.optionPrefixes());
+        }
+        if (target != null && registry.identifiers(ScanSourceFactory.class).contains(target)) {
+            ScanSourceFactory scans = registry.find(ScanSourceFactory.class, target);
+            known.addAll(declared(scans));
+            prefixes.addAll(scans.optionPrefixes());
         }
         addChosen(registry, BucketAssignerFactory.class, given.get("sink.bucket-assigner"), known);
         addChosen(registry, RollingPolicyFactory.class, given.get("sink.rolling-policy.kind"), known);

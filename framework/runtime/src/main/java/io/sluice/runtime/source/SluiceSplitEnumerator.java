@@ -10,14 +10,11 @@ import org.apache.flink.util.FlinkRuntimeException;
 
 import javax.annotation.Nullable;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,8 +31,7 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
     private final Path[] paths;
     private final long monitorIntervalMillis; // <= 0: bounded
     @Nullable private final SeenFiles seen;
-    private final ArrayDeque<FileSourceSplit> pending;
-    private final Set<Integer> waitingReaders = new LinkedHashSet<>();
+    private final SplitAssignment<FileSourceSplit> assignment;
 
     SluiceSplitEnumerator(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
             long monitorIntervalMillis, @Nullable SeenFiles seen, Collection<FileSourceSplit> pending) {
@@ -44,7 +40,7 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
         this.paths = paths;
         this.monitorIntervalMillis = monitorIntervalMillis;
         this.seen = seen;
-        this.pending = new ArrayDeque<>(pending);
+        this.assignment = new SplitAssignment<>(context, monitorIntervalMillis <= 0, pending);
     }
 
     /**
@@ -79,19 +75,20 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
         }
         // all splits of a file are new or none: decide per path, then keep its splits
         Map<String, Boolean> isNew = new HashMap<>();
+        List<FileSourceSplit> fresh = new ArrayList<>();
         for (FileSourceSplit split : listed) {
             String path = split.path().toString();
-            Boolean fresh = isNew.get(path);
-            if (fresh == null) {
-                fresh = seen.markIfNew(path, split.fileModificationTime());
-                isNew.put(path, fresh);
+            Boolean isNewFile = isNew.get(path);
+            if (isNewFile == null) {
+                isNewFile = seen.markIfNew(path, split.fileModificationTime());
+                isNew.put(path, isNewFile);
             }
-            if (fresh) {
-                pending.add(withStableId(split));
+            if (isNewFile) {
+                fresh.add(withStableId(split));
             }
         }
         seen.advance();
-        assignToWaitingReaders();
+        assignment.add(fresh);
     }
 
     /**
@@ -107,35 +104,12 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
 
     @Override
     public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
-        waitingReaders.add(subtaskId);
-        assignToWaitingReaders();
-    }
-
-    private void assignToWaitingReaders() {
-        Iterator<Integer> it = waitingReaders.iterator();
-        while (it.hasNext()) {
-            int reader = it.next();
-            if (!context.registeredReaders().containsKey(reader)) {
-                it.remove();
-                continue;
-            }
-            FileSourceSplit split = pending.poll();
-            if (split != null) {
-                context.assignSplit(split, reader);
-                it.remove();
-            } else if (monitorIntervalMillis <= 0) {
-                context.signalNoMoreSplits(reader);
-                it.remove();
-            } else {
-                break;
-            }
-        }
+        assignment.request(subtaskId);
     }
 
     @Override
     public void addSplitsBack(List<FileSourceSplit> splits, int subtaskId) {
-        pending.addAll(splits);
-        assignToWaitingReaders();
+        assignment.add(splits);
     }
 
     @Override
@@ -147,7 +121,7 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
     public EnumeratorState snapshotState(long checkpointId) {
         SeenFiles copy = seen == null ? null
                 : new SeenFiles(seen.lookbackMillis(), seen.watermark(), new HashMap<>(seen.recent()));
-        return new EnumeratorState(new ArrayList<>(pending), copy);
+        return new EnumeratorState(assignment.pending(), copy);
     }
 
     @Override

@@ -3,33 +3,51 @@ package io.sluice.runtime.source;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.source.SourceContext;
 
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
 /** The {@link SourceContext} the framework gives to plugin parts of a source. */
 final class TaskSourceContext implements SourceContext {
 
-    private final SourceDescriptor descriptor;
+    private final RowType rowType;
+    private final List<String> partitionKeys;
+    private final Map<String, String> rawOptions;
     private final ReadableConfig options;
+    private final ReadableConfig jobConfiguration;
     private final ExtensionLookup extensions;
 
     TaskSourceContext(SourceDescriptor descriptor, ExtensionLookup extensions) {
-        this.descriptor = descriptor;
-        this.options = descriptor.configuration();
+        this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions);
+    }
+
+    TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
+        this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), descriptor.jobConfiguration(),
+                extensions);
+    }
+
+    private TaskSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> rawOptions,
+            Map<String, String> jobConfiguration, ExtensionLookup extensions) {
+        this.rowType = rowType;
+        this.partitionKeys = partitionKeys;
+        this.rawOptions = rawOptions;
+        this.options = Configuration.fromMap(rawOptions);
+        this.jobConfiguration = Configuration.fromMap(jobConfiguration);
         this.extensions = extensions;
     }
 
     @Override
     public RowType rowType() {
-        return descriptor.rowType();
+        return rowType;
     }
 
     @Override
     public List<String> partitionKeys() {
-        return descriptor.partitionKeys();
+        return partitionKeys;
     }
 
     @Override
@@ -39,11 +57,16 @@ final class TaskSourceContext implements SourceContext {
 
     @Override
     public Map<String, String> rawOptions() {
-        return descriptor.options();
+        return rawOptions;
     }
 
     @Override
     public ExtensionLookup extensions() {
         return extensions;
+    }
+
+    @Override
+    public ReadableConfig jobConfiguration() {
+        return jobConfiguration;
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.source.SluiceSourceBuilder;
 import io.sluice.runtime.source.SourceDescriptor;
+import io.sluice.runtime.source.TableSourceBuilder;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -27,8 +28,9 @@ import java.util.Set;
 
 /**
  * {@code 'connector' = 'sluice'}: the table factory of every Sluice target, for writing and
- * reading. The {@code target} option picks the plugin that writes; files are read by the
- * framework's file source with the chosen format and file enumerator. Every other option is
+ * reading. The {@code target} option picks the plugin that writes; a target with a scan source
+ * (Iceberg) also reads its tables, other tables' files are read by the framework's file source
+ * with the chosen format and file enumerator. Every other option is
  * checked against what the framework, the target and the chosen format and extensions declare, so
  * an unknown option is an error that lists the valid ones.
  */
@@ -87,6 +89,10 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
+            if (TableSourceBuilder.readsByScan(options)) {
+                return new SluiceScanTableSource(TableSourceBuilder.plan(options, rowType, table.getPartitionKeys(),
+                        sessionConfiguration(context.getConfiguration())));
+            }
             SourceDescriptor descriptor = SluiceSourceBuilder.plan(options, rowType, table.getPartitionKeys());
             return new SluiceDynamicTableSource(descriptor);
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -22,6 +22,10 @@ import io.sluice.spi.sink.TargetWriter;
 import io.sluice.testshared.TcclProbe;
 
 import io.sluice.spi.source.FileEnumeratorFactory;
+import io.sluice.spi.source.ScanPlanner;
+import io.sluice.spi.source.ScanSourceFactory;
+import io.sluice.spi.source.ScanSplitReader;
+import io.sluice.spi.source.SplitRows;
 import io.sluice.spi.catalog.TargetCatalogFactory;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
@@ -116,7 +120,8 @@ class PluginContextClassLoaderTest {
                 StreamFormat.class, StreamFormat.Reader.class,
                 BulkFormat.class, BulkFormat.Reader.class, BulkFormat.RecordIterator.class,
                 FileEnumeratorFactory.class, FileEnumerator.class, FileCompactorFactory.class, FileCompactor.class,
-                TargetCatalogFactory.class, org.apache.flink.table.catalog.Catalog.class);
+                TargetCatalogFactory.class, org.apache.flink.table.catalog.Catalog.class,
+                ScanSourceFactory.class, ScanPlanner.class, ScanSplitReader.class, SplitRows.class);
         assertThat(invocations).hasSizeGreaterThanOrEqualTo(110);
 
         // 2. again, with every plugin method throwing
@@ -386,6 +391,38 @@ class PluginContextClassLoaderTest {
                         "public class ProbeEnumerator implements FileEnumerator {",
                         "  public Collection<FileSourceSplit> enumerateSplits(org.apache.flink.core.fs.Path[] p, int n) {",
                         "    " + probe("FileEnumerator.enumerateSplits") + " return new ArrayList<>(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeScanSourceFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeScanSourceFactory implements ScanSourceFactory {",
+                        factoryMethods("ScanSourceFactory"),
+                        "  public void validate(SourceContext c) { " + probe("ScanSourceFactory.validate") + " }",
+                        "  public boolean isContinuous(SourceContext c) { " + probe("ScanSourceFactory.isContinuous") + " return false; }",
+                        "  public java.time.Duration monitorInterval(SourceContext c) {",
+                        "    " + probe("ScanSourceFactory.monitorInterval") + " return java.time.Duration.ofSeconds(1); }",
+                        "  public ScanPlanner createPlanner(SourceContext c) throws IOException {",
+                        "    " + probe("ScanSourceFactory.createPlanner") + " return new ProbeScanPlanner(); }",
+                        "  public ScanSplitReader createReader(SourceContext c) throws IOException {",
+                        "    " + probe("ScanSourceFactory.createReader") + " return new ProbeScanSplitReader(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeScanPlanner", p + src(
+                        "public class ProbeScanPlanner implements ScanPlanner {",
+                        "  public ScanPlan plan(Payload position) throws IOException {",
+                        "    " + probe("ScanPlanner.plan") + " return new ScanPlan(new ArrayList<>(), null); }",
+                        "  public void close() throws IOException { " + probe("ScanPlanner.close") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeScanSplitReader", p + src(
+                        "public class ProbeScanSplitReader implements ScanSplitReader {",
+                        "  public SplitRows open(Payload split, long offset, long skip) throws IOException {",
+                        "    " + probe("ScanSplitReader.open") + " return new ProbeSplitRows(); }",
+                        "  public void close() throws IOException { " + probe("ScanSplitReader.close") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeSplitRows", p + src(
+                        "public class ProbeSplitRows implements SplitRows {",
+                        "  public RowData next() throws IOException { " + probe("SplitRows.next") + " return null; }",
+                        "  public long offset() { " + probe("SplitRows.offset") + " return 0; }",
+                        "  public long recordsToSkip() { " + probe("SplitRows.recordsToSkip") + " return 0; }",
+                        "  public void close() throws IOException { " + probe("SplitRows.close") + " }",
                         "}"))
                 .source("testplugin.probe.ProbeEncoder", p + src(
                         "public class ProbeEncoder implements Encoder<RowData> {",

@@ -1,13 +1,8 @@
 package io.sluice.runtime.source;
 
-import org.apache.flink.api.connector.source.ReaderInfo;
-import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.NonSplittingRecursiveEnumerator;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,11 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +26,7 @@ class SplitEnumeratorTest {
 
     @Test
     void everyNewFileOnceAcrossListingsAndRestore() throws Exception {
-        TestContext context = new TestContext();
+        TestEnumeratorContext<FileSourceSplit> context = new TestEnumeratorContext<>();
         SluiceSplitEnumerator enumerator = continuous(context, new SeenFiles(3_600_000), new ArrayList<>());
         enumerator.start();
         write("a.csv", 1_000_000);
@@ -45,7 +36,7 @@ class SplitEnumeratorTest {
         enumerator.handleSplitRequest(0, null);
         enumerator.handleSplitRequest(0, null);
         enumerator.handleSplitRequest(0, null); // waits for more
-        assertThat(context.assignedNames()).containsExactlyInAnyOrder("a.csv", "b.csv");
+        assertThat(names(context.assigned())).containsExactlyInAnyOrder("a.csv", "b.csv");
 
         EnumeratorStateSerializer serializer = new EnumeratorStateSerializer();
         byte[] checkpoint = serializer.serialize(enumerator.snapshotState(1));
@@ -53,14 +44,14 @@ class SplitEnumeratorTest {
         write(".c.csv.inprogress.x", 3_000_000);
 
         // restore: the files read before are not read again, the new one is
-        TestContext restoredContext = new TestContext();
+        TestEnumeratorContext<FileSourceSplit> restoredContext = new TestEnumeratorContext<>();
         EnumeratorState state = serializer.deserialize(serializer.getVersion(), checkpoint);
         SluiceSplitEnumerator restored = continuous(restoredContext, state.seen(), state.pendingSplits());
         restored.start();
         restoredContext.runPeriodic();
         restored.handleSplitRequest(1, null);
         restored.handleSplitRequest(1, null);
-        assertThat(restoredContext.assignedNames()).containsExactly("c.csv");
+        assertThat(names(restoredContext.assigned())).containsExactly("c.csv");
     }
 
     @Test
@@ -71,11 +62,11 @@ class SplitEnumeratorTest {
         for (int i = 0; i < files; i++) {
             write("f" + i + ".csv", 1_000_000_000L + i * 1000L);
         }
-        TestContext context = new TestContext();
+        TestEnumeratorContext<FileSourceSplit> context = new TestEnumeratorContext<>();
         SluiceSplitEnumerator enumerator = continuous(context, new SeenFiles(lookback), new ArrayList<>());
         enumerator.start();
         context.runPeriodic();
-        assertThat(context.pendingCount(enumerator)).isEqualTo(files);
+        assertThat(enumerator.snapshotState(0).pendingSplits().size()).isEqualTo(files);
 
         byte[] state = new EnumeratorStateSerializer().serialize(
                 new EnumeratorState(new ArrayList<>(), enumerator.snapshotState(1).seen()));
@@ -84,10 +75,10 @@ class SplitEnumeratorTest {
 
         // listing the same directory again yields nothing, though most paths are forgotten
         context.runPeriodic();
-        assertThat(context.pendingCount(enumerator)).isEqualTo(files);
+        assertThat(enumerator.snapshotState(0).pendingSplits().size()).isEqualTo(files);
     }
 
-    private SluiceSplitEnumerator continuous(TestContext context, SeenFiles seen, List<FileSourceSplit> pending) {
+    private SluiceSplitEnumerator continuous(TestEnumeratorContext<FileSourceSplit> context, SeenFiles seen, List<FileSourceSplit> pending) {
         return new SluiceSplitEnumerator(context, new NonSplittingRecursiveEnumerator(),
                 new Path[] {new Path(dir.toUri())}, 1000, seen, pending);
     }
@@ -98,76 +89,7 @@ class SplitEnumeratorTest {
         Files.setLastModifiedTime(file, FileTime.fromMillis(modificationTime));
     }
 
-    /** A single-threaded enumerator context: periodic listings run when the test says so. */
-    private static final class TestContext implements SplitEnumeratorContext<FileSourceSplit> {
-        private final List<FileSourceSplit> assigned = new ArrayList<>();
-        private final List<Runnable> periodic = new ArrayList<>();
-        private final Map<Integer, ReaderInfo> readers = new HashMap<>();
-
-        TestContext() {
-            readers.put(0, new ReaderInfo(0, "localhost"));
-            readers.put(1, new ReaderInfo(1, "localhost"));
-        }
-
-        void runPeriodic() {
-            periodic.forEach(Runnable::run);
-        }
-
-        List<String> assignedNames() {
-            return assigned.stream().map(s -> s.path().getName()).collect(Collectors.toList());
-        }
-
-        int pendingCount(SluiceSplitEnumerator enumerator) {
-            return enumerator.snapshotState(0).pendingSplits().size();
-        }
-
-        @Override
-        public SplitEnumeratorMetricGroup metricGroup() {
-            throw new UnsupportedOperationException("no metrics in this test");
-        }
-
-        @Override
-        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
-
-        @Override
-        public int currentParallelism() {
-            return 2;
-        }
-
-        @Override
-        public Map<Integer, ReaderInfo> registeredReaders() {
-            return readers;
-        }
-
-        @Override
-        public void assignSplits(SplitsAssignment<FileSourceSplit> assignment) {
-            assignment.assignment().values().forEach(assigned::addAll);
-        }
-
-        @Override
-        public void signalNoMoreSplits(int subtask) {}
-
-        @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
-            run(callable, handler);
-        }
-
-        @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler, long delay, long period) {
-            periodic.add(() -> run(callable, handler));
-        }
-
-        private static <T> void run(Callable<T> callable, BiConsumer<T, Throwable> handler) {
-            try {
-                handler.accept(callable.call(), null);
-            } catch (Exception e) {
-                handler.accept(null, e);
-            }
-        }
-
-        @Override
-        public void runInCoordinatorThread(Runnable runnable) {
-            runnable.run();
-        }
+    private static List<String> names(List<FileSourceSplit> splits) {
+        return splits.stream().map(split -> split.path().getName()).collect(Collectors.toList());
     }
 }

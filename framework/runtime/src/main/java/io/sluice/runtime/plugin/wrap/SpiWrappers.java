@@ -10,6 +10,7 @@ import io.sluice.spi.sink.BucketAssignerFactory;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.source.FileEnumeratorFactory;
+import io.sluice.spi.source.ScanSourceFactory;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -30,7 +31,8 @@ public final class SpiWrappers {
                             PartitionTimeExtractorFactory.class,
                             FileEnumeratorFactory.class,
                             FileCompactorFactory.class,
-                            TargetCatalogFactory.class));
+                            TargetCatalogFactory.class,
+                            ScanSourceFactory.class));
 
     private SpiWrappers() {}
 
@@ -53,6 +55,8 @@ public final class SpiWrappers {
             return (T) new TcclTargetCatalogFactory((TargetCatalogFactory) factory, loader);
         } else if (type == FileCompactorFactory.class) {
             return (T) new TcclFileCompactorFactory((FileCompactorFactory) factory, loader);
+        } else if (type == ScanSourceFactory.class) {
+            return (T) new TcclScanSourceFactory((ScanSourceFactory) factory, loader);
         } else if (type == PartitionTimeExtractorFactory.class) {
             return (T) new TcclPartitionTimeExtractorFactory((PartitionTimeExtractorFactory) factory, loader);
         }

@@ -1,0 +1,182 @@
+package io.sluice.runtime.plugin.wrap;
+
+import io.sluice.spi.sink.Payload;
+import io.sluice.spi.source.ScanPlan;
+import io.sluice.spi.source.ScanPlanner;
+import io.sluice.spi.source.ScanSourceFactory;
+import io.sluice.spi.source.ScanSplitReader;
+import io.sluice.spi.source.SourceContext;
+import io.sluice.spi.source.SplitRows;
+
+import org.apache.flink.table.data.RowData;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * {@link ScanSourceFactory} of a plugin, called under the plugin's context class loader, as are
+ * the planners, readers and split rows it creates.
+ */
+public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> implements ScanSourceFactory {
+
+    public TcclScanSourceFactory(ScanSourceFactory delegate, ClassLoader loader) {
+        super(delegate, loader);
+    }
+
+    @Override
+    public void validate(SourceContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            delegate.validate(context);
+        }
+    }
+
+    @Override
+    public boolean isContinuous(SourceContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.isContinuous(context);
+        }
+    }
+
+    @Override
+    public Duration monitorInterval(SourceContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.monitorInterval(context);
+        }
+    }
+
+    @Override
+    public ScanPlanner createPlanner(SourceContext context) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new Planner(delegate.createPlanner(context), loader);
+        }
+    }
+
+    @Override
+    public ScanSplitReader createReader(SourceContext context) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new Reader(delegate.createReader(context), loader);
+        }
+    }
+
+    /** A plugin's {@link ScanPlanner}, called under the plugin's context class loader. */
+    public static final class Planner implements ScanPlanner, PluginBound {
+        private final ScanPlanner delegate;
+        private final ClassLoader loader;
+
+        Planner(ScanPlanner delegate, ClassLoader loader) {
+            this.delegate = delegate;
+            this.loader = loader;
+        }
+
+        @Override
+        public ScanPlan plan(@Nullable Payload position) throws IOException {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                return delegate.plan(position);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                delegate.close();
+            }
+        }
+
+        @Override
+        public ClassLoader pluginClassLoader() {
+            return loader;
+        }
+
+        @Override
+        public Object unwrap() {
+            return delegate;
+        }
+    }
+
+    /** A plugin's {@link ScanSplitReader}, called under the plugin's context class loader. */
+    public static final class Reader implements ScanSplitReader, PluginBound {
+        private final ScanSplitReader delegate;
+        private final ClassLoader loader;
+
+        Reader(ScanSplitReader delegate, ClassLoader loader) {
+            this.delegate = delegate;
+            this.loader = loader;
+        }
+
+        @Override
+        public SplitRows open(Payload split, long offset, long recordsToSkip) throws IOException {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                return new Rows(delegate.open(split, offset, recordsToSkip), loader);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                delegate.close();
+            }
+        }
+
+        @Override
+        public ClassLoader pluginClassLoader() {
+            return loader;
+        }
+
+        @Override
+        public Object unwrap() {
+            return delegate;
+        }
+    }
+
+    /** A plugin's {@link SplitRows}, called under the plugin's context class loader. */
+    public static final class Rows implements SplitRows, PluginBound {
+        private final SplitRows delegate;
+        private final ClassLoader loader;
+
+        Rows(SplitRows delegate, ClassLoader loader) {
+            this.delegate = delegate;
+            this.loader = loader;
+        }
+
+        @Nullable
+        @Override
+        public RowData next() throws IOException {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                return delegate.next();
+            }
+        }
+
+        @Override
+        public long offset() {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                return delegate.offset();
+            }
+        }
+
+        @Override
+        public long recordsToSkip() {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                return delegate.recordsToSkip();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                delegate.close();
+            }
+        }
+
+        @Override
+        public ClassLoader pluginClassLoader() {
+            return loader;
+        }
+
+        @Override
+        public Object unwrap() {
+            return delegate;
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.sluice.runtime.source;
+
+import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.plugin.PluginSettings;
+
+import org.apache.flink.table.types.logical.RowType;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything a scan source needs on the JobManager and the TaskManagers, and nothing of any
+ * plugin: the options and the job's configuration as strings, the produced row type, the target
+ * whose scan source plans and reads, whether the read is continuous (the target decided that on
+ * the client) and where plugins are.
+ */
+public final class ScanDescriptor implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final LinkedHashMap<String, String> options;
+    private final LinkedHashMap<String, String> jobConfiguration;
+    private final RowType rowType;
+    private final ArrayList<String> partitionKeys;
+    private final String target;
+    private final String pluginId;
+    private final long monitorIntervalMillis; // <= 0: bounded
+    private final PluginSettings pluginSettings;
+
+    ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
+            List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
+            PluginSettings pluginSettings) {
+        this.options = new LinkedHashMap<>(options);
+        this.jobConfiguration = new LinkedHashMap<>(jobConfiguration);
+        this.rowType = Objects.requireNonNull(rowType);
+        this.partitionKeys = new ArrayList<>(partitionKeys);
+        this.target = Objects.requireNonNull(target);
+        this.pluginId = Objects.requireNonNull(pluginId);
+        this.monitorIntervalMillis = monitorIntervalMillis;
+        this.pluginSettings = Objects.requireNonNull(pluginSettings);
+    }
+
+    public Map<String, String> options() {
+        return Collections.unmodifiableMap(options);
+    }
+
+    /** The job's or SQL session's configuration, as the planner saw it. */
+    public Map<String, String> jobConfiguration() {
+        return Collections.unmodifiableMap(jobConfiguration);
+    }
+
+    public RowType rowType() {
+        return rowType;
+    }
+
+    public List<String> partitionKeys() {
+        return Collections.unmodifiableList(partitionKeys);
+    }
+
+    /** The identifier of the target (and of its scan source). */
+    public String target() {
+        return target;
+    }
+
+    /** The plugin that offers the scan source; its payloads are enveloped with this id. */
+    public String pluginId() {
+        return pluginId;
+    }
+
+    public boolean isContinuous() {
+        return monitorIntervalMillis > 0;
+    }
+
+    /** How often a continuous read plans; not positive for a bounded read. */
+    public long monitorIntervalMillis() {
+        return monitorIntervalMillis;
+    }
+
+    public PluginSettings pluginSettings() {
+        return pluginSettings;
+    }
+
+    /** The registry of the JVM this runs in (a task's own plugin settings win). */
+    public PluginRegistry registry() {
+        return PluginRegistry.get(pluginSettings.onTask());
+    }
+
+    @Override
+    public String toString() {
+        return "ScanDescriptor{target=" + target + ", continuous=" + isContinuous() + "}";
+    }
+}

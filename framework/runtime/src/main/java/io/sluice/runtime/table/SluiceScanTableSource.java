@@ -1,0 +1,42 @@
+package io.sluice.runtime.table;
+
+import io.sluice.runtime.source.ScanDescriptor;
+import io.sluice.runtime.source.ScanSource;
+
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.SourceProvider;
+
+/**
+ * The planner's view of a table read by its target's scans (an Iceberg table): insert-only rows,
+ * bounded or continuous as the read options say.
+ */
+final class SluiceScanTableSource implements ScanTableSource {
+
+    private final ScanDescriptor descriptor;
+
+    SluiceScanTableSource(ScanDescriptor descriptor) {
+        this.descriptor = descriptor;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode() {
+        return ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+        return SourceProvider.of(ScanSource.of(descriptor));
+    }
+
+    @Override
+    public DynamicTableSource copy() {
+        return new SluiceScanTableSource(descriptor);
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "Sluice(" + descriptor.target() + ")";
+    }
+}

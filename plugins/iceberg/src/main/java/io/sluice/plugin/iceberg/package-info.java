@@ -1,8 +1,10 @@
 /**
  * The iceberg plugin: the {@code iceberg} target ({@link io.sluice.plugin.iceberg.IcebergTargetFactory}),
- * writing Iceberg tables of an Iceberg catalog with Iceberg's own Flink task writers (the
- * non-shaded {@code iceberg-flink-1.20}, bundled with Iceberg's core, Parquet, ORC, Avro and
- * Hadoop libraries, so that none of them reaches a job's class path).
+ * writing Iceberg tables of an Iceberg catalog with Iceberg's own Flink task writers, and its scan
+ * source ({@link io.sluice.plugin.iceberg.IcebergScanSourceFactory}), reading them with Iceberg's own
+ * Flink split planning and readers (the non-shaded {@code iceberg-flink-1.20}, bundled with
+ * Iceberg's core, Parquet, ORC, Avro and Hadoop libraries, so that none of them reaches a job's
+ * class path).
  *
  * <p>The write path: each subtask's {@code IcebergTargetWriter} closes all its files at every
  * checkpoint and hands them over listed in temporary manifests ({@code PendingFiles}); the
@@ -17,6 +19,16 @@
  * (SQL {@code INSERT OVERWRITE} or {@code overwrite-enabled}; a dynamic partition overwrite).
  * Writer and committer report upstream's metrics ({@code WriterMetrics}, {@code
  * CommitterMetrics}); {@code snapshot-properties} adds to every snapshot's summary.
+ *
+ * <p>The read path ({@link io.sluice.plugin.iceberg.IcebergScanSourceFactory}, the framework's scan
+ * source SPI): upstream's split planning on the JobManager, {@code IcebergScanPlanner} for a bounded
+ * scan and {@code IcebergContinuousScanPlanner} over upstream's continuous planner (its enumerator
+ * position is reached through {@code org.apache.iceberg.flink.source.enumerator.SluiceSplitPlanning},
+ * as upstream keeps it package-private); upstream's split serialization ({@code ScanSplits}); and
+ * upstream's row readers, delete files applied, on the tasks ({@code IcebergScanSplitReader}).
+ * Read options are upstream's ({@code IcebergReadOptions}), resolved by upstream's {@code
+ * ScanContext} ({@code ReadSettings}); the source's columns are a projection of the table's in the
+ * source's order ({@code ReadSchemas}).
  *
  * <p>Options keep the names of Iceberg's Flink connector ({@link io.sluice.plugin.iceberg.IcebergOptions});
  * write options are resolved by Iceberg's own {@code FlinkWriteConf}, so they take precedence over

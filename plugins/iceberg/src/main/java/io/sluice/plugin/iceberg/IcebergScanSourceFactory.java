@@ -1,0 +1,119 @@
+package io.sluice.plugin.iceberg;
+
+import io.sluice.spi.source.ScanPlanner;
+import io.sluice.spi.source.ScanSourceFactory;
+import io.sluice.spi.source.ScanSplitReader;
+import io.sluice.spi.source.SourceContext;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.pf4j.Extension;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The reading side of the {@code iceberg} target: a Sluice table on an Iceberg table is read by
+ * planning scans of the table's snapshots, with Iceberg's own Flink source machinery. Bounded, it
+ * reads one snapshot (the current one, or the one the options name) or the appends between two;
+ * with {@code streaming} it reads the appends of every new snapshot, from where {@code
+ * starting-strategy} says. Delete files are applied.
+ *
+ * <p>It takes the target's catalog options and upstream's read options (names and defaults of
+ * Iceberg's {@code FlinkReadOptions}), which take precedence over the job's configuration
+ * ({@code connector.iceberg.*}), which takes precedence over the table's properties. The source's
+ * columns must be columns of the table, by name, with the table's types; they may be fewer and in
+ * any order.
+ */
+@Extension
+public final class IcebergScanSourceFactory implements ScanSourceFactory {
+
+    @Override
+    public String identifier() {
+        return "iceberg";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Collections.singleton(IcebergOptions.CATALOG_TABLE);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new HashSet<>(Arrays.asList(IcebergOptions.catalogOptions()));
+        options.add(IcebergOptions.CATALOG_DATABASE);
+        options.addAll(Arrays.asList(IcebergReadOptions.all()));
+        return options;
+    }
+
+    @Override
+    public Set<String> optionPrefixes() {
+        return IcebergOptions.CATALOG_PROPERTY_PREFIXES;
+    }
+
+    @Override
+    public void validate(SourceContext context) {
+        try (CatalogTable table = CatalogTable.load(context.options())) {
+            ReadSettings.of(table.table(), context).checkReferences(table.table());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean isContinuous(SourceContext context) {
+        return settings(context).streaming();
+    }
+
+    @Override
+    public Duration monitorInterval(SourceContext context) {
+        return settings(context).monitorInterval();
+    }
+
+    /** The settings as upstream resolves them: they may come from the job's configuration or the table. */
+    private static ReadSettings settings(SourceContext context) {
+        try (CatalogTable table = CatalogTable.load(context.options())) {
+            return ReadSettings.of(table.table(), context);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ScanPlanner createPlanner(SourceContext context) throws IOException {
+        CatalogTable table = load(context);
+        ReadSettings settings;
+        try {
+            settings = ReadSettings.of(table.table(), context);
+        } catch (RuntimeException e) {
+            table.close();
+            throw new IOException(e.getMessage(), e);
+        }
+        if (!settings.streaming()) {
+            return new IcebergScanPlanner(table, settings);
+        }
+        // upstream's continuous planner loads its own table
+        table.close();
+        try {
+            return IcebergContinuousScanPlanner.create(new PluginTableLoader(context.options()), settings);
+        } catch (RuntimeException e) {
+            throw new IOException("Cannot start planning Iceberg table '" + settings.tableName() + "': " + e, e);
+        }
+    }
+
+    @Override
+    public ScanSplitReader createReader(SourceContext context) {
+        return new IcebergScanSplitReader(context);
+    }
+
+    private static CatalogTable load(SourceContext context) throws IOException {
+        try {
+            return CatalogTable.load(context.options());
+        } catch (RuntimeException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+}

@@ -7,6 +7,7 @@ import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.source.ScanSourceFactory;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -32,7 +33,7 @@ import java.util.Map;
  *     .target("iceberg")
  *     .catalog(Map.of("catalog-type", "hadoop", "warehouse", "s3://bucket/warehouse"))
  *     .table("db", "events")
- *     .tableSchema(rowType)
+ *     .tableSchema(rowType)                 // optional: all columns when left out
  *     .streaming(true)
  *     .streamingStartingStrategy("INCREMENTAL_FROM_SNAPSHOT_ID")
  *     .startSnapshotId(3821550127947089987L)
@@ -70,7 +71,7 @@ public final class TableSourceBuilder {
         return set("catalog-table", table);
     }
 
-    /** The columns to read, by name, in the order the rows have them. */
+    /** The columns to read, by name, in the order the rows have them; all of the table's when not called. */
     public TableSourceBuilder tableSchema(RowType type) {
         this.rowType = type;
         return this;
@@ -121,20 +122,30 @@ public final class TableSourceBuilder {
     /**
      * Checks the options against the target's scan source and builds the source.
      *
-     * @throws IllegalArgumentException for a missing target or row type, a target that cannot be
-     *     read by scans, unknown options or invalid values
+     * @throws IllegalArgumentException for a missing target, a target that cannot be read by
+     *     scans, unknown options or invalid values
      */
     public ScanSource build() {
-        if (rowType == null) {
-            throw new IllegalArgumentException("No row type: call tableSchema(...) with the columns to read");
-        }
-        return new ScanSource(plan(options, rowType, Collections.emptyList(), jobConfiguration));
+        RowType columns = rowType != null ? rowType : tableRowType(options);
+        return new ScanSource(plan(options, columns, Collections.emptyList(), jobConfiguration));
     }
 
     /** Builds the source and adds it to the environment, with the environment's configuration. */
     public DataStreamSource<RowData> addTo(StreamExecutionEnvironment env, String name) {
         jobConfiguration.putAll(env.getConfiguration().toMap());
         return env.fromSource(build(), WatermarkStrategy.noWatermarks(), name);
+    }
+
+    /** Every column of the table the options name, as the target's scan source reports it. */
+    private static RowType tableRowType(Map<String, String> options) {
+        String target = options.get(SluiceOptions.TARGET.key());
+        if (target == null) {
+            throw new IllegalArgumentException("No target: call target(...), e.g. target(\"iceberg\")");
+        }
+        PluginRegistry registry = PluginRegistry.get(PluginSettings.fromOptions(options));
+        return registry.find(ScanSourceFactory.class, target).tableRowType(Configuration.fromMap(options))
+                .orElseThrow(() -> new IllegalArgumentException("Target '" + target
+                        + "' cannot tell the table's columns: call tableSchema(...) with the columns to read"));
     }
 
     /** Whether the options choose a target that is read by planning scans rather than listing files. */

@@ -3,8 +3,12 @@ package io.sluice.spi.source;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.sink.Payload;
 
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.types.logical.RowType;
+
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The reading side of a target whose tables are read by planning scans of the table's metadata
@@ -28,6 +32,16 @@ public interface ScanSourceFactory extends SluiceFactory {
      * @throws IllegalArgumentException naming the option and value, or the columns, at fault
      */
     default void validate(SourceContext context) {}
+
+    /**
+     * The rows of the whole table the options name, for a source that does not list its columns
+     * (a DataStream builder); empty when the target cannot tell. Called on the client.
+     *
+     * @throws IllegalArgumentException if the options name no readable table
+     */
+    default Optional<RowType> tableRowType(ReadableConfig options) {
+        return Optional.empty();
+    }
 
     /** Whether the read is continuous (unbounded), as the options ask; decided on the client. */
     boolean isContinuous(SourceContext context);

@@ -6,6 +6,9 @@ import io.sluice.spi.source.ScanSplitReader;
 import io.sluice.spi.source.SourceContext;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.pf4j.Extension;
 
 import java.io.IOException;
@@ -13,6 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -58,6 +62,15 @@ public final class IcebergScanSourceFactory implements ScanSourceFactory {
     public void validate(SourceContext context) {
         try (CatalogTable table = CatalogTable.load(context.options())) {
             ReadSettings.of(table.table(), context).checkReferences(table.table());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<RowType> tableRowType(ReadableConfig options) {
+        try (CatalogTable table = CatalogTable.load(options)) {
+            return Optional.of(FlinkSchemaUtil.convert(table.table().schema()));
         } catch (IOException e) {
             throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
         }

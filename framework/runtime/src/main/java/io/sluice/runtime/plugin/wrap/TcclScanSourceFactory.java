@@ -8,12 +8,15 @@ import io.sluice.spi.source.ScanSplitReader;
 import io.sluice.spi.source.SourceContext;
 import io.sluice.spi.source.SplitRows;
 
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * {@link ScanSourceFactory} of a plugin, called under the plugin's context class loader, as are
@@ -29,6 +32,13 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     public void validate(SourceContext context) {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             delegate.validate(context);
+        }
+    }
+
+    @Override
+    public Optional<RowType> tableRowType(ReadableConfig options) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.tableRowType(options);
         }
     }
 

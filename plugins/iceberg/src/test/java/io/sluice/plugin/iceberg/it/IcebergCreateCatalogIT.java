@@ -4,6 +4,8 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -11,6 +13,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -65,9 +71,22 @@ class IcebergCreateCatalogIT {
                 .allSatisfy(f -> assertThat(f.format().name()).isEqualTo("AVRO"));
         assertThat(IcebergTables.snapshots(table)).allSatisfy(s -> assertThat(s.summary()).containsKey("flink.job-id"));
 
+        // and read back through Sluice's scan source, whole or pruned by a filter
+        assertThat(collect(tEnv, "SELECT * FROM ice.db.events")).containsExactlyInAnyOrder("1|a|x", "2|b|y", "3|c|x", "4|d|y");
+        assertThat(collect(tEnv, "SELECT name FROM ice.db.events WHERE dt = 'y'")).containsExactlyInAnyOrder("b", "d");
+
         tEnv.executeSql("USE CATALOG ice");
         tEnv.executeSql("USE db");
         assertThat(tEnv.listTables()).containsExactly("events");
+    }
+
+    private static List<String> collect(TableEnvironment tEnv, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(sql).collect()) {
+            it.forEachRemaining(r -> rows.add(IntStream.range(0, r.getArity()).mapToObj(i -> String.valueOf(r.getField(i)))
+                    .collect(Collectors.joining("|"))));
+        }
+        return rows;
     }
 
     @Test
@@ -86,6 +105,7 @@ class IcebergCreateCatalogIT {
 
         assertThat(IcebergTables.rows(IcebergTables.load(warehouse, "db", "t")))
                 .containsExactlyInAnyOrder("1|upstream", "2|sluice");
+        assertThat(collect(tEnv, "SELECT * FROM ice.db.t")).containsExactlyInAnyOrder("1|upstream", "2|sluice");
     }
 
     @Test

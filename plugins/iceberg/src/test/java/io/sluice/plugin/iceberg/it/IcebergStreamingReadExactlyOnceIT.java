@@ -89,8 +89,7 @@ class IcebergStreamingReadExactlyOnceIT {
                 .target("iceberg")
                 .catalog(catalog)
                 .table("db", "src")
-                .tableSchema(ROW)
-                .streaming(true)
+                .streaming(true)   // all columns: the builder asks the table
                 .streamingStartingStrategy("TABLE_SCAN_THEN_INCREMENTAL")
                 .monitorInterval(Duration.ofMillis(200))
                 .pluginsDir(TestPluginsDir.get())

@@ -61,14 +61,6 @@ class CorruptFilesIT {
         return tEnv;
     }
 
-    private static String messages(Throwable t) {
-        StringBuilder messages = new StringBuilder();
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            messages.append(c.getMessage()).append('\n');
-        }
-        return messages.toString();
-    }
-
     @Test
     void aMalformedCsvLineFailsTheJobNamingFileLineAndOffset() throws Exception {
         Path data = csvWithTwoMalformedLines();
@@ -78,7 +70,8 @@ class CorruptFilesIT {
                 it.forEachRemaining(r -> { });
             }
         });
-        assertThat(messages(error)).contains(data.resolve("bad.csv").toString()).contains("line 2").contains("byte offset 4");
+        assertThat(error).hasStackTraceContaining(data.resolve("bad.csv").toString())
+                .hasStackTraceContaining("line 2").hasStackTraceContaining("byte offset 4");
     }
 
     @Test
@@ -123,6 +116,6 @@ class CorruptFilesIT {
                 it.forEachRemaining(r -> { });
             }
         });
-        assertThat(messages(error)).contains(file.toString());
+        assertThat(error).hasStackTraceContaining(file.toString());
     }
 }

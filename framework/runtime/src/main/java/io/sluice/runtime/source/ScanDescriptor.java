@@ -90,6 +90,12 @@ public final class ScanDescriptor implements Serializable {
         return PluginRegistry.get(pluginSettings.onTask());
     }
 
+    /** A copy that reads other columns (a subset of the validated ones: projection push-down). */
+    public ScanDescriptor withRowType(RowType columns) {
+        return new ScanDescriptor(options, jobConfiguration, columns, partitionKeys, target, pluginId, monitorIntervalMillis,
+                pluginSettings);
+    }
+
     @Override
     public String toString() {
         return "ScanDescriptor{target=" + target + ", continuous=" + isContinuous() + "}";

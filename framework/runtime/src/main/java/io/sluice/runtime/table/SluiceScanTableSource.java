@@ -7,14 +7,17 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The planner's view of a table read by its target's scans (an Iceberg table): insert-only rows,
- * bounded or continuous as the read options say.
+ * bounded or continuous as the read options say, of only the columns the query uses.
  */
-final class SluiceScanTableSource implements ScanTableSource {
+final class SluiceScanTableSource implements ScanTableSource, SupportsProjectionPushDown {
 
-    private final ScanDescriptor descriptor;
+    private ScanDescriptor descriptor;
 
     SluiceScanTableSource(ScanDescriptor descriptor) {
         this.descriptor = descriptor;
@@ -28,6 +31,17 @@ final class SluiceScanTableSource implements ScanTableSource {
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
         return SourceProvider.of(ScanSource.of(descriptor));
+    }
+
+    @Override
+    public boolean supportsNestedProjection() {
+        return false;
+    }
+
+    /** The target reads columns by name, so reading fewer is asking for fewer. */
+    @Override
+    public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+        descriptor = descriptor.withRowType((RowType) producedDataType.getLogicalType());
     }
 
     @Override

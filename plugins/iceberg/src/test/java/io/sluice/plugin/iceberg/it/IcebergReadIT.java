@@ -95,6 +95,8 @@ class IcebergReadIT {
                 "d2|1969-12-31T23:59:59.999999|2|null",
                 "d1|null|3|c");
         assertThat(query(batch, "SELECT id FROM events WHERE dt = 'd1'")).containsExactlyInAnyOrder("1", "3");
+        // only the columns the query uses are read
+        assertThat(batch.explainSql("SELECT id FROM events WHERE dt = 'd1'")).contains("project=[dt, id]");
     }
 
     @Test

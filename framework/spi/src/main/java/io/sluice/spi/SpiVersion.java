@@ -10,8 +10,11 @@ package io.sluice.spi;
  */
 public final class SpiVersion {
 
-    /** The SPI version of this build. */
-    public static final String CURRENT = "1.0.0";
+    /**
+     * The SPI version of this build. 1.1.0 added scan sources ({@code io.sluice.spi.source.Scan*}),
+     * compactors ({@code io.sluice.spi.compact}) and target catalogs ({@code io.sluice.spi.catalog}).
+     */
+    public static final String CURRENT = "1.1.0";
 
     private SpiVersion() {}
 }

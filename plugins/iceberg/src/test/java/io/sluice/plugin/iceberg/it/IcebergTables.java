@@ -23,17 +23,20 @@ import java.util.stream.Collectors;
 
 /**
  * The independent side of the end-to-end tests: Iceberg's Java API from the test class path (not
- * the plugin's copy), on a Hadoop catalog in a local warehouse.
+ * the plugin's copy), on a Hadoop catalog in a local warehouse. Public for the benchmarks
+ * ({@code io.sluice.plugin.iceberg.bench}), which set up and check their tables with it.
  */
-final class IcebergTables {
+public final class IcebergTables {
 
     private IcebergTables() {}
 
-    static HadoopCatalog catalog(Path warehouse) {
+    /** A Hadoop catalog on {@code warehouse}; the caller closes it. */
+    public static HadoopCatalog catalog(Path warehouse) {
         return new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
     }
 
-    static Table load(Path warehouse, String database, String table) {
+    /** Table {@code database.table} of the Hadoop catalog on {@code warehouse}. */
+    public static Table load(Path warehouse, String database, String table) {
         try (HadoopCatalog catalog = catalog(warehouse)) {
             return catalog.loadTable(TableIdentifier.of(Namespace.of(database), table));
         } catch (IOException e) {

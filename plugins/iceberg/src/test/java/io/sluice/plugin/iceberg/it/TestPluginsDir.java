@@ -21,8 +21,11 @@ import java.util.zip.ZipFile;
  * test-only {@code iceberg-chaos} plugin compiled from {@code src/test/plugin-sources/iceberg-chaos}.
  * The plugin loads through its own class loader, next to the upstream Iceberg connector on the
  * test class path, which the tests read back with.
+ *
+ * <p>Public for the benchmarks ({@code io.sluice.plugin.iceberg.bench}), which load the plugin
+ * the same way.
  */
-final class TestPluginsDir {
+public final class TestPluginsDir {
 
     private static Path dir;
 
@@ -38,7 +41,12 @@ final class TestPluginsDir {
                 "integration test: runs in the integration-test phase (failsafe), after the plugin zip is packaged");
     }
 
-    static synchronized Path get() {
+    /**
+     * The plugins directory, built on first use.
+     *
+     * @throws IllegalStateException outside Maven's integration-test phase (no packaged plugin zip)
+     */
+    public static synchronized Path get() {
         if (dir == null) {
             try {
                 dir = build();

@@ -6,6 +6,7 @@ import io.sluice.runtime.source.TableSourceBuilder;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -42,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A continuous read of an Iceberg table under failure: a job (parallelism 2) reads a table that
  * upstream keeps appending to and copies it, exactly once, into another Iceberg table. One task
- * fails half-way through a large split, after several checkpoints; the job restarts from the last
+ * fails inside a large split, after checkpoints that fell inside it; the job restarts from the last
  * one, the readers resume inside their splits and the enumerator after its last planned snapshot.
  * The copy holds every row of the source exactly once.
  */
@@ -94,7 +95,7 @@ class IcebergStreamingReadExactlyOnceIT {
                 .monitorInterval(Duration.ofMillis(200))
                 .pluginsDir(TestPluginsDir.get())
                 .build();
-        FailOnce.reset(ROWS_PER_SNAPSHOT / 2);
+        FailOnce.reset(ROWS_PER_SNAPSHOT / 3);
         DataStream<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "src").uid("src")
                 .map(new FailOnce()).returns(InternalTypeInfo.of(ROW)).uid("fail-once");
         TableSinkBuilder.forRowData(rows)
@@ -106,9 +107,11 @@ class IcebergStreamingReadExactlyOnceIT {
                 .append();
         JobClient job = env.executeAsync("copy an iceberg table continuously");
         try {
-            while (!FailOnce.FAILED.get()) {
+            long failureDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (!FailOnce.FAILED.get() && System.nanoTime() < failureDeadline) {
                 Thread.sleep(50);
             }
+            assertThat(FailOnce.FAILED).as("a failure was injected").isTrue();
             // committed while the job restarts: the restored enumerator plans them after its position
             appendSnapshot(upstream, 2);
             appendSnapshot(upstream, 3);
@@ -129,7 +132,8 @@ class IcebergStreamingReadExactlyOnceIT {
                 LongStream.rangeClosed(1, 3L * ROWS_PER_SNAPSHOT).boxed().collect(Collectors.toList()));
         List<Record> copied = IcebergTables.records(IcebergTables.load(warehouse, "db", "copy"));
         assertThat(copied).allSatisfy(r -> assertThat(r.getField("note")).isEqualTo("n" + r.getField("id")));
-        assertThat(FailOnce.FAILED).isTrue();
+        assertThat(FailOnce.failedAt).as("the failure came inside the first snapshot's split")
+                .isLessThan(ROWS_PER_SNAPSHOT);
         assertThat(FailOnce.SEEN.get()).as("rows seen, re-read ones included").isGreaterThan(3 * ROWS_PER_SNAPSHOT);
     }
 
@@ -143,30 +147,40 @@ class IcebergStreamingReadExactlyOnceIT {
     }
 
     /**
-     * Passes rows on, slowly enough for checkpoints to fall inside a split, and fails once when
-     * the job has seen half a snapshot's rows (the test's JVM runs the tasks, so static state is
-     * shared with them).
+     * Passes rows on, slowly enough (1 ms a row) for checkpoints to fall inside a split, and fails
+     * once: at the first row after two checkpoints have completed and a third of a snapshot's rows
+     * have passed, so the restore starts inside the first split. The test's JVM runs the tasks, so
+     * static state is shared with them.
      */
-    static final class FailOnce implements MapFunction<RowData, RowData> {
+    static final class FailOnce implements MapFunction<RowData, RowData>, CheckpointListener {
         static final AtomicInteger SEEN = new AtomicInteger();
+        static final AtomicInteger CHECKPOINTS = new AtomicInteger();
         static final AtomicBoolean FAILED = new AtomicBoolean();
-        private static volatile int failAt;
+        static volatile int failedAt;
+        private static volatile int failAfter;
 
-        static void reset(int at) {
+        static void reset(int after) {
             SEEN.set(0);
+            CHECKPOINTS.set(0);
             FAILED.set(false);
-            failAt = at;
+            failedAt = 0;
+            failAfter = after;
         }
 
         @Override
         public RowData map(RowData row) throws Exception {
-            if (SEEN.incrementAndGet() % 4 == 0) {
-                Thread.sleep(1);
-            }
-            if (SEEN.get() >= failAt && FAILED.compareAndSet(false, true)) {
-                throw new IllegalStateException("failure injected after " + SEEN.get() + " rows");
+            int seen = SEEN.incrementAndGet();
+            Thread.sleep(1);
+            if (seen >= failAfter && CHECKPOINTS.get() >= 2 && FAILED.compareAndSet(false, true)) {
+                failedAt = seen;
+                throw new IllegalStateException("failure injected after " + seen + " rows");
             }
             return row;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            CHECKPOINTS.incrementAndGet();
         }
     }
 }

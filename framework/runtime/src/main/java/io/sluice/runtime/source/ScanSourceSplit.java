@@ -20,13 +20,17 @@ public final class ScanSourceSplit extends FileSourceSplit {
 
     private static final long serialVersionUID = 1L;
 
+    /** Longest description kept: it is for messages, and is written to state with writeUTF (64 KB at most). */
+    static final int MAX_DESCRIPTION = 1000;
+
     private final String description;
     private final Envelope split;
 
     ScanSourceSplit(String id, String description, Envelope split, @Nullable CheckpointedPosition position) {
         super(id, new Path("/scan-split/" + id), 0, split.payload().bytes().length, 0,
                 split.payload().bytes().length, new String[0], position);
-        this.description = Objects.requireNonNull(description);
+        this.description = Objects.requireNonNull(description).length() <= MAX_DESCRIPTION ? description
+                : description.substring(0, MAX_DESCRIPTION) + "...";
         this.split = split;
     }
 

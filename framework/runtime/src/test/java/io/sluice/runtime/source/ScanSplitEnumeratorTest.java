@@ -113,6 +113,15 @@ class ScanSplitEnumeratorTest {
     }
 
     @Test
+    void aLongDescriptionIsShortenedSoTheSplitStillFitsItsState() throws IOException {
+        ScanSourceSplit split = new ScanSourceSplit("s", "x".repeat(100_000),
+                new io.sluice.runtime.state.Envelope("p", "t", new Payload(1, new byte[] {1})), null);
+        ScanSplitSerializer splits = new ScanSplitSerializer();
+        ScanSourceSplit copy = splits.deserialize(splits.getVersion(), splits.serialize(split));
+        assertThat(copy.description()).hasSize(ScanSourceSplit.MAX_DESCRIPTION + 3).endsWith("...");
+    }
+
+    @Test
     void aFailingPlanNamesTheTarget() {
         commits.failing = true;
         assertThatThrownBy(() -> ScanSplitEnumerator.planOnce(commits, "p", "lake"))

@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link SourceContext} for calling a source extension (enumerator, format) directly in a test,
- * without the framework or plugin loading: the options the test gives, a row type and partition
- * keys, and an {@link ExtensionLookup} that finds nothing unless the test supplies one.
+ * A {@link SourceContext} for calling a source extension (enumerator, format, scan source)
+ * directly in a test, without the framework or plugin loading: the options the test gives, a row
+ * type and partition keys, an {@link ExtensionLookup} that finds nothing unless the test supplies
+ * one, and a job configuration, empty unless the test supplies one.
  */
 public final class TestSourceContext implements SourceContext {
 
@@ -47,21 +48,32 @@ public final class TestSourceContext implements SourceContext {
     private final Map<String, String> rawOptions;
     private final ReadableConfig options;
     private final ExtensionLookup extensions;
+    private final ReadableConfig jobConfiguration;
 
     /** A context with the given options, {@link #DEFAULT_ROW_TYPE}, no partition keys, no extensions. */
     public TestSourceContext(Map<String, String> options) {
         this(DEFAULT_ROW_TYPE, Collections.emptyList(), options, NO_EXTENSIONS);
     }
 
-    /** A context with everything given. */
+    /** A context with everything given but the job configuration, which is empty. */
     public TestSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> options,
             ExtensionLookup extensions) {
+        this(rowType, partitionKeys, options, extensions, new Configuration());
+    }
+
+    /**
+     * A context with everything given, the job configuration too: where a source looks for read
+     * options that are not among its own (as upstream connectors read {@code connector.*} keys).
+     */
+    public TestSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> options,
+            ExtensionLookup extensions, ReadableConfig jobConfiguration) {
         this.rowType = rowType;
         this.partitionKeys = Collections.unmodifiableList(partitionKeys);
         // copied, so a test changing its map afterwards does not change what the extension saw
         this.rawOptions = Collections.unmodifiableMap(new LinkedHashMap<>(options));
         this.options = Configuration.fromMap(this.rawOptions);
         this.extensions = extensions;
+        this.jobConfiguration = jobConfiguration;
     }
 
     @Override
@@ -87,5 +99,10 @@ public final class TestSourceContext implements SourceContext {
     @Override
     public ExtensionLookup extensions() {
         return extensions;
+    }
+
+    @Override
+    public ReadableConfig jobConfiguration() {
+        return jobConfiguration;
     }
 }

@@ -16,8 +16,11 @@ public final class ScanPlan {
 
     /**
      * @param splits the splits, in the order they should be read
-     * @param position the position after these splits; {@code null} only while nothing has been
-     *     planned yet (an empty table)
+     * @param position the position after these splits. {@code null} only when a first plan
+     *     made later would read everything this one would have: the framework hands a null
+     *     position back as a first plan ({@code plan(null)}), so a read that starts after the
+     *     latest commit must return a position (standing for "the empty table") or it would skip
+     *     what is committed in between
      */
     public ScanPlan(List<PlannedSplit> splits, @Nullable Payload position) {
         this.splits = Collections.unmodifiableList(Objects.requireNonNull(splits, "splits"));

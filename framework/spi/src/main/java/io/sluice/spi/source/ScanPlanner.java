@@ -22,8 +22,9 @@ public interface ScanPlanner extends Closeable {
      *
      * @param position the position of the previous plan, or {@code null} for the first plan of a
      *     read, which starts where the options say (a starting strategy, a snapshot)
-     * @return the new splits and the position after them; no splits and the same position when
-     *     nothing is new
+     * @return the new splits and the position after them; no splits and an equal position when
+     *     nothing is new. The plan must depend on the position only: after a restore the framework
+     *     plans again from a checkpointed position and must get the same splits
      * @throws IOException if the table cannot be read; the message names the table
      */
     ScanPlan plan(@Nullable Payload position) throws IOException;

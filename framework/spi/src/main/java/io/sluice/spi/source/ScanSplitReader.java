@@ -6,8 +6,9 @@ import java.io.Closeable;
 import java.io.IOException;
 
 /**
- * Reads splits of a scan source on a TaskManager, one at a time, as rows of the source's {@link
- * SourceContext#rowType()}. Closed when the source subtask ends.
+ * Reads splits of a scan source on a TaskManager, one at a time (the framework closes a split's
+ * rows before it opens the next), as rows of the source's {@link SourceContext#rowType()}. Closed
+ * when the source subtask ends.
  */
 public interface ScanSplitReader extends Closeable {
 

@@ -21,7 +21,10 @@ public interface SplitRows extends Closeable {
     @Nullable
     RowData next() throws IOException;
 
-    /** The first part of the position after the row last returned. */
+    /**
+     * The first part of the position after the row last returned (before the first row: the
+     * position the split was opened at).
+     */
     long offset();
 
     /** The second part of the position after the row last returned. */

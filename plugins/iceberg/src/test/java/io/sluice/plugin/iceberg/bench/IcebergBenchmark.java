@@ -64,6 +64,12 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static io.sluice.testshared.BenchmarkMachine.cpuModel;
+import static io.sluice.testshared.BenchmarkMachine.deleteTree;
+import static io.sluice.testshared.BenchmarkMachine.loadAverage;
+import static io.sluice.testshared.BenchmarkMachine.mb;
+import static io.sluice.testshared.BenchmarkMachine.processCpuNanos;
+import static io.sluice.testshared.BenchmarkMachine.rate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -643,50 +649,8 @@ class IcebergBenchmark {
         return runs.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0)).collect(Collectors.joining(", "));
     }
 
-    private static String rate(double rowsPerSecond) {
-        return String.format(Locale.ROOT, "%,.0f", rowsPerSecond);
-    }
-
-    private static String mb(long bytes) {
-        return String.format(Locale.ROOT, "%.1f MB", bytes / 1024.0 / 1024.0);
-    }
-
-    private static String cpuModel() {
-        try (Stream<String> lines = Files.lines(Paths.get("/proc/cpuinfo"))) {
-            return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .findFirst().orElse("unknown CPU");
-        } catch (IOException | UncheckedIOException e) {
-            return "unknown CPU";
-        }
-    }
-
-    /** CPU time of this whole JVM (task threads, GC, JIT): robust against other load on the machine. */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] parts = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.US_ASCII).split(" ");
-            return parts[0] + " " + parts[1] + " " + parts[2];
-        } catch (IOException e) {
-            return "n/a";
-        }
-    }
-
     private static void log(String line) {
         System.out.println(line);
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
-    }
 }

@@ -3,7 +3,11 @@ package io.sluice.runtime.source;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 
+import io.sluice.spi.sink.Payload;
+
 import org.apache.flink.table.types.logical.RowType;
+
+import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -12,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything a scan source needs on the JobManager and the TaskManagers, and nothing of any
@@ -31,10 +36,22 @@ public final class ScanDescriptor implements Serializable {
     private final String pluginId;
     private final long monitorIntervalMillis; // <= 0: bounded
     private final PluginSettings pluginSettings;
+    // the target's pushed filters (a Payload is not Serializable): version and bytes, or null
+    private final int pushedFiltersVersion;
+    @Nullable private final byte[] pushedFilters;
 
     ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
             List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
             PluginSettings pluginSettings) {
+        this(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis, pluginSettings,
+                null);
+    }
+
+    private ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
+            List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
+            PluginSettings pluginSettings, @Nullable Payload pushedFilters) {
+        this.pushedFiltersVersion = pushedFilters == null ? 0 : pushedFilters.version();
+        this.pushedFilters = pushedFilters == null ? null : pushedFilters.bytes().clone();
         this.options = new LinkedHashMap<>(options);
         this.jobConfiguration = new LinkedHashMap<>(jobConfiguration);
         this.rowType = Objects.requireNonNull(rowType);
@@ -90,10 +107,21 @@ public final class ScanDescriptor implements Serializable {
         return PluginRegistry.get(pluginSettings.onTask());
     }
 
+    /** The filters the target took from the query, in its own form. */
+    public Optional<Payload> pushedFilters() {
+        return pushedFilters == null ? Optional.empty() : Optional.of(new Payload(pushedFiltersVersion, pushedFilters.clone()));
+    }
+
     /** A copy that reads other columns (a subset of the validated ones: projection push-down). */
     public ScanDescriptor withRowType(RowType columns) {
         return new ScanDescriptor(options, jobConfiguration, columns, partitionKeys, target, pluginId, monitorIntervalMillis,
-                pluginSettings);
+                pluginSettings, pushedFilters().orElse(null));
+    }
+
+    /** A copy with the filters the target took from the query (filter push-down). */
+    public ScanDescriptor withPushedFilters(@Nullable Payload filters) {
+        return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis,
+                pluginSettings, filters);
     }
 
     @Override

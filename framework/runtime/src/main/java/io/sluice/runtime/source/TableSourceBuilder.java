@@ -11,6 +11,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.TimeUtils;
 
@@ -146,6 +147,16 @@ public final class TableSourceBuilder {
         return registry.find(ScanSourceFactory.class, target).tableRowType(Configuration.fromMap(options))
                 .orElseThrow(() -> new IllegalArgumentException("Target '" + target
                         + "' cannot tell the table's columns: call tableSchema(...) with the columns to read"));
+    }
+
+    /**
+     * Offers a query's filters to the descriptor's target (filter push-down) and returns the
+     * descriptor with what the target took; unchanged when it took nothing.
+     */
+    public static ScanDescriptor pushFilters(ScanDescriptor descriptor, List<ResolvedExpression> filters) {
+        PluginRegistry registry = descriptor.registry();
+        return descriptor.withPushedFilters(registry.find(ScanSourceFactory.class, descriptor.target())
+                .pushFilters(new TaskSourceContext(descriptor, registry), filters).orElse(null));
     }
 
     /** Whether the options choose a target that is read by planning scans rather than listing files. */

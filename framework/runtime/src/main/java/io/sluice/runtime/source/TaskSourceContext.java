@@ -1,6 +1,7 @@
 package io.sluice.runtime.source;
 
 import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.sink.Payload;
 import io.sluice.spi.source.SourceContext;
 
 import org.apache.flink.configuration.Configuration;
@@ -10,6 +11,7 @@ import org.apache.flink.table.types.logical.RowType;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The {@link SourceContext} the framework gives to plugin parts of a source. */
 final class TaskSourceContext implements SourceContext {
@@ -20,18 +22,21 @@ final class TaskSourceContext implements SourceContext {
     private final ReadableConfig options;
     private final ReadableConfig jobConfiguration;
     private final ExtensionLookup extensions;
+    private final Optional<Payload> pushedFilters;
 
     TaskSourceContext(SourceDescriptor descriptor, ExtensionLookup extensions) {
-        this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions);
+        this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions,
+                Optional.empty());
     }
 
     TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), descriptor.jobConfiguration(),
-                extensions);
+                extensions, descriptor.pushedFilters());
     }
 
     private TaskSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> rawOptions,
-            Map<String, String> jobConfiguration, ExtensionLookup extensions) {
+            Map<String, String> jobConfiguration, ExtensionLookup extensions, Optional<Payload> pushedFilters) {
+        this.pushedFilters = pushedFilters;
         this.rowType = rowType;
         this.partitionKeys = partitionKeys;
         this.rawOptions = rawOptions;
@@ -68,5 +73,10 @@ final class TaskSourceContext implements SourceContext {
     @Override
     public ReadableConfig jobConfiguration() {
         return jobConfiguration;
+    }
+
+    @Override
+    public Optional<Payload> pushedFilters() {
+        return pushedFilters;
     }
 }

@@ -2,20 +2,27 @@ package io.sluice.runtime.table;
 
 import io.sluice.runtime.source.ScanDescriptor;
 import io.sluice.runtime.source.ScanSource;
+import io.sluice.runtime.source.TableSourceBuilder;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
+import java.util.Collections;
+import java.util.List;
+
 /**
  * The planner's view of a table read by its target's scans (an Iceberg table): insert-only rows,
- * bounded or continuous as the read options say, of only the columns the query uses.
+ * bounded or continuous as the read options say, of only the columns the query uses, with the
+ * query's filters offered to the target to skip files.
  */
-final class SluiceScanTableSource implements ScanTableSource, SupportsProjectionPushDown {
+final class SluiceScanTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown {
 
     private ScanDescriptor descriptor;
 
@@ -42,6 +49,16 @@ final class SluiceScanTableSource implements ScanTableSource, SupportsProjection
     @Override
     public void applyProjection(int[][] projectedFields, DataType producedDataType) {
         descriptor = descriptor.withRowType((RowType) producedDataType.getLogicalType());
+    }
+
+    /**
+     * Offers the filters to the target, which may use them to skip files; Flink still applies
+     * every filter to the rows read, so none is taken away from the query.
+     */
+    @Override
+    public Result applyFilters(List<ResolvedExpression> filters) {
+        descriptor = TableSourceBuilder.pushFilters(descriptor, filters);
+        return Result.of(descriptor.pushedFilters().isPresent() ? filters : Collections.emptyList(), filters);
     }
 
     @Override

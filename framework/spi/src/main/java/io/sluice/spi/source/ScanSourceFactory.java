@@ -4,10 +4,12 @@ import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.sink.Payload;
 
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -40,6 +42,20 @@ public interface ScanSourceFactory extends SluiceFactory {
      * @throws IllegalArgumentException if the options name no readable table
      */
     default Optional<RowType> tableRowType(ReadableConfig options) {
+        return Optional.empty();
+    }
+
+    /**
+     * Offers the query's filters (each one a conjunct) to the target, on the client, so that it
+     * can skip data (files, partitions) that cannot match. The framework still evaluates every
+     * filter on the rows read, so the target may use a filter to prune loosely and need not apply
+     * it to rows. What is returned reaches the planner and the readers as {@link
+     * SourceContext#pushedFilters()}; empty (the default) uses none.
+     *
+     * @param filters Flink's resolved expressions of the {@code WHERE} clause
+     * @return the target's own serialized form of the filters it will use
+     */
+    default Optional<Payload> pushFilters(SourceContext context, List<ResolvedExpression> filters) {
         return Optional.empty();
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.spi.source;
 
 import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.sink.Payload;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -8,6 +9,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** What the framework tells the parts of a source (enumerators, formats) about the source. */
 public interface SourceContext {
@@ -34,5 +36,13 @@ public interface SourceContext {
      */
     default ReadableConfig jobConfiguration() {
         return new Configuration();
+    }
+
+    /**
+     * The filters a {@link ScanSourceFactory} took from the query ({@link
+     * ScanSourceFactory#pushFilters}), in its own form; empty when none were pushed.
+     */
+    default Optional<Payload> pushedFilters() {
+        return Optional.empty();
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.spi.sink.Payload;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.spi.source.ScanSourceFactory;
 import io.sluice.spi.source.ScanSplitReader;
@@ -7,6 +8,7 @@ import io.sluice.spi.source.SourceContext;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.pf4j.Extension;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -74,6 +77,11 @@ public final class IcebergScanSourceFactory implements ScanSourceFactory {
         } catch (IOException e) {
             throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public Optional<Payload> pushFilters(SourceContext context, List<ResolvedExpression> filters) {
+        return PushedFilters.of(filters);
     }
 
     @Override

@@ -15,6 +15,7 @@ import org.apache.iceberg.flink.source.StreamingStartingStrategy;
 import org.apache.iceberg.util.SnapshotUtil;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -60,6 +61,9 @@ final class ReadSettings {
             // only; its SQL tables carry the table's properties as options, so the table's applies
             builder.nameMapping(table.properties().get(TableProperties.DEFAULT_NAME_MAPPING));
         }
+        // the query's filters prune the scan's partitions and files (Flink filters the rows)
+        context.pushedFilters().ifPresent(filters ->
+                builder.filters(Collections.singletonList(PushedFilters.expression(filters))));
         boolean caseSensitive = builder.build().caseSensitive();
         Schema projection = ReadSchemas.projection(table.schema(), context.rowType(), caseSensitive, table.name());
         ReadSettings settings = new ReadSettings(builder.project(projection).build(), table.name());

@@ -5,6 +5,12 @@ import io.sluice.spi.source.PlannedSplit;
 import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;
 
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.expressions.CallExpression;
+import org.apache.flink.table.expressions.FieldReferenceExpression;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.expressions.ValueLiteralExpression;
+import org.apache.flink.table.functions.BuiltInFunctionDefinitions;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -71,6 +77,27 @@ class IcebergScanBoundedTest {
         List<PlannedSplit> splits = table.planOnce(context).splits();
         assertThat(splits.stream().map(PlannedSplit::description)).anySatisfy(d -> assertThat(d).contains("name=n2"));
         assertThat(table.read(context, splits)).containsExactlyInAnyOrder("n1,1", "n2,2", "n3,3");
+    }
+
+    @Test
+    void pushedFiltersPruneThePartitionsAndFilesThatCannotMatch() throws Exception {
+        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW).partitionKeys("name"));
+        table.append(1, 3);
+        ResolvedExpression nameIsN2 = CallExpression.permanent(BuiltInFunctionDefinitions.EQUALS,
+                List.of(new FieldReferenceExpression("name", DataTypes.STRING(), 0, 0), new ValueLiteralExpression("n2")),
+                DataTypes.BOOLEAN());
+        ResolvedExpression upperName = CallExpression.permanent(BuiltInFunctionDefinitions.UPPER,
+                List.of(new FieldReferenceExpression("name", DataTypes.STRING(), 0, 0)), DataTypes.STRING());
+        ResolvedExpression notExpressible = CallExpression.permanent(BuiltInFunctionDefinitions.EQUALS,
+                List.of(upperName, new ValueLiteralExpression("N2")), DataTypes.BOOLEAN());
+        TestSourceContext context = TestSourceContext.hadoop(warehouse, NAME_ID);
+        assertThat(table.source.pushFilters(context, List.of(notExpressible))).isEmpty();
+
+        context.pushedFilters(table.source.pushFilters(context, List.of(nameIsN2, notExpressible)));
+        List<PlannedSplit> splits = table.planOnce(context).splits();
+        assertThat(splits).hasSize(1);
+        assertThat(splits.get(0).description()).contains("name=n2").doesNotContain("name=n1").doesNotContain("name=n3");
+        assertThat(table.read(context, splits)).containsExactly("n2,2");
     }
 
     @Test

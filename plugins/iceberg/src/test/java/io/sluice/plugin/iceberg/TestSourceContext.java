@@ -2,6 +2,7 @@ package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.sink.Payload;
 import io.sluice.spi.source.SourceContext;
 
 import org.apache.flink.configuration.Configuration;
@@ -13,6 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** A {@link SourceContext} for unit tests: table {@code db.t} of a Hadoop catalog, options as strings. */
 final class TestSourceContext implements SourceContext {
@@ -20,6 +22,7 @@ final class TestSourceContext implements SourceContext {
     private final Map<String, String> options = new LinkedHashMap<>();
     private final Configuration jobConfiguration = new Configuration();
     private final RowType rowType;
+    private Payload pushedFilters;
 
     private TestSourceContext(RowType rowType) {
         this.rowType = rowType;
@@ -37,6 +40,17 @@ final class TestSourceContext implements SourceContext {
     TestSourceContext set(String key, String value) {
         options.put(key, value);
         return this;
+    }
+
+    /** Sets the filters the source pushed (as {@link IcebergScanSourceFactory#pushFilters} made them). */
+    TestSourceContext pushedFilters(Optional<Payload> filters) {
+        pushedFilters = filters.orElse(null);
+        return this;
+    }
+
+    @Override
+    public Optional<Payload> pushedFilters() {
+        return Optional.ofNullable(pushedFilters);
     }
 
     /** Sets an option of the job's (session's) configuration. */

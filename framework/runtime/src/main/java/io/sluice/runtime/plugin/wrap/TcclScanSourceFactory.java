@@ -10,12 +10,14 @@ import io.sluice.spi.source.SplitRows;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -39,6 +41,13 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     public Optional<RowType> tableRowType(ReadableConfig options) {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             return delegate.tableRowType(options);
+        }
+    }
+
+    @Override
+    public Optional<Payload> pushFilters(SourceContext context, List<ResolvedExpression> filters) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.pushFilters(context, filters);
         }
     }
 

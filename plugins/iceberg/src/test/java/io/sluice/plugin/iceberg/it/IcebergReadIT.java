@@ -95,8 +95,9 @@ class IcebergReadIT {
                 "d2|1969-12-31T23:59:59.999999|2|null",
                 "d1|null|3|c");
         assertThat(query(batch, "SELECT id FROM events WHERE dt = 'd1'")).containsExactlyInAnyOrder("1", "3");
-        // only the columns the query uses are read
-        assertThat(batch.explainSql("SELECT id FROM events WHERE dt = 'd1'")).contains("project=[dt, id]");
+        // only the columns the query uses are read, and the filter goes to Iceberg's planning (pruning)
+        assertThat(batch.explainSql("SELECT id FROM events WHERE dt = 'd1'")).contains("project=[dt, id]")
+                .contains("filter=[=(dt, _UTF-16LE'd1'");
     }
 
     @Test

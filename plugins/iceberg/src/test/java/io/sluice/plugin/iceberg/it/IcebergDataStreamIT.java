@@ -5,6 +5,8 @@ import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.TableSinkBuilder;
+import io.sluice.runtime.source.ScanSource;
+import io.sluice.runtime.source.TableSourceBuilder;
 
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -12,6 +14,7 @@ import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -25,6 +28,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.data.Record;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,17 +37,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The DataStream path into Iceberg: {@link TableSinkBuilder}, with FlinkSink's builder methods,
- * appends a stream of rows, and a stream of Avro {@code GenericRecord}s converted on the job's side
- * with the job's own Avro (timestamps at the precision their logical type declares); the plugin's
- * Avro, a different class from the job's, never meets the records.
+ * The DataStream path into and out of Iceberg: {@link TableSinkBuilder}, with FlinkSink's builder
+ * methods, appends a stream of rows (which {@link TableSourceBuilder} reads back), and a stream of
+ * Avro {@code GenericRecord}s converted on the job's side with the job's own Avro (timestamps at
+ * the precision their logical type declares); the plugin's Avro, a different class from the job's,
+ * never meets the records.
  */
 class IcebergDataStreamIT {
 
@@ -94,6 +102,40 @@ class IcebergDataStreamIT {
         assertThat(records).extracting(r -> (Long) r.getField("id")).doesNotHaveDuplicates();
         assertThat(records).allSatisfy(r -> assertThat(r.getField("name")).isEqualTo("n" + r.getField("id")));
         assertThat(IcebergTables.load(warehouse, "db", "rows").currentSnapshot().summary()).containsKey("flink.job-id");
+    }
+
+    @Test
+    void rowsWrittenByTheSinkBuilderReadBackThroughTheSourceBuilder() throws Exception {
+        Path warehouse = tmp.resolve("warehouse");
+        StreamExecutionEnvironment write = StreamExecutionEnvironment.getExecutionEnvironment();
+        write.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        DataStream<RowData> rows = write.fromSequence(1, 500)
+                .map((MapFunction<Long, RowData>) i -> GenericRowData.of(i, StringData.fromString("n" + i)))
+                .returns(InternalTypeInfo.of(ROW));
+        TableSinkBuilder.forRowData(rows).target("iceberg").catalog(catalog(warehouse)).table("db", "round")
+                .pluginsDir(TestPluginsDir.get()).append();
+        write.execute("rows into iceberg");
+
+        StreamExecutionEnvironment read = StreamExecutionEnvironment.getExecutionEnvironment();
+        read.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        read.setParallelism(2);
+        // no tableSchema(...): the builder reads every column of the table, in the table's order
+        ScanSource source = TableSourceBuilder.forRowData().target("iceberg").catalog(catalog(warehouse))
+                .table("db", "round").pluginsDir(TestPluginsDir.get()).build();
+        assertThat(source.descriptor().rowType().getFieldNames()).containsExactly("id", "name");
+        List<String> back = new ArrayList<>();
+        try (CloseableIterator<RowData> it = read.fromSource(source, WatermarkStrategy.noWatermarks(), "round")
+                .executeAndCollect("iceberg rows back")) {
+            it.forEachRemaining(r -> back.add(r.getLong(0) + "|" + r.getString(1)));
+        }
+        assertThat(back).containsExactlyInAnyOrderElementsOf(
+                LongStream.rangeClosed(1, 500).mapToObj(i -> i + "|n" + i).collect(Collectors.toList()));
+
+        assertThatThrownBy(() -> TableSourceBuilder.forRowData().catalog(catalog(warehouse)).table("db", "round")
+                .pluginsDir(TestPluginsDir.get()).build()).hasMessageContaining("target(");
+        assertThatThrownBy(() -> TableSourceBuilder.forRowData().target("iceberg").catalog(catalog(warehouse))
+                .table("db", "missing").pluginsDir(TestPluginsDir.get()).build())
+                .hasStackTraceContaining("missing");
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Everything a scan source needs on the JobManager and the TaskManagers, and nothing of any
@@ -39,17 +40,19 @@ public final class ScanDescriptor implements Serializable {
     // the target's pushed filters (a Payload is not Serializable): version and bytes, or null
     private final int pushedFiltersVersion;
     @Nullable private final byte[] pushedFilters;
+    private final long pushedLimit; // < 0: none
 
     ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
             List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
             PluginSettings pluginSettings) {
         this(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis, pluginSettings,
-                null);
+                null, -1);
     }
 
     private ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
             List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
-            PluginSettings pluginSettings, @Nullable Payload pushedFilters) {
+            PluginSettings pluginSettings, @Nullable Payload pushedFilters, long pushedLimit) {
+        this.pushedLimit = pushedLimit;
         this.pushedFiltersVersion = pushedFilters == null ? 0 : pushedFilters.version();
         this.pushedFilters = pushedFilters == null ? null : pushedFilters.bytes().clone();
         this.options = new LinkedHashMap<>(options);
@@ -115,13 +118,24 @@ public final class ScanDescriptor implements Serializable {
     /** A copy that reads other columns (a subset of the validated ones: projection push-down). */
     public ScanDescriptor withRowType(RowType columns) {
         return new ScanDescriptor(options, jobConfiguration, columns, partitionKeys, target, pluginId, monitorIntervalMillis,
-                pluginSettings, pushedFilters().orElse(null));
+                pluginSettings, pushedFilters().orElse(null), pushedLimit);
     }
 
     /** A copy with the filters the target took from the query (filter push-down). */
     public ScanDescriptor withPushedFilters(@Nullable Payload filters) {
         return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis,
-                pluginSettings, filters);
+                pluginSettings, filters, pushedLimit);
+    }
+
+    /** The query's row limit, if it has one. */
+    public OptionalLong pushedLimit() {
+        return pushedLimit < 0 ? OptionalLong.empty() : OptionalLong.of(pushedLimit);
+    }
+
+    /** A copy with the query's row limit (limit push-down). */
+    public ScanDescriptor withPushedLimit(long limit) {
+        return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis,
+                pluginSettings, pushedFilters().orElse(null), limit);
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** The {@link SourceContext} the framework gives to plugin parts of a source. */
 final class TaskSourceContext implements SourceContext {
@@ -23,20 +24,23 @@ final class TaskSourceContext implements SourceContext {
     private final ReadableConfig jobConfiguration;
     private final ExtensionLookup extensions;
     private final Optional<Payload> pushedFilters;
+    private final OptionalLong pushedLimit;
 
     TaskSourceContext(SourceDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions,
-                Optional.empty());
+                Optional.empty(), OptionalLong.empty());
     }
 
     TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), descriptor.jobConfiguration(),
-                extensions, descriptor.pushedFilters());
+                extensions, descriptor.pushedFilters(), descriptor.pushedLimit());
     }
 
     private TaskSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> rawOptions,
-            Map<String, String> jobConfiguration, ExtensionLookup extensions, Optional<Payload> pushedFilters) {
+            Map<String, String> jobConfiguration, ExtensionLookup extensions, Optional<Payload> pushedFilters,
+            OptionalLong pushedLimit) {
         this.pushedFilters = pushedFilters;
+        this.pushedLimit = pushedLimit;
         this.rowType = rowType;
         this.partitionKeys = partitionKeys;
         this.rawOptions = rawOptions;
@@ -78,5 +82,10 @@ final class TaskSourceContext implements SourceContext {
     @Override
     public Optional<Payload> pushedFilters() {
         return pushedFilters;
+    }
+
+    @Override
+    public OptionalLong pushedLimit() {
+        return pushedLimit;
     }
 }

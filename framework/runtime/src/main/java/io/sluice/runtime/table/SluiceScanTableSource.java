@@ -9,6 +9,7 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
@@ -20,9 +21,10 @@ import java.util.List;
 /**
  * The planner's view of a table read by its target's scans (an Iceberg table): insert-only rows,
  * bounded or continuous as the read options say, of only the columns the query uses, with the
- * query's filters offered to the target to skip files.
+ * query's filters offered to the target to skip files and its {@code LIMIT} to stop reading early.
  */
-final class SluiceScanTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown {
+final class SluiceScanTableSource
+        implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown, SupportsLimitPushDown {
 
     private ScanDescriptor descriptor;
 
@@ -59,6 +61,12 @@ final class SluiceScanTableSource implements ScanTableSource, SupportsProjection
     public Result applyFilters(List<ResolvedExpression> filters) {
         descriptor = TableSourceBuilder.pushFilters(descriptor, filters);
         return Result.of(descriptor.pushedFilters().isPresent() ? filters : Collections.emptyList(), filters);
+    }
+
+    /** The target may stop each reader after {@code limit} rows; Flink still applies the limit. */
+    @Override
+    public void applyLimit(long limit) {
+        descriptor = descriptor.withPushedLimit(limit);
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.apache.flink.table.types.logical.RowType;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** What the framework tells the parts of a source (enumerators, formats) about the source. */
 public interface SourceContext {
@@ -44,5 +45,13 @@ public interface SourceContext {
      */
     default Optional<Payload> pushedFilters() {
         return Optional.empty();
+    }
+
+    /**
+     * The query's row limit ({@code LIMIT n}), when it has one: a scan source may stop each reader
+     * after that many rows. Flink still applies the limit to the rows read.
+     */
+    default OptionalLong pushedLimit() {
+        return OptionalLong.empty();
     }
 }

@@ -61,6 +61,10 @@ final class ReadSettings {
             // only; its SQL tables carry the table's properties as options, so the table's applies
             builder.nameMapping(table.properties().get(TableProperties.DEFAULT_NAME_MAPPING));
         }
+        // a query's LIMIT stops each reader early, unless the 'limit' option says otherwise
+        if (!readOptions.containsKey(IcebergReadOptions.LIMIT.key())) {
+            context.pushedLimit().ifPresent(builder::limit);
+        }
         // the query's filters prune the scan's partitions and files (Flink filters the rows)
         context.pushedFilters().ifPresent(filters ->
                 builder.filters(Collections.singletonList(PushedFilters.expression(filters))));

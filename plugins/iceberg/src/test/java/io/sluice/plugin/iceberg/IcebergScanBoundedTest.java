@@ -189,6 +189,14 @@ class IcebergScanBoundedTest {
         List<PlannedSplit> splits = table.planOnce(context).splits();
         assertThat(splits).hasSize(2);
         assertThat(table.read(context, splits)).hasSize(4);
+
+        // a query's LIMIT does the same, unless the option says otherwise
+        TestSourceContext pushed = TestSourceContext.hadoop(warehouse, Writes.ROW).pushedLimit(2)
+                .set("split-file-open-cost", String.valueOf(128L << 20));
+        assertThat(table.read(pushed, table.planOnce(pushed).splits())).hasSize(2);
+        TestSourceContext both = TestSourceContext.hadoop(warehouse, Writes.ROW).pushedLimit(2).set("limit", "5")
+                .set("split-file-open-cost", String.valueOf(128L << 20));
+        assertThat(table.read(both, table.planOnce(both).splits())).hasSize(5);
     }
 
     @Test

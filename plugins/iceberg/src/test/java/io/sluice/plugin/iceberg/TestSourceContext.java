@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** A {@link SourceContext} for unit tests: table {@code db.t} of a Hadoop catalog, options as strings. */
 final class TestSourceContext implements SourceContext {
@@ -23,6 +24,7 @@ final class TestSourceContext implements SourceContext {
     private final Configuration jobConfiguration = new Configuration();
     private final RowType rowType;
     private Payload pushedFilters;
+    private Long pushedLimit;
 
     private TestSourceContext(RowType rowType) {
         this.rowType = rowType;
@@ -51,6 +53,17 @@ final class TestSourceContext implements SourceContext {
     @Override
     public Optional<Payload> pushedFilters() {
         return Optional.ofNullable(pushedFilters);
+    }
+
+    /** Sets the query's row limit the source was given (limit push-down). */
+    TestSourceContext pushedLimit(long limit) {
+        pushedLimit = limit;
+        return this;
+    }
+
+    @Override
+    public OptionalLong pushedLimit() {
+        return pushedLimit == null ? OptionalLong.empty() : OptionalLong.of(pushedLimit);
     }
 
     /** Sets an option of the job's (session's) configuration. */

@@ -114,6 +114,9 @@ class IcebergReadIT {
         assertThat(query(batch, "SELECT * FROM accounts")).containsExactlyInAnyOrder("1|11", "2|20", "3|33");
         assertThat(query(batch, "SELECT * FROM accounts /*+ OPTIONS('snapshot-id' = '" + first + "') */"))
                 .containsExactlyInAnyOrder("1|10", "2|20", "3|30");
+        // a LIMIT goes to the readers, which stop early; Flink still applies it
+        assertThat(batch.explainSql("SELECT * FROM accounts LIMIT 2")).contains("limit=[2]");
+        assertThat(query(batch, "SELECT * FROM accounts LIMIT 2")).hasSize(2);
         // the split cost options are upstream's, and only change how the files are grouped
         assertThat(query(batch, "SELECT * FROM accounts /*+ OPTIONS('split-size' = '1', "
                 + "'split-file-open-cost' = '1') */")).containsExactlyInAnyOrder("1|11", "2|20", "3|33");

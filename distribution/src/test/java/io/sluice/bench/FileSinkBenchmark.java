@@ -4,6 +4,7 @@ import io.sluice.it.CommittedFiles;
 import io.sluice.it.TestDistribution;
 import io.sluice.runtime.sink.BucketAssigners;
 import io.sluice.runtime.sink.SluiceSink;
+import io.sluice.testshared.BenchmarkRows;
 
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -309,20 +310,9 @@ class FileSinkBenchmark {
 
         @Override
         public RowData map(Long i) {
-            long h = mix(i);
-            char[] name = new char[16];
-            for (int k = 0; k < 16; k++) {
-                name[k] = (char) ('a' + ((h >>> (4 * k)) & 0xf) + (k % 2) * 10);
-            }
-            double amount = Math.floorMod(h >>> 20, 10_000_000L) / 100.0;
-            return GenericRowData.of(i, StringData.fromString(new String(name)), amount,
+            long h = BenchmarkRows.hash(i);
+            return GenericRowData.of(i, StringData.fromString(BenchmarkRows.name(h)), BenchmarkRows.amount(h),
                     TimestampData.fromEpochMillis(EPOCH_2025 + i));
-        }
-
-        private static long mix(long z) {
-            z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-            z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-            return z ^ (z >>> 31);
         }
     }
 

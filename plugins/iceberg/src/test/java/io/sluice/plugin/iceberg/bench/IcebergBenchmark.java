@@ -4,6 +4,7 @@ import io.sluice.plugin.iceberg.it.IcebergTables;
 import io.sluice.plugin.iceberg.it.TestPluginsDir;
 import io.sluice.runtime.sink.TableSinkBuilder;
 import io.sluice.runtime.source.TableSourceBuilder;
+import io.sluice.testshared.BenchmarkRows;
 
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -439,21 +440,10 @@ class IcebergBenchmark {
 
         @Override
         public RowData map(Long i) {
-            long h = mix(i);
-            char[] name = new char[16];
-            for (int k = 0; k < 16; k++) {
-                name[k] = (char) ('a' + ((h >>> (4 * k)) & 0xf) + (k % 2) * 10);
-            }
-            double amount = Math.floorMod(h >>> 20, 10_000_000L) / 100.0;
+            long h = BenchmarkRows.hash(i);
             long micros = EPOCH_2025_MICROS + i * 1001;
             TimestampData ts = TimestampData.fromEpochMillis(Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
-            return GenericRowData.of(i, StringData.fromString(new String(name)), amount, ts);
-        }
-
-        static long mix(long z) {
-            z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-            z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-            return z ^ (z >>> 31);
+            return GenericRowData.of(i, StringData.fromString(BenchmarkRows.name(h)), BenchmarkRows.amount(h), ts);
         }
     }
 
@@ -487,11 +477,11 @@ class IcebergBenchmark {
 
         static long hash(RowData row) {
             TimestampData ts = row.getTimestamp(3, 6);
-            long h = Rows.mix(row.getLong(0));
+            long h = BenchmarkRows.hash(row.getLong(0));
             // the hash of the UTF-8 bytes: no decoding into a String, which would cost more than the rest
-            h = Rows.mix(h ^ row.getString(1).hashCode());
-            h = Rows.mix(h ^ Double.doubleToLongBits(row.getDouble(2)));
-            return Rows.mix(h ^ (ts.getMillisecond() * 1000 + ts.getNanoOfMillisecond() / 1000));
+            h = BenchmarkRows.hash(h ^ row.getString(1).hashCode());
+            h = BenchmarkRows.hash(h ^ Double.doubleToLongBits(row.getDouble(2)));
+            return BenchmarkRows.hash(h ^ (ts.getMillisecond() * 1000 + ts.getNanoOfMillisecond() / 1000));
         }
 
         static synchronized long[] expected() {

@@ -55,7 +55,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <ul>
  *   <li>a bounded read ({@link #boundedOptions()}) of a table of several commits: the splits of
  *       one plan, each read from its start, give exactly the committed rows; {@code validate}
- *       accepts the options and {@code isContinuous} is false;
+ *       accepts the options and {@code monitorInterval} is empty;
  *   <li>a continuous read ({@link #continuousOptions()}): the first plan gives the rows already
  *       committed or none of them ({@link #firstContinuousPlanIncludesExistingRows()}); a plan
  *       from the position of the previous one gives exactly the rows committed since, and when
@@ -133,7 +133,7 @@ public abstract class ScanSourceConformance {
     }
 
     /**
-     * The read options of a continuous read ({@code isContinuous} true), or {@code null} for a
+     * The read options of a continuous read ({@code monitorInterval} present), or {@code null} for a
      * source that only reads bounded: the continuous checks are then skipped.
      *
      * <p>Its first plan must give either all rows already in the table or none of them (see {@link
@@ -180,8 +180,8 @@ public abstract class ScanSourceConformance {
         ScanSourceFactory factory = sourceFactory();
         assertThatCode(() -> factory.validate(context)).as("validate() with the bounded options %s", boundedOptions())
                 .doesNotThrowAnyException();
-        assertThat(factory.isContinuous(context)).as("isContinuous() with the bounded options %s", boundedOptions())
-                .isFalse();
+        assertThat(factory.monitorInterval(context)).as("monitorInterval() with the bounded options %s (empty: bounded)",
+                boundedOptions()).isEmpty();
 
         ScanPlan plan;
         try (ScanPlanner planner = factory.createPlanner(context)) {
@@ -209,9 +209,9 @@ public abstract class ScanSourceConformance {
         ScanSourceFactory factory = sourceFactory();
         assertThatCode(() -> factory.validate(context)).as("validate() with the continuous options %s", options)
                 .doesNotThrowAnyException();
-        assertThat(factory.isContinuous(context)).as("isContinuous() with the continuous options %s", options).isTrue();
-        Duration interval = factory.monitorInterval(context);
-        assertThat(interval).as("monitorInterval() with the continuous options %s", options).isNotNull();
+        Duration interval = factory.monitorInterval(context).orElse(null);
+        assertThat(interval).as("monitorInterval() with the continuous options %s (present: continuous)", options)
+                .isNotNull();
         assertThat(interval.isNegative() || interval.isZero()).as("monitorInterval() %s is not positive", interval)
                 .isFalse();
 

@@ -137,13 +137,8 @@ final class InMemoryScanSourceFactory implements ScanSourceFactory {
     }
 
     @Override
-    public boolean isContinuous(SourceContext context) {
-        return continuous(context);
-    }
-
-    @Override
-    public Duration monitorInterval(SourceContext context) {
-        return Duration.ofSeconds(1);
+    public Optional<Duration> monitorInterval(SourceContext context) {
+        return continuous(context) ? Optional.of(Duration.ofSeconds(1)) : Optional.empty();
     }
 
     private static boolean continuous(SourceContext context) {

@@ -188,7 +188,7 @@ public final class TableSourceBuilder {
                 0, settings);
         TaskSourceContext context = new TaskSourceContext(draft, registry);
         factory.validate(context);
-        long interval = factory.isContinuous(context) ? Math.max(1, factory.monitorInterval(context).toMillis()) : 0;
+        long interval = factory.monitorInterval(context).map(d -> Math.max(1, d.toMillis())).orElse(0L);
         return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, interval, settings);
     }
 }

@@ -59,14 +59,11 @@ public interface ScanSourceFactory extends SluiceFactory {
         return Optional.empty();
     }
 
-    /** Whether the read is continuous (unbounded), as the options ask; decided on the client. */
-    boolean isContinuous(SourceContext context);
-
     /**
-     * How often a continuous read asks the planner for new splits, as the options ask; not
-     * called for bounded reads.
+     * How often a continuous (unbounded) read asks the planner for new splits, or empty for a
+     * bounded read, as the options ask; decided on the client.
      */
-    Duration monitorInterval(SourceContext context);
+    Optional<Duration> monitorInterval(SourceContext context);
 
     /** Creates the planner of one source, on the JobManager. */
     ScanPlanner createPlanner(SourceContext context) throws IOException;

@@ -22,6 +22,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The Iceberg table a sink writes, with the catalog it was loaded from; closing it closes the
@@ -63,6 +64,20 @@ final class CatalogTable implements AutoCloseable {
         } catch (RuntimeException e) {
             closeQuietly(catalog);
             throw e;
+        }
+    }
+
+    /**
+     * Loads the table the options name, applies {@code action} to it and closes the catalog: what
+     * a client-side check needs of a table.
+     *
+     * @throws IllegalArgumentException as {@link #load}, or if the catalog cannot be closed
+     */
+    static <T> T read(ReadableConfig options, Function<Table, T> action) {
+        try (CatalogTable table = load(options)) {
+            return action.apply(table.table());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
         }
     }
 

@@ -63,20 +63,15 @@ public final class IcebergScanSourceFactory implements ScanSourceFactory {
 
     @Override
     public void validate(SourceContext context) {
-        try (CatalogTable table = CatalogTable.load(context.options())) {
-            ReadSettings.of(table.table(), context).checkReferences(table.table());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
-        }
+        CatalogTable.read(context.options(), table -> {
+            ReadSettings.of(table, context).checkReferences(table);
+            return null;
+        });
     }
 
     @Override
     public Optional<RowType> tableRowType(ReadableConfig options) {
-        try (CatalogTable table = CatalogTable.load(options)) {
-            return Optional.of(FlinkSchemaUtil.convert(table.table().schema()));
-        } catch (IOException e) {
-            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
-        }
+        return Optional.of(CatalogTable.read(options, table -> FlinkSchemaUtil.convert(table.schema())));
     }
 
     @Override
@@ -84,23 +79,11 @@ public final class IcebergScanSourceFactory implements ScanSourceFactory {
         return PushedFilters.of(filters);
     }
 
+    /** As upstream resolves {@code streaming} and {@code monitor-interval}: from the options, the job's configuration or the table. */
     @Override
-    public boolean isContinuous(SourceContext context) {
-        return settings(context).streaming();
-    }
-
-    @Override
-    public Duration monitorInterval(SourceContext context) {
-        return settings(context).monitorInterval();
-    }
-
-    /** The settings as upstream resolves them: they may come from the job's configuration or the table. */
-    private static ReadSettings settings(SourceContext context) {
-        try (CatalogTable table = CatalogTable.load(context.options())) {
-            return ReadSettings.of(table.table(), context);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
-        }
+    public Optional<Duration> monitorInterval(SourceContext context) {
+        ReadSettings settings = CatalogTable.read(context.options(), table -> ReadSettings.of(table, context));
+        return settings.streaming() ? Optional.of(settings.monitorInterval()) : Optional.empty();
     }
 
     @Override

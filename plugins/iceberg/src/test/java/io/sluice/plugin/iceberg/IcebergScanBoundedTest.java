@@ -41,7 +41,7 @@ class IcebergScanBoundedTest {
         table.append(4, 5);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW);
         table.source.validate(context);
-        assertThat(table.source.isContinuous(context)).isFalse();
+        assertThat(table.source.monitorInterval(context)).isEmpty();
 
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan plan = planner.plan(null);

@@ -96,11 +96,10 @@ class IcebergScanOptionsTest {
         table();
         TestSourceContext context = context().setJob("connector.iceberg.streaming", "true")
                 .setJob("connector.iceberg.monitor-interval", "7s");
-        assertThat(source.isContinuous(context)).isTrue();
-        assertThat(source.monitorInterval(context)).isEqualTo(Duration.ofSeconds(7));
+        assertThat(source.monitorInterval(context)).contains(Duration.ofSeconds(7));
         context.set("streaming", "false");
-        assertThat(source.isContinuous(context)).isFalse();
-        assertThat(source.monitorInterval(context().set("streaming", "true"))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(source.monitorInterval(context)).isEmpty();
+        assertThat(source.monitorInterval(context().set("streaming", "true"))).contains(Duration.ofSeconds(60));
     }
 
     @Test

@@ -52,14 +52,7 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     }
 
     @Override
-    public boolean isContinuous(SourceContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
-            return delegate.isContinuous(context);
-        }
-    }
-
-    @Override
-    public Duration monitorInterval(SourceContext context) {
+    public Optional<Duration> monitorInterval(SourceContext context) {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             return delegate.monitorInterval(context);
         }

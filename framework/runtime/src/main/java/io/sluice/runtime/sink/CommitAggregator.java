@@ -1,12 +1,14 @@
 package io.sluice.runtime.sink;
 
 import io.sluice.runtime.state.Committable;
+import io.sluice.runtime.state.CommittableSerializer;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -32,10 +34,17 @@ import java.util.UUID;
  * the committer runs the commit policies on them right after their files became visible. Runs with
  * parallelism one, so it sees every partition and the job-wide watermark.
  *
- * <p>Pending results are merged per checkpoint, never replaced; results of different checkpoints
- * (writers that reached end of input at different times) stay apart. With aligned checkpoints every
+ * <p>Pending results are merged per checkpoint, never replaced. With aligned checkpoints every
  * writer's result for checkpoint n has arrived when the barrier of n does, so everything up to n
- * is emitted right before it.
+ * is emitted right before it, to be committed when n completes.
+ *
+ * <p>A writer that reaches the end of its input before the others hands over its last files under
+ * the end-of-input id ({@link CommittableMessage#EOI}), and its task then finishes: a restored job
+ * never runs that writer again. Its files therefore go with the next checkpoint the aggregator
+ * sees, as part of that checkpoint's committable, so they are in the committer's checkpointed
+ * state from that checkpoint on, and committed when it completes; they never wait in this
+ * operator's heap for the last writer to finish (a failover in that window would forget them).
+ * Whatever has arrived and is not emitted yet is this operator's state as well.
  *
  * <p>Why the partition decision is made here and not after the committer: Flink sends end-of-data
  * downstream before the final checkpoint completes, so what a committer emits after the final
@@ -58,7 +67,9 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     private final SinkDescriptor descriptor;
     private final boolean tracksPartitions;
 
+    /** checkpoint id (or EOI) -> what the writers handed over for it, not emitted yet. */
     private transient TreeMap<Long, List<Committable.Entry>> pending;
+    private transient ListState<byte[]> pendingState;
     /** partition -> processing time it was first written (the earliest of its writers). */
     private transient TreeMap<String, Long> waitingPartitions;
     private transient ListState<Tuple2<String, Long>> waitingState;
@@ -84,6 +95,12 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
         watermark = Long.MIN_VALUE;
         waitingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
                 "sluice-waiting-partitions", Types.TUPLE(Types.STRING, Types.LONG)));
+        pendingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
+                "sluice-pending-committables", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        for (byte[] bytes : pendingState.get()) {
+            Committable c = SimpleVersionedSerialization.readVersionAndDeSerialize(new CommittableSerializer(), bytes);
+            pending.computeIfAbsent(c.checkpointId(), k -> new ArrayList<>()).addAll(c.entries());
+        }
         for (Tuple2<String, Long> t : waitingState.get()) {
             waitingPartitions.merge(t.f0, t.f1, Math::min);
         }
@@ -112,7 +129,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     public void processElement(StreamRecord<CommittableMessage<Committable>> record) {
         CommittableMessage<Committable> message = record.getValue();
         if (message instanceof CommittableWithLineage) {
-            if (descriptor.overwrite() && message.getCheckpointIdOrEOI() != Long.MAX_VALUE) {
+            if (descriptor.overwrite() && message.getCheckpointIdOrEOI() != CommittableMessage.EOI) {
                 // an overwrite per checkpoint would delete what the previous checkpoint published
                 throw new IllegalStateException("Overwrite of target '" + descriptor.target() + "' needs bounded input"
                         + " run in BATCH mode; this job committed at checkpoint " + message.getCheckpointIdOrEOI());
@@ -137,6 +154,13 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
+        List<byte[]> pendingSnapshot = new ArrayList<>(pending.size());
+        for (Map.Entry<Long, List<Committable.Entry>> e : pending.entrySet()) {
+            Committable c = new Committable(e.getKey(), "", "", "", e.getValue(), Collections.emptyList(),
+                    Collections.emptyList());
+            pendingSnapshot.add(SimpleVersionedSerialization.writeVersionAndSerialize(new CommittableSerializer(), c));
+        }
+        pendingState.update(pendingSnapshot);
         waitingState.clear();
         for (Map.Entry<String, Long> e : waitingPartitions.entrySet()) {
             waitingState.add(Tuple2.of(e.getKey(), e.getValue()));
@@ -147,10 +171,15 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     @Override
     public void endInput() {
         // at the end of bounded input every partition is finished
-        emitUpTo(Long.MAX_VALUE, true);
+        emitUpTo(CommittableMessage.EOI, true);
     }
 
     private void emitUpTo(long checkpointId, boolean endOfInput) {
+        List<Committable.Entry> finishedWriters = endOfInput ? null : pending.remove(CommittableMessage.EOI);
+        if (finishedWriters != null) {
+            // writers that have finished: their files commit with this checkpoint (see class doc)
+            pending.computeIfAbsent(checkpointId, k -> new ArrayList<>()).addAll(finishedWriters);
+        }
         List<Long> ids = new ArrayList<>(pending.headMap(checkpointId, true).keySet());
         for (Long id : ids) {
             List<Committable.Entry> direct = new ArrayList<>();

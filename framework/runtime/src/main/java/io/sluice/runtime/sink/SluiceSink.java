@@ -10,6 +10,7 @@ import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
 import io.sluice.runtime.state.WriterStateSerializer;
 import io.sluice.spi.sink.Payload;
+import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.api.connector.sink2.Committer;
@@ -24,6 +25,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -46,7 +48,8 @@ public final class SluiceSink
         implements Sink<RowData>,
                 SupportsWriterState<RowData, WriterState>,
                 SupportsCommitter<Committable>,
-                SupportsPreCommitTopology<Committable, Committable> {
+                SupportsPreCommitTopology<Committable, Committable>,
+                SupportsPreWriteTopology<RowData> {
 
     private static final long serialVersionUID = 1L;
 
@@ -138,6 +141,27 @@ public final class SluiceSink
     @Override
     public SimpleVersionedSerializer<Committable> getWriteResultSerializer() {
         return new CommittableSerializer();
+    }
+
+    /**
+     * Routes the rows of a sink that takes changes by their change key: every version of a key
+     * reaches the same writer, in order, whether SQL, {@link SluiceSinkBuilder} or {@link
+     * TableSinkBuilder} planned the sink (Flink's planner shuffles by the primary key only when
+     * the sink's parallelism differs from its input's). Runs on the client.
+     */
+    @Override
+    public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
+        TargetFactory target = descriptor.targetFactory();
+        SinkContext context = SinkValidation.clientContext(descriptor);
+        if (!target.acceptsChanges(context)) {
+            return input;
+        }
+        List<String> key = target.changeKey(context);
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException("Target '" + descriptor.target() + "' takes changes but names no key"
+                    + " columns to route them by: declare a PRIMARY KEY ... NOT ENFORCED (or the builder's primary key)");
+        }
+        return input.keyBy(new ChangeKeySelector(descriptor.rowType(), key));
     }
 
     @Override

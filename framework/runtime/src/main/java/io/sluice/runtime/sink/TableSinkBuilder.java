@@ -5,7 +5,6 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.ConfigurationUtils;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -176,10 +175,7 @@ public final class TableSinkBuilder<T> {
             rows = (DataStream<RowData>) input;
             type = rowType != null ? rowType : rowTypeOf(rows.getType());
         }
-        if (!equalityFields.isEmpty()) {
-            // all versions of a key to one writer, so its upserts and deletes apply in order
-            rows = rows.keyBy(new EqualityKey(type, equalityFields));
-        }
+        // the sink routes all versions of a key to one writer (SluiceSink#addPreWriteTopology)
         SluiceSinkBuilder builder = SluiceSink.forRowData(type)
                 .withTarget(target)
                 .withOptions(options)
@@ -197,35 +193,6 @@ public final class TableSinkBuilder<T> {
             sink.uid(uidPrefix + "-sink");
         }
         return sink;
-    }
-
-    /** The equality fields' values of a row, as one string: the key that routes a row to its writer. */
-    private static final class EqualityKey implements KeySelector<RowData, String> {
-        private static final long serialVersionUID = 1L;
-
-        private final RowData.FieldGetter[] getters;
-
-        EqualityKey(RowType type, List<String> fields) {
-            getters = new RowData.FieldGetter[fields.size()];
-            for (int i = 0; i < getters.length; i++) {
-                int index = type.getFieldIndex(fields.get(i));
-                if (index < 0) {
-                    throw new IllegalArgumentException("Equality field '" + fields.get(i) + "' is not a column of " + type);
-                }
-                getters[i] = RowData.createFieldGetter(type.getTypeAt(index), index);
-            }
-        }
-
-        @Override
-        public String getKey(RowData row) {
-            StringBuilder key = new StringBuilder();
-            for (RowData.FieldGetter getter : getters) {
-                Object value = getter.getFieldOrNull(row);
-                // by content: a byte array's own toString is its identity
-                key.append(value instanceof byte[] ? java.util.Arrays.toString((byte[]) value) : value).append('\u0001');
-            }
-            return key.toString();
-        }
     }
 
     private static RowType rowTypeOf(TypeInformation<RowData> type) {

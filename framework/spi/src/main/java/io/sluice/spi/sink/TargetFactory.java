@@ -47,4 +47,17 @@ public interface TargetFactory extends SluiceFactory {
     default boolean acceptsChanges(SinkContext context) {
         return false;
     }
+
+    /**
+     * The columns that identify a row for the changes this sink takes (its upsert key). The
+     * framework sends every row with the same values of these columns to the same writer subtask,
+     * in the order they arrive, whichever API planned the sink: equality deletes of one key then
+     * never meet versions of that key written by another writer into the same commit. Asked on the
+     * client, and only when {@link #acceptsChanges} is true; by default the sink's primary key.
+     *
+     * @since 1.2.0
+     */
+    default List<String> changeKey(SinkContext context) {
+        return context.primaryKey();
+    }
 }

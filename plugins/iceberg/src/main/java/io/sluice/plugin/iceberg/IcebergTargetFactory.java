@@ -14,6 +14,7 @@ import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.pf4j.Extension;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -71,6 +72,22 @@ public final class IcebergTargetFactory implements TargetFactory {
     @Override
     public boolean acceptsChanges(SinkContext context) {
         return settings(context).upsert();
+    }
+
+    /** The equality fields: the primary key, else the table's identifier fields (as upstream). */
+    @Override
+    public List<String> changeKey(SinkContext context) {
+        try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
+                context.primaryKey())) {
+            WriteSettings settings = WriteSettings.of(table.table(), context);
+            List<String> key = new ArrayList<>();
+            for (int id : settings.equalityFieldIds()) {
+                key.add(table.table().schema().findColumnName(id));
+            }
+            return key;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
+        }
     }
 
     /** The write settings of the sink's table, created first if missing. */

@@ -50,4 +50,11 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
             return delegate.acceptsChanges(context);
         }
     }
+
+    @Override
+    public List<String> changeKey(SinkContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.changeKey(context);
+        }
+    }
 }

@@ -72,6 +72,11 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     }
 
     @Override
+    public java.util.List<String> changeKey(SinkContext context) {
+        return delegate(context).changeKey(context);
+    }
+
+    @Override
     public boolean supportsOverwrite() {
         return true; // as the iceberg target it stands in front of
     }

@@ -13,6 +13,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Decides when a partition is finished, as Flink's filesystem connector does ({@code
@@ -33,27 +36,76 @@ final class PartitionCommitTrigger {
     /** @throws IllegalArgumentException naming the option for any invalid value */
     PartitionCommitTrigger(SinkContext context) {
         ReadableConfig options = context.options();
+        this.kind = kind(options);
+        this.delayMillis = options.get(SluiceOptions.PARTITION_COMMIT_DELAY).toMillis();
+        this.watermarkZone = watermarkZone(options);
+        this.extractor = kind == Kind.PARTITION_TIME ? createExtractor(options, context) : null;
+    }
+
+    /**
+     * Checks every trigger and time-extractor option on the client, whether or not a commit policy
+     * uses them: a value the README documents must be an error when it is wrong, not only once a
+     * later change of another option starts to read it. A timestamp pattern may only name partition
+     * columns, since only those have values in a partition's path.
+     *
+     * @param columns the sink's columns, to tell a column that is not a partition column from one
+     *     that does not exist
+     * @throws IllegalArgumentException naming the option and the value
+     */
+    static void validate(ReadableConfig options, List<String> columns, List<String> partitionKeys) {
+        kind(options);
+        watermarkZone(options);
+        String extractorKind = options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND);
+        if (!extractorKind.equals("default") && !extractorKind.equals("custom")) {
+            throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND.key() + "' '"
+                    + extractorKind + "': expected 'default' or 'custom'");
+        }
+        // the constructor parses the formatter and reports it with the option's name
+        new DefaultPartitionTimeExtractor(null, options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER));
+        String pattern = options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN).orElse(null);
+        if (pattern != null) {
+            checkPattern(pattern, columns, partitionKeys);
+        }
+    }
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
+
+    private static void checkPattern(String pattern, List<String> columns, List<String> partitionKeys) {
+        Matcher m = PLACEHOLDER.matcher(pattern);
+        while (m.find()) {
+            String name = m.group(1);
+            // '$dthour' still works when 'dt' is a key: the extractor replaces '$' + key, as Flink's does
+            boolean substituted = partitionKeys.stream().anyMatch(name::startsWith);
+            if (substituted) {
+                continue;
+            }
+            String what = columns.contains(name) ? "is not a partition column" : "is not a column of the table";
+            throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN.key()
+                    + "' '" + pattern + "': '$" + name + "' " + what + "; partition columns: " + partitionKeys);
+        }
+    }
+
+    private static Kind kind(ReadableConfig options) {
         String trigger = options.get(SluiceOptions.PARTITION_COMMIT_TRIGGER);
         switch (trigger) {
             case "process-time":
-                this.kind = Kind.PROCESS_TIME;
-                break;
+                return Kind.PROCESS_TIME;
             case "partition-time":
-                this.kind = Kind.PARTITION_TIME;
-                break;
+                return Kind.PARTITION_TIME;
             default:
                 throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_COMMIT_TRIGGER.key() + "' '"
                         + trigger + "': expected 'process-time' or 'partition-time'");
         }
-        this.delayMillis = options.get(SluiceOptions.PARTITION_COMMIT_DELAY).toMillis();
+    }
+
+    private static ZoneId watermarkZone(ReadableConfig options) {
         String zone = options.get(SluiceOptions.PARTITION_COMMIT_WATERMARK_TIME_ZONE);
         try {
-            this.watermarkZone = ZoneId.of(zone);
+            return ZoneId.of(zone);
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_COMMIT_WATERMARK_TIME_ZONE.key()
                     + "' '" + zone + "': not a time zone id such as 'UTC' or 'Asia/Shanghai'", e);
         }
-        this.extractor = kind == Kind.PARTITION_TIME ? createExtractor(options, context) : null;
     }
 
     private static PartitionTimeExtractor createExtractor(ReadableConfig options, SinkContext context) {

@@ -1,6 +1,7 @@
 package io.sluice.runtime.sink;
 
 import io.sluice.runtime.config.KnownOptions;
+import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
@@ -33,10 +34,16 @@ public final class SinkValidation {
                         + descriptor.target() + "'");
             }
         }
-        SinkContext clientContext = clientContext(descriptor);
-        target.validate(clientContext);
+        config.getOptional(SluiceOptions.SINK_PARALLELISM).ifPresent(p -> {
+            if (p < 1) {
+                throw new IllegalArgumentException("Invalid '" + SluiceOptions.SINK_PARALLELISM.key() + "' '" + p
+                        + "': must be at least 1");
+            }
+        });
+        // checked whether or not a commit policy reads them (see PartitionCommitTrigger.validate)
+        PartitionCommitTrigger.validate(config, descriptor.rowType().getFieldNames(), descriptor.partitionKeys());
         CompactionPlanner.of(config, descriptor.options());
-        target.acceptsChanges(clientContext); // reports changes the table cannot take
+        SinkContext clientContext = clientContext(descriptor);
         if (clientContext.compactionEnabled()) {
             CompactorChoice.factory(config, descriptor.options(), registry)
                     .validate(CompactorChoice.context(config, descriptor.options(), registry));
@@ -45,6 +52,10 @@ public final class SinkValidation {
             new PartitionCommitTrigger(clientContext);
             new PartitionCommitPolicies(clientContext);
         }
+        // the target last: it may create what it writes to (an Iceberg table), which a statement
+        // that the framework's own checks reject must not leave behind
+        target.validate(clientContext);
+        target.acceptsChanges(clientContext); // reports changes the table cannot take
     }
 
     /** The sink context of the client, for the decisions the planner asks of a target. */

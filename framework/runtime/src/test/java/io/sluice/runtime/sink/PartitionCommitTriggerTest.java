@@ -99,6 +99,44 @@ class PartitionCommitTriggerTest {
                 .hasMessageContaining("not-a-date").hasMessageContaining("partition.time-extractor.timestamp-formatter");
     }
 
+    private static void validate(List<String> partitionKeys, String... keyValues) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            options.put(keyValues[i], keyValues[i + 1]);
+        }
+        PartitionCommitTrigger.validate(Configuration.fromMap(options), Arrays.asList("id", "dt", "hour"), partitionKeys);
+    }
+
+    @Test
+    void everyOptionIsCheckedWithoutACommitPolicyOrThePartitionTimeTrigger() {
+        List<String> keys = Arrays.asList("dt", "hour");
+        assertThatThrownBy(() -> validate(keys, "sink.partition-commit.trigger", "sometimes"))
+                .hasMessageContaining("sink.partition-commit.trigger").hasMessageContaining("sometimes");
+        assertThatThrownBy(() -> validate(keys, "sink.partition-commit.watermark-time-zone", "Mars/Olympus"))
+                .hasMessageContaining("sink.partition-commit.watermark-time-zone").hasMessageContaining("Mars/Olympus");
+        // process-time (the default) never parses partition times, yet a bad formatter is still an error
+        assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-formatter", "yyyy bbbb"))
+                .hasMessageContaining("partition.time-extractor.timestamp-formatter").hasMessageContaining("yyyy bbbb");
+        assertThatThrownBy(() -> validate(keys, "partition.time-extractor.kind", "magic"))
+                .hasMessageContaining("partition.time-extractor.kind").hasMessageContaining("magic");
+        validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $hour:00:00",
+                "sink.partition-commit.watermark-time-zone", "Asia/Shanghai");
+    }
+
+    @Test
+    void theTimestampPatternNamesOnlyPartitionColumns() {
+        List<String> keys = Arrays.asList("dt", "hour");
+        assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $nope:00:00"))
+                .hasMessageContaining("partition.time-extractor.timestamp-pattern").hasMessageContaining("$dt $nope:00:00")
+                .hasMessageContaining("'$nope' is not a column of the table").hasMessageContaining("[dt, hour]");
+        assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $id:00:00"))
+                .hasMessageContaining("'$id' is not a partition column");
+        assertThatThrownBy(() -> validate(Collections.emptyList(), "partition.time-extractor.timestamp-pattern", "$dt"))
+                .hasMessageContaining("'$dt' is not a partition column");
+        // Flink's extractor replaces '$' + key, so a key followed by more letters still works
+        validate(keys, "partition.time-extractor.timestamp-pattern", "$dt${hour}x $hourh");
+    }
+
     /** A sink context with options only; no plugin is needed without commit policies. */
     private static final class Context implements SinkContext {
         private final Map<String, String> options;

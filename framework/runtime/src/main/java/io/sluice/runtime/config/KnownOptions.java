@@ -46,15 +46,22 @@ public final class KnownOptions {
     /** What the given options make known: the extensions they choose add their own. */
     public static KnownOptions of(Map<String, String> given, PluginRegistry registry) {
         List<ConfigOption<?>> known = new ArrayList<>(SluiceOptions.all());
-        known.addAll(SourceOptions.all());
         TreeSet<String> prefixes = new TreeSet<>();
         String target = given.get(SluiceOptions.TARGET.key());
+        boolean readsByScan = target != null && registry.identifiers(ScanSourceFactory.class).contains(target);
+        if (!readsByScan) {
+            // the file source's options mean nothing to a table that its target's scan source reads
+            known.addAll(SourceOptions.all());
+        }
         if (target != null && registry.identifiers(TargetFactory.class).contains(target)) {
             TargetFactory factory = registry.find(TargetFactory.class, target);
+            if (!factory.supportsCompaction()) {
+                known.removeAll(SluiceOptions.compaction());
+            }
             known.addAll(declared(factory));
             prefixes.addAll(factory.optionPrefixes());
         }
-        if (target != null && registry.identifiers(ScanSourceFactory.class).contains(target)) {
+        if (readsByScan) {
             ScanSourceFactory scans = registry.find(ScanSourceFactory.class, target);
             known.addAll(declared(scans));
             prefixes.addAll(scans.optionPrefixes());

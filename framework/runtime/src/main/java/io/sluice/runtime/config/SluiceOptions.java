@@ -101,6 +101,12 @@ public final class SluiceOptions {
 
     private SluiceOptions() {}
 
+    /** The options of the framework's file compaction, which only targets that support it take. */
+    public static Set<ConfigOption<?>> compaction() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
+                AUTO_COMPACTION, COMPACTION_FILE_SIZE, COMPACTION_CHECKPOINTS, COMPACTION_COMPACTOR)));
+    }
+
     /** Every framework option. */
     public static Set<ConfigOption<?>> all() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(

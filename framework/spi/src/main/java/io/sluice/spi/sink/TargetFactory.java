@@ -38,6 +38,16 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
+     * Whether the framework's file compaction ({@code auto-compaction}, {@code compaction.*})
+     * applies to the target's files. A target that owns its file layout (a table format such as
+     * Iceberg) says no, and then those options are rejected for its tables instead of being
+     * silently ignored.
+     */
+    default boolean supportsCompaction() {
+        return true;
+    }
+
+    /**
      * Whether the writer takes changes (rows of kind {@code UPDATE_AFTER} and {@code DELETE}, as
      * upserts and deletes by {@link SinkContext#primaryKey()}) for this sink, rather than inserts
      * only. Decided on the client, from the options and the table.

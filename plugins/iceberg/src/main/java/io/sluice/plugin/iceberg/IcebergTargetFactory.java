@@ -70,6 +70,11 @@ public final class IcebergTargetFactory implements TargetFactory {
     }
 
     @Override
+    public boolean supportsCompaction() {
+        return false; // Iceberg's data files are the table's: rewriting them is Iceberg's own maintenance
+    }
+
+    @Override
     public boolean acceptsChanges(SinkContext context) {
         return settings(context).upsert();
     }

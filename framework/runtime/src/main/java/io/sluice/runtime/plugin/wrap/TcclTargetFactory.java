@@ -45,6 +45,13 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public boolean supportsCompaction() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.supportsCompaction();
+        }
+    }
+
+    @Override
     public boolean acceptsChanges(SinkContext context) {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             return delegate.acceptsChanges(context);

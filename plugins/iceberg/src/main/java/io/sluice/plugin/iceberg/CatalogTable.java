@@ -8,11 +8,13 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 
@@ -32,7 +34,7 @@ import java.util.function.Function;
  * database with it), from the sink's Flink schema, with identity partitions on the sink's
  * partition keys and the sink's primary key as its identifier fields; {@code format-version} and
  * {@code write.upsert.enabled} become its properties, and a table created for upserts is format v2
- * unless asked otherwise. A table that exists keeps its own schema and partition spec; the sink's rows must
+ * unless asked otherwise. A table is created only after the statement has passed every check. A table that exists keeps its own schema and partition spec; the sink's rows must
  * be writable to that schema.
  */
 final class CatalogTable implements AutoCloseable {
@@ -82,28 +84,44 @@ final class CatalogTable implements AutoCloseable {
     }
 
     /**
-     * Loads the table the options name, creating it (and its database) from {@code rowType} if it
-     * is missing, and checks that rows of {@code rowType} can be written to it.
+     * Loads the table the options name, or stages its creation from {@code rowType} if it is
+     * missing; checks that rows of {@code rowType} can be written to it and applies {@code check}
+     * to it (the write options' checks), and only then creates a missing table (and its database):
+     * a statement that any check rejects leaves the catalog as it was.
      *
      * @throws IllegalArgumentException naming the option and value at fault, or the columns that
-     *     do not fit the table's schema
+     *     do not fit the table's schema, or whatever {@code check} throws
      */
-    static CatalogTable loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys,
-            List<String> primaryKey) {
+    static <T> T loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys,
+            List<String> primaryKey, Function<Table, T> check) {
         Catalog catalog = IcebergCatalogs.open(options);
         TableIdentifier identifier = identifier(options);
         try {
-            Table table;
+            Table existing = null;
             try {
-                table = catalog.loadTable(identifier);
+                existing = catalog.loadTable(identifier);
             } catch (NoSuchTableException missing) {
-                table = create(catalog, identifier, rowType, partitionKeys, primaryKey, options);
+                // staged below
             }
-            WriteSchemas.checkWritable(table, rowType);
-            return new CatalogTable(catalog, identifier, table);
-        } catch (RuntimeException e) {
+            if (existing != null) {
+                WriteSchemas.checkWritable(existing, rowType);
+                return check.apply(existing);
+            }
+            Transaction create = stageCreate(catalog, identifier, rowType, partitionKeys, primaryKey, options);
+            WriteSchemas.checkWritable(create.table(), rowType);
+            T result = check.apply(create.table());
+            createNamespace(catalog, identifier);
+            try {
+                create.commitTransaction();
+            } catch (AlreadyExistsException concurrentlyCreated) {
+                // another client got there first: its table must pass the same checks
+                Table table = catalog.loadTable(identifier);
+                WriteSchemas.checkWritable(table, rowType);
+                return check.apply(table);
+            }
+            return result;
+        } finally {
             closeQuietly(catalog);
-            throw e;
         }
     }
 
@@ -114,8 +132,7 @@ final class CatalogTable implements AutoCloseable {
         return TableIdentifier.of(Namespace.of(database), table);
     }
 
-    private static Table create(Catalog catalog, TableIdentifier identifier, RowType rowType, List<String> partitionKeys,
-            List<String> primaryKey, ReadableConfig options) {
+    private static void createNamespace(Catalog catalog, TableIdentifier identifier) {
         if (catalog instanceof SupportsNamespaces) {
             SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
             if (!namespaces.namespaceExists(identifier.namespace())) {
@@ -126,6 +143,11 @@ final class CatalogTable implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** A create transaction: the new table as an object to check, in the catalog only once committed. */
+    private static Transaction stageCreate(Catalog catalog, TableIdentifier identifier, RowType rowType,
+            List<String> partitionKeys, List<String> primaryKey, ReadableConfig options) {
         Schema schema = schema(identifier, rowType, primaryKey);
         PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
         for (String key : partitionKeys) {
@@ -148,9 +170,19 @@ final class CatalogTable implements AutoCloseable {
             properties.putIfAbsent(TableProperties.FORMAT_VERSION, "2");
         }
         try {
-            return catalog.createTable(identifier, schema, spec.build(), properties);
+            try {
+                return catalog.buildTable(identifier, schema).withPartitionSpec(spec.build()).withProperties(properties)
+                        .createTransaction();
+            } catch (NoSuchNamespaceException missingDatabase) {
+                // a REST catalog stages a table only in a database that exists; Hadoop and Hive
+                // catalogs do not need it before the commit
+                createNamespace(catalog, identifier);
+                return catalog.buildTable(identifier, schema).withPartitionSpec(spec.build()).withProperties(properties)
+                        .createTransaction();
+            }
         } catch (AlreadyExistsException concurrentlyCreated) {
-            return catalog.loadTable(identifier);
+            throw new IllegalArgumentException("Iceberg table '" + identifier + "' was created while this statement was"
+                    + " planned; run it again", concurrentlyCreated);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Cannot create Iceberg table '" + identifier + "': " + e.getMessage(), e);
         }

@@ -9,6 +9,7 @@ import io.sluice.spi.sink.TargetWriter;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.pf4j.Extension;
@@ -97,12 +98,8 @@ public final class IcebergTargetFactory implements TargetFactory {
 
     /** The write settings of the sink's table, created first if missing. */
     private static WriteSettings settings(SinkContext context) {
-        try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
-                context.primaryKey())) {
-            return WriteSettings.of(table.table(), context);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
-        }
+        return CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
+                context.primaryKey(), table -> WriteSettings.of(table, context));
     }
 
     @Override
@@ -113,12 +110,14 @@ public final class IcebergTargetFactory implements TargetFactory {
             WriteSchemas.checkWritable(table.table(), context.rowType());
             WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
-            RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(t, context.rowType(), settings.targetFileSize(),
+            RowType writeType = WriteSchemas.writeType(t, context.rowType());
+            RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(t, writeType, settings.targetFileSize(),
                     settings.format(), settings.writerProperties(), settings.equalityFieldIds(), settings.upsert());
             // file names carry the subtask and a random operation id: no clash across attempts
             writers.initialize(context.subtaskIndex(), 0);
             return new IcebergTargetWriter(table, writers, new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
-                    settings.upsert(), new WriterMetrics(context.metricGroup(), t.name()));
+                    settings.upsert(), new WriterMetrics(context.metricGroup(), t.name()),
+                    WriteSchemas.widening(context.rowType(), writeType));
         } catch (RuntimeException e) {
             table.close();
             throw e;

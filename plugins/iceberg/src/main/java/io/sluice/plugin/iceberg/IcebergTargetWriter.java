@@ -14,6 +14,7 @@ import org.apache.iceberg.io.WriteResult;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes one subtask's rows with Iceberg's own Flink task writers, partitioned by the table's
@@ -32,10 +33,12 @@ final class IcebergTargetWriter implements TargetWriter {
     private final TemporaryManifests manifests;
     private final boolean upsert;
     private final WriterMetrics metrics;
+    private final UnaryOperator<RowData> widening; // null: rows have the table's types
     private TaskWriter<RowData> current; // null until the first row after a checkpoint
 
     IcebergTargetWriter(CatalogTable table, TaskWriterFactory<RowData> writers, TemporaryManifests manifests,
-            boolean upsert, WriterMetrics metrics) {
+            boolean upsert, WriterMetrics metrics, UnaryOperator<RowData> widening) {
+        this.widening = widening;
         this.table = table;
         this.writers = writers;
         this.manifests = manifests;
@@ -55,7 +58,7 @@ final class IcebergTargetWriter implements TargetWriter {
         if (current == null) {
             current = writers.create();
         }
-        current.write(row);
+        current.write(widening == null ? row : widening.apply(row));
     }
 
     @Override

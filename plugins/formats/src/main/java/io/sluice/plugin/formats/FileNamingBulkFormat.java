@@ -27,15 +27,26 @@ final class FileNamingBulkFormat implements BulkFormat<RowData, FileSourceSplit>
     private final String format;
     private final BulkFormat<RowData, FileSourceSplit> delegate;
 
+    private final DeclaredTypes.Check check; // nullable
+
     FileNamingBulkFormat(String format, BulkFormat<RowData, FileSourceSplit> delegate) {
+        this(format, delegate, null);
+    }
+
+    /** @param check run on each file before its reader opens (the declared types against the file's) */
+    FileNamingBulkFormat(String format, BulkFormat<RowData, FileSourceSplit> delegate, DeclaredTypes.Check check) {
         this.format = format;
         this.delegate = delegate;
+        this.check = check;
     }
 
     @Override
     public Reader<RowData> createReader(Configuration config, FileSourceSplit split)
             throws IOException {
         try {
+            if (check != null) {
+                check.check(split.path());
+            }
             return new NamingReader(delegate.createReader(config, split), split);
         } catch (IOException | RuntimeException e) {
             throw failure(split, "Cannot open", e);
@@ -46,6 +57,9 @@ final class FileNamingBulkFormat implements BulkFormat<RowData, FileSourceSplit>
     public Reader<RowData> restoreReader(Configuration config, FileSourceSplit split)
             throws IOException {
         try {
+            if (check != null) {
+                check.check(split.path());
+            }
             return new NamingReader(delegate.restoreReader(config, split), split);
         } catch (IOException | RuntimeException e) {
             throw failure(split, "Cannot open", e);

@@ -27,7 +27,7 @@ final class FlinkFileSystemOrcShim extends OrcShimV230 {
         return OrcFile.createReader(path, OrcFile.readerOptions(conf).filesystem(fs));
     }
 
-    private static URI rootOf(URI file) throws IOException {
+    static URI rootOf(URI file) throws IOException {
         try {
             return new URI(file.getScheme(), file.getAuthority(), "/", null, null);
         } catch (URISyntaxException e) {

@@ -92,7 +92,8 @@ public final class OrcFormatFactory implements FormatFactory {
                         allColumns,
                         List.of(),
                         VectorizedColumnBatch.DEFAULT_SIZE,
-                        InternalTypeInfo::of));
+                        InternalTypeInfo::of),
+                DeclaredTypes.orc(rowType));
     }
 
     /** The ORC schema of the row type, or a clear error naming the type ORC cannot hold. */

@@ -89,7 +89,8 @@ public final class ParquetFormatFactory implements FormatFactory {
                         InternalTypeInfo.of(rowType),
                         VectorizedColumnBatch.DEFAULT_SIZE,
                         context.options().get(ParquetOptions.UTC_TIMEZONE),
-                        CASE_SENSITIVE));
+                        CASE_SENSITIVE),
+                DeclaredTypes.parquet(rowType));
     }
 
     private static void requireConvertible(RowType rowType, Configuration conf) {

@@ -3,6 +3,7 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
+import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.sink.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
@@ -12,6 +13,7 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.table.data.RowData;
 
 import javax.annotation.Nullable;
@@ -60,7 +62,26 @@ final class SluiceSinkWriter
     public void write(RowData element, Context context) throws IOException {
         recordContext.timestamp = context.timestamp();
         recordContext.watermark = context.currentWatermark();
-        writer.write(element, recordContext);
+        try {
+            writer.write(element, recordContext);
+        } catch (IOException e) {
+            throw failFast(e);
+        } catch (RuntimeException e) {
+            throw failFast(e);
+        }
+    }
+
+    /**
+     * An error the target knows will recur on every attempt becomes Flink's {@link
+     * SuppressRestartsException}: the scheduler then fails the job at once instead of restarting
+     * it under its restart strategy (forever, with a fixed delay of many attempts), each attempt
+     * leaving its in-progress files behind.
+     */
+    static <E extends Exception> E failFast(E e) {
+        if (NonRecoverableException.isIn(e)) {
+            throw new SuppressRestartsException(e);
+        }
+        return e;
     }
 
     @Override
@@ -75,7 +96,14 @@ final class SluiceSinkWriter
 
     @Override
     public Collection<Committable> prepareCommit() throws IOException {
-        List<PendingCommit> pending = writer.prepareCommit(endOfInput);
+        List<PendingCommit> pending;
+        try {
+            pending = writer.prepareCommit(endOfInput);
+        } catch (IOException e) {
+            throw failFast(e);
+        } catch (RuntimeException e) {
+            throw failFast(e);
+        }
         if (pending.isEmpty()) {
             return Collections.emptyList();
         }

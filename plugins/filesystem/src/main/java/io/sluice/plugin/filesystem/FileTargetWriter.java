@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.Payload;
 import io.sluice.spi.sink.PendingCommit;
@@ -92,9 +93,54 @@ final class FileTargetWriter implements TargetWriter {
         try {
             stream = fsWriter.open(path);
         } catch (IOException e) {
-            throw new IOException("Cannot open part file " + path + " under 'path' " + basePath + ": " + e.getMessage(), e);
+            String message = "Cannot open part file " + path + " under 'path' " + basePath + ": " + e.getMessage();
+            IOException why = localReason(path, e);
+            // a directory that may not be written to stays so on every attempt of the job
+            throw refusedByTheFileSystem(why) ? new NonRecoverableException(message + " (" + why + ")", e)
+                    : new IOException(message, e);
         }
         return partWriters.open(bucket.id, path, stream, now);
+    }
+
+    /**
+     * Flink's local recoverable writer reports only "Failed to create the parent directory"
+     * (File.mkdirs returns no reason): for a local path, creating the directory with java.nio
+     * tells why. Other file systems' exceptions already carry theirs.
+     */
+    private static IOException localReason(Path path, IOException e) {
+        String scheme = path.toUri().getScheme();
+        if (scheme != null && !scheme.equals("file")) {
+            return e;
+        }
+        try {
+            java.nio.file.Files.createDirectories(java.nio.file.Paths.get(path.getParent().toUri().getPath()));
+            return e; // it can be created now: not refused for good
+        } catch (IOException reason) {
+            return reason;
+        } catch (RuntimeException notALocalPath) {
+            return e;
+        }
+    }
+
+    /**
+     * Whether the file system refused the file for good: no permission, a read-only file system,
+     * a parent that is not a directory or cannot be created. Transient errors (too many open
+     * files, a lost connection) are none of these and keep Flink's restarts.
+     */
+    static boolean refusedByTheFileSystem(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof java.nio.file.AccessDeniedException || c instanceof java.nio.file.NoSuchFileException
+                    || c instanceof java.nio.file.NotDirectoryException || c instanceof java.nio.file.ReadOnlyFileSystemException
+                    || c instanceof java.nio.file.FileSystemException && String.valueOf(c.getMessage()).contains("Read-only file system")
+                    // Hadoop's, by name: the plugin has no Hadoop
+                    || c.getClass().getName().endsWith(".AccessControlException")) {
+                return true;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return false;
     }
 
     private void roll(Bucket bucket) throws IOException {

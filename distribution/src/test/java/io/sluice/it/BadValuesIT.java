@@ -1,0 +1,240 @@
+package io.sluice.it;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * The bad-input catalogue of values (issue 9, sections 6 and 7): each bad option value, column
+ * type or directory is an error that names the option, column or file and the value, is found
+ * before the job runs wherever it can be, and leaves what was committed before intact (each case
+ * commits a row first). A deterministic task-side error fails a STREAMING job at once instead of
+ * restarting it.
+ */
+class BadValuesIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir java.nio.file.Path tmp;
+
+    private static String messages(Throwable t) {
+        // only the causes' own messages: Flink's sink wrapper echoes every table option
+        StringBuilder messages = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (!m.startsWith("Unable to create a sink") && !m.startsWith("Unable to create a source")) {
+                messages.append(m).append('\n');
+            }
+        }
+        return messages.toString();
+    }
+
+    private static String failure(TableEnvironment tEnv, String statement) {
+        Throwable t = catchThrowable(() -> tEnv.executeSql(statement).await());
+        assertThat(t).as("'" + statement + "' must fail").isNotNull();
+        return messages(t);
+    }
+
+    private static List<String> rows(TableEnvironment tEnv, String query) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    /** Options valid everywhere they are read, and wrong: each fails the INSERT, naming option and value. */
+    @ParameterizedTest(name = "[{index}] {0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+            "sink.partition-commit.watermark-time-zone | Mars/Olympus | Mars/Olympus",
+            "partition.time-extractor.timestamp-formatter | yyyy-MM-dd bbbb | yyyy-MM-dd bbbb",
+            "sink.partition-commit.trigger | sometimes | sometimes",
+            "partition.time-extractor.kind | magic | magic",
+            "sink.parallelism | 0 | '0'",
+            "sink.parallelism | -3 | '-3'",
+            "partition.time-extractor.timestamp-pattern | $dt $nope:00:00 | '$nope' is not a column of the table",
+            "partition.time-extractor.timestamp-pattern | $id | '$id' is not a partition column",
+            "sink.partition-commit.delay | soon | soon",
+            "sink.rolling-policy.file-size | 10 parsecs | 10 parsecs",
+    })
+    void filesystemOptionValues(String option, String value, String named) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("fs");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error = failure(tEnv, "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')");
+        assertThat(error).contains(option).contains(named);
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+        assertThat(CommittedFiles.inProgress(out)).isEmpty();
+    }
+
+    @Test
+    void aPatternNamingAMissingColumnFailsBeforeABatchJobCommitsAnything() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("pt");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sink.partition-commit.policy.kind' = 'success-file', 'sluice.plugins.dir' = '"
+                + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, '2024-01-01')").await();
+        String error = failure(tEnv, "INSERT INTO t /*+ OPTIONS('sink.partition-commit.trigger' = 'partition-time', "
+                + "'partition.time-extractor.timestamp-pattern' = '$nope') */ VALUES (2, '2024-01-02')");
+        assertThat(error).contains("partition.time-extractor.timestamp-pattern").contains("$nope");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+        assertThat(CommittedFiles.named(out, "_SUCCESS")).hasSize(1);
+    }
+
+    private String icebergOptions(String table) {
+        return "'connector' = 'sluice', 'target' = 'iceberg', 'catalog-type' = 'hadoop', 'warehouse' = '"
+                + tmp.resolve("warehouse").toUri() + "', 'catalog-database' = 'db', 'catalog-table' = '" + table
+                + "', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "'";
+    }
+
+    /** Options of the filesystem target or the file source on an Iceberg table: errors naming option and target. */
+    @ParameterizedTest(name = "[{index}] {0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+            "format | parquet", "path | /tmp/elsewhere", "auto-compaction | true", "compaction.file-size | 1mb",
+            "source.monitor-interval | 1 s", "partition.default-name | none", "sink.rolling-policy.file-size | 1mb",
+    })
+    void optionsOfAnotherTargetOnAnIcebergTable(String option, String value) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE t (id BIGINT, name STRING) WITH (" + icebergOptions("t") + ")");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error = failure(tEnv, "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')");
+        assertThat(error).contains("Unsupported options for target 'iceberg'").contains(option);
+        assertThat(rows(tEnv, "SELECT id, name FROM t")).containsExactly("+I[1, a]");
+    }
+
+    /** Statements rejected at planning leave no table behind, and the catalog's other tables as they were. */
+    @ParameterizedTest(name = "[{index}] {0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+            "write-format | csv", "target-file-size-bytes | 0", "snapshot-properties | flink.job-id:x",
+            "upsert-enabled | true", "sink.parallelism | 0", "sink.partition-commit.watermark-time-zone | Mars/Olympus",
+    })
+    void aRejectedIcebergStatementCreatesNoTable(String option, String value) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE kept (id BIGINT, name STRING) WITH (" + icebergOptions("kept") + ")");
+        tEnv.executeSql("INSERT INTO kept VALUES (1, 'a')").await();
+        tEnv.executeSql("CREATE TABLE fresh (id BIGINT, name STRING) WITH (" + icebergOptions("fresh") + ", '"
+                + option + "' = '" + value + "')");
+        String error = failure(tEnv, "INSERT INTO fresh VALUES (2, 'b')");
+        assertThat(error).contains(option.equals("upsert-enabled") ? "needs equality fields" : option);
+        assertThat(tmp.resolve("warehouse").resolve("db").resolve("fresh")).doesNotExist();
+        assertThat(rows(tEnv, "SELECT id, name FROM kept")).containsExactly("+I[1, a]");
+    }
+
+    @Test
+    void intoALongColumnIsWidenedAndANarrowingIsAPlanningErrorNamingColumnAndTypes() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE wide (id BIGINT, n INT) WITH (" + icebergOptions("w") + ")");
+        tEnv.executeSql("INSERT INTO wide VALUES (1, 1)").await();
+        // the same Iceberg table declared with an INT id: a widening, as Iceberg's own sink allows
+        tEnv.executeSql("CREATE TABLE narrow (id INT, n BIGINT) WITH (" + icebergOptions("w") + ")");
+        String error = failure(tEnv, "INSERT INTO narrow VALUES (2, 2)");
+        assertThat(error).contains("column 'n' has type int in the table, but BIGINT");
+        tEnv.executeSql("CREATE TABLE ints (id INT, n INT) WITH (" + icebergOptions("w") + ")");
+        tEnv.executeSql("INSERT INTO ints VALUES (-2147483648, 2)").await();
+        assertThat(rows(tEnv, "SELECT id, n FROM wide")).containsExactly("+I[-2147483648, 2]", "+I[1, 1]");
+    }
+
+    private java.nio.file.Path parquetTable() throws Exception {
+        java.nio.file.Path dir = Files.createDirectories(tmp.resolve("independent"));
+        MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 amount (DECIMAL(10, 2));"
+                + " required binary name (STRING); required int64 big; required int64 ts (TIMESTAMP(NANOS, false)); }");
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new Path(dir.resolve("data.parquet").toUri()))
+                .withType(schema).withConf(new org.apache.hadoop.conf.Configuration()).build()) {
+            Group g = new SimpleGroupFactory(schema).newGroup();
+            g.add("amount", 1234567891L);
+            g.add("name", "x7");
+            g.add("big", 1L << 40);
+            g.add("ts", 1_700_000_000_123_456_789L);
+            writer.write(g);
+        }
+        return dir;
+    }
+
+    /** A Parquet file written by parquet-java, read through SQL with a type its column does not hold. */
+    @ParameterizedTest(name = "[{index}] {0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "amount | DECIMAL(3, 1) | column 'amount' is INT64 DECIMAL(10,2) in the file",
+            "name | INT | column 'name' is BINARY STRING in the file",
+            "big | INT | column 'big' is INT64 in the file",
+            "ts | TIMESTAMP(3) | column 'ts' is INT64 TIMESTAMP(NANOS,false) in the file",
+    })
+    void aParquetColumnReadAsAnotherTypeNamesFileAndColumn(String column, String type, String named) throws Exception {
+        java.nio.file.Path dir = parquetTable();
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE p (" + column + " " + type + ") WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + dir + "', 'format' = 'parquet', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        Throwable t = catchThrowable(() -> rows(tEnv, "SELECT * FROM p"));
+        assertThat(t).isNotNull();
+        assertThat(ExceptionUtils.stringifyException(t)).contains(named).contains("data.parquet")
+                .contains("declares " + type);
+        // and the declaration the file holds reads the values exactly
+        tEnv.executeSql("CREATE TABLE ok (amount DECIMAL(10, 2), big BIGINT) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + dir + "', 'format' = 'parquet', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        assertThat(rows(tEnv, "SELECT * FROM ok")).containsExactly("+I[12345678.91, 1099511627776]");
+    }
+
+    @Test
+    void anUnwritableDirectoryFailsAStreamingJobAtOnceDespiteItsRestartStrategy() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10_000);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        conf.setString("execution.checkpointing.interval", "100 ms");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode()
+                .withConfiguration(conf).build());
+        java.nio.file.Path good = tmp.resolve("good");
+        tEnv.executeSql("CREATE TABLE good (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + good + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO good VALUES (1, 'a')").await();
+        tEnv.executeSql("CREATE TABLE bad (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '/proc/sluice-cannot-write/t', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        long start = System.nanoTime();
+        Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT INTO bad VALUES (2, 'b')").await());
+        long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+        assertThat(t).isNotNull();
+        String stack = ExceptionUtils.stringifyException(t);
+        assertThat(stack).contains("/proc/sluice-cannot-write/t").contains("SuppressRestartsException");
+        // 10,000 attempts 100 ms apart would take over 16 minutes
+        assertThat(seconds).as("seconds until the job failed").isLessThan(30);
+        assertThat(CommittedFiles.lines(good)).containsExactly("1");
+    }
+}

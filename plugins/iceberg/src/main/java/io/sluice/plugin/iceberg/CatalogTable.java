@@ -108,8 +108,17 @@ final class CatalogTable implements AutoCloseable {
                 return check.apply(existing);
             }
             Transaction create = stageCreate(catalog, identifier, rowType, partitionKeys, primaryKey, options);
-            WriteSchemas.checkWritable(create.table(), rowType);
-            T result = check.apply(create.table());
+            T result;
+            try {
+                WriteSchemas.checkWritable(create.table(), rowType);
+                result = check.apply(create.table());
+            } catch (IllegalArgumentException e) {
+                // a staged table is named without its catalog: name it as the created one would be
+                String staged = "'" + create.table().name() + "'";
+                String named = "'" + catalog.name() + "." + identifier + "'";
+                throw staged.equals(named) ? e
+                        : new IllegalArgumentException(String.valueOf(e.getMessage()).replace(staged, named), e);
+            }
             createNamespace(catalog, identifier);
             try {
                 create.commitTransaction();

@@ -1,5 +1,7 @@
 package io.sluice.runtime.cli;
 
+import io.sluice.runtime.config.Secrets;
+
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,7 +32,9 @@ final class ErrorReport {
             }
             String prefix = i == 0 ? "  " : i == last ? "  root cause: " : "  caused by: ";
             // the CLI's own exceptions are sentences for the user; a class name adds nothing
-            String what = t instanceof CliException ? "" : t.getClass().getName() + (message == null ? "" : ": ");
+            // a masked copy's message already starts with the original class name
+            String what = t instanceof CliException || t instanceof Secrets.MaskedException ? ""
+                    : t.getClass().getName() + (message == null ? "" : ": ");
             err.println(prefix + what + (message == null ? "" : message));
             previous = message;
         }

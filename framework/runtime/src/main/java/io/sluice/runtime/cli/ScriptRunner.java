@@ -1,5 +1,7 @@
 package io.sluice.runtime.cli;
 
+import io.sluice.runtime.config.Secrets;
+
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.ResultKind;
 import org.apache.flink.table.api.TableResult;
@@ -11,6 +13,8 @@ import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.operations.command.ResetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -66,8 +70,14 @@ final class ScriptRunner {
         } else if (op instanceof ResetOperation) {
             options.reset((ResetOperation) op);
         } else {
-            show(env.executeInternal(op));
+            show(op, env.executeInternal(op));
         }
+    }
+
+    /** SHOW CREATE TABLE / VIEW / CATALOG and DESCRIBE CATALOG: results that hold a table's or catalog's options. */
+    private static boolean printsOptions(Operation op) {
+        String name = op.getClass().getSimpleName();
+        return name.startsWith("ShowCreate") || name.equals("DescribeCatalogOperation");
     }
 
     /** Fails if a {@code BEGIN STATEMENT SET} was never closed. */
@@ -117,7 +127,23 @@ final class ScriptRunner {
     }
 
     private void show(TableResult result) {
-        if (result.getResultKind() == ResultKind.SUCCESS_WITH_CONTENT) {
+        show(null, result);
+    }
+
+    private void show(Operation op, TableResult result) {
+        if (op != null && printsOptions(op)) {
+            // Flink prints every option as it is, secrets too: this output is masked line by line
+            try (CloseableIterator<Row> rows = result.collect()) {
+                while (rows.hasNext()) {
+                    Row row = rows.next();
+                    for (int i = 0; i < row.getArity(); i++) {
+                        out.println(Secrets.maskSql(String.valueOf(row.getField(i))));
+                    }
+                }
+            } catch (Exception e) {
+                throw new CliException(CliException.FAILED, "Cannot read the result: " + e.getMessage(), e);
+            }
+        } else if (result.getResultKind() == ResultKind.SUCCESS_WITH_CONTENT) {
             result.print();
         } else {
             out.println("[OK]");

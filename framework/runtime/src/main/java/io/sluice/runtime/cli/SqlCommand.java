@@ -1,5 +1,7 @@
 package io.sluice.runtime.cli;
 
+import io.sluice.runtime.config.Secrets;
+
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -55,7 +57,7 @@ final class SqlCommand {
         ScriptRunner runner = new ScriptRunner(env, startup, new JobWatcher(err, PROGRESS_INTERVAL), out);
         for (SqlStatement statement : statements) {
             out.println();
-            out.println("[" + statement.number() + "] " + statement.firstLine());
+            out.println("[" + statement.number() + "] " + Secrets.maskSql(statement.firstLine()));
             if (statement.number() <= startup.statementCount()) {
                 out.println("[OK] applied when the environment was created");
                 continue;
@@ -65,7 +67,7 @@ final class SqlCommand {
             } catch (Exception | LinkageError e) {
                 out.flush();
                 ErrorReport.print(err, "Statement " + statement.number() + " (line " + statement.line() + ") failed: "
-                        + statement.firstLine(), e, arguments.verbose);
+                        + Secrets.maskSql(statement.firstLine()), e, arguments.verbose);
                 return CliException.FAILED;
             }
         }

@@ -1,5 +1,6 @@
 package io.sluice.runtime.table;
 
+import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.wrap.TcclCatalog;
 import io.sluice.spi.catalog.CatalogContext;
@@ -31,6 +32,8 @@ public final class SluiceCatalog extends TcclCatalog {
     private final TargetCatalogFactory factory;
     private final CatalogContext context;
     private final Map<String, String> pluginSettings;
+    /** The catalog's secret table options, by key: its tables carry them masked. */
+    private final Map<String, String> hidden = new java.util.concurrent.ConcurrentHashMap<>();
 
     SluiceCatalog(TcclCatalog plugin, String target, TargetCatalogFactory factory, CatalogContext context,
             Map<String, String> pluginSettings) {
@@ -43,7 +46,7 @@ public final class SluiceCatalog extends TcclCatalog {
 
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new SluiceDynamicTableFactory());
+        return Optional.of(new SluiceDynamicTableFactory(hidden));
     }
 
     @Override
@@ -75,6 +78,16 @@ public final class SluiceCatalog extends TcclCatalog {
         options.put(SluiceOptions.TARGET.key(), target);
         options.putAll(pluginSettings);
         options.putAll(factory.tableOptions(context, path, table.getOptions()));
-        return ((CatalogTable) table).copy(options);
+        // SHOW CREATE TABLE and Flink's "Table options are" dumps print a catalog table's options
+        // as they are: secrets stay here and the factory of getFactory() puts them back
+        Map<String, String> shown = new LinkedHashMap<>();
+        options.forEach((key, value) -> {
+            String masked = Secrets.mask(key, value);
+            if (!masked.equals(value)) {
+                hidden.put(key, value);
+            }
+            shown.put(key, masked);
+        });
+        return ((CatalogTable) table).copy(shown);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.runtime.table;
 
+import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.ParentFirstPatterns;
 import io.sluice.runtime.plugin.PluginRegistry;
@@ -12,6 +13,7 @@ import io.sluice.spi.catalog.TargetCatalogFactory;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.catalog.GenericInMemoryCatalog;
 import org.apache.flink.table.factories.CatalogFactory;
 
 import java.util.Arrays;
@@ -69,9 +71,37 @@ public final class SluiceCatalogFactory implements CatalogFactory {
             CatalogContext catalogContext = new PluginCatalogContext(context.getName(), options, registry);
             TcclCatalog plugin = (TcclCatalog) factory.createCatalog(catalogContext);
             return new SluiceCatalog(plugin, target, factory, catalogContext, settings);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ValidationException("Invalid options of catalog '" + context.getName() + "' ('type' = 'sluice'): "
-                    + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            String message = e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                    ? "Invalid options of catalog '" + context.getName() + "' ('type' = 'sluice'): " + e.getMessage()
+                    : "Cannot create catalog '" + context.getName() + "' ('type' = 'sluice'): " + e;
+            return new InvalidCatalog(context.getName(), new ValidationException(
+                    Secrets.scrub(message, context.getOptions()), Secrets.scrub(e, context.getOptions())));
+        }
+    }
+
+    /**
+     * What the factory returns for a catalog it cannot create: one that fails with the (masked)
+     * error when Flink opens it, right after this factory returns.
+     *
+     * <p>Why not throw here: Flink 1.20's {@code FactoryUtil.createCatalog} wraps a factory's
+     * exception in "Unable to create catalog ... Catalog options are: ...", listing every option
+     * and masking only the keys {@code GlobalConfiguration.isSensitive} knows; and a {@code
+     * CatalogException} from {@code open()} is wrapped by {@code CreateCatalogOperation} in "Could
+     * not execute CREATE CATALOG: (... properties: [...])", masking none. A {@code
+     * ValidationException} from {@code open()} reaches the user as it is.
+     */
+    private static final class InvalidCatalog extends GenericInMemoryCatalog {
+        private final ValidationException error;
+
+        InvalidCatalog(String name, ValidationException error) {
+            super(name);
+            this.error = error;
+        }
+
+        @Override
+        public void open() {
+            throw error;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.runtime.table;
 
+import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
@@ -39,6 +40,23 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
     /** The connector identifier. */
     public static final String IDENTIFIER = "sluice";
 
+    /** Secret options of a {@link SluiceCatalog}'s tables, which their catalog tables carry masked. */
+    private final Map<String, String> hidden;
+
+    /** The factory of {@code 'connector' = 'sluice'} tables. */
+    public SluiceDynamicTableFactory() {
+        this(Collections.emptyMap());
+    }
+
+    /**
+     * The factory of a catalog's tables: where a table's option has the masked value of one of
+     * {@code hidden} (the catalog's secret options), the secret itself is used; a hint that sets
+     * another value wins. The map is the catalog's own, read when a table is planned.
+     */
+    SluiceDynamicTableFactory(Map<String, String> hidden) {
+        this.hidden = hidden;
+    }
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -58,8 +76,7 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         ResolvedCatalogTable table = context.getCatalogTable();
-        Map<String, String> options = new java.util.LinkedHashMap<>(table.getOptions());
-        options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
+        Map<String, String> options = options(table);
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
             List<String> primaryKey = table.getResolvedSchema().getPrimaryKey()
@@ -68,10 +85,34 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
                     .withJobConfiguration(sessionConfiguration(context.getConfiguration()));
             SinkValidation.validate(descriptor);
             return new SluiceDynamicTableSink(descriptor);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ValidationException("Invalid options of table " + context.getObjectIdentifier().asSummaryString()
-                    + " ('connector' = 'sluice'): " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            return InvalidTable.sink(invalid(context, options, e));
         }
+    }
+
+    /** The table's options for the sink or source, with the catalog's secrets in place of their masks. */
+    private Map<String, String> options(ResolvedCatalogTable table) {
+        Map<String, String> options = new java.util.LinkedHashMap<>(table.getOptions());
+        options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
+        hidden.forEach((key, secret) -> {
+            if (Secrets.mask(key, secret).equals(options.get(key))) {
+                options.put(key, secret);
+            }
+        });
+        return options;
+    }
+
+    /**
+     * The error of a table Sluice cannot write or read: its message and causes never show a secret.
+     * Sluice's own checks throw IllegalArgumentException / IllegalStateException naming the option;
+     * anything else (a catalog refusing the credentials ...) is the target's, quoted whole.
+     */
+    private static ValidationException invalid(Context context, Map<String, String> options, RuntimeException e) {
+        String table = context.getObjectIdentifier().asSummaryString();
+        String message = e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                ? "Invalid options of table " + table + " ('connector' = 'sluice'): " + e.getMessage()
+                : "Cannot use table " + table + " ('connector' = 'sluice'): " + e;
+        return new ValidationException(Secrets.scrub(message, options), Secrets.scrub(e, options));
     }
 
     /** The session's own settings ({@code SET} and the table environment's configuration). */
@@ -85,8 +126,7 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
         ResolvedCatalogTable table = context.getCatalogTable();
-        Map<String, String> options = new java.util.LinkedHashMap<>(table.getOptions());
-        options.remove(org.apache.flink.table.factories.FactoryUtil.CONNECTOR.key());
+        Map<String, String> options = options(table);
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
             if (TableSourceBuilder.readsByScan(options)) {
@@ -95,9 +135,8 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
             }
             SourceDescriptor descriptor = SluiceSourceBuilder.plan(options, rowType, table.getPartitionKeys());
             return new SluiceDynamicTableSource(descriptor);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ValidationException("Invalid options of table " + context.getObjectIdentifier().asSummaryString()
-                    + " ('connector' = 'sluice'): " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            return InvalidTable.source(invalid(context, options, e));
         }
     }
 }

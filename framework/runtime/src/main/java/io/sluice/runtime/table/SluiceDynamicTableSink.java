@@ -1,5 +1,6 @@
 package io.sluice.runtime.table;
 
+import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.SluiceSink;
@@ -36,7 +37,13 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
         if (acceptsChanges == null) {
-            acceptsChanges = descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor));
+            try {
+                acceptsChanges = descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor));
+            } catch (RuntimeException e) {
+                // the target loads its table here: a catalog's error may quote its URI or credentials
+                throw new ValidationException(Secrets.scrub("Cannot use target '" + descriptor.target() + "': " + e,
+                        descriptor.options()), Secrets.scrub(e, descriptor.options()));
+            }
         }
         if (!acceptsChanges) {
             return ChangelogMode.insertOnly();

@@ -14,7 +14,11 @@ public final class PluginInfo {
         LOADED,
         /** Present but not in {@code sluice.plugins.enabled}. */
         DISABLED,
-        /** Could not be loaded; see {@link #error()}. */
+        /**
+         * Could not be loaded, or is unusable as installed; see {@link #error()}. A plugin that
+         * offers an extension name another plugin offers too is FAILED with its other extensions
+         * still available: the shared name serves neither.
+         */
         FAILED
     }
 

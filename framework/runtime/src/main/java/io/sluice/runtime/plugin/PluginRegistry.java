@@ -1,5 +1,6 @@
 package io.sluice.runtime.plugin;
 
+import io.sluice.runtime.plugin.wrap.ContextClassLoader;
 import io.sluice.runtime.plugin.wrap.SpiWrappers;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
@@ -105,6 +106,13 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 index(info);
             }
         }
+        failClashingPlugins();
+        failUnknownEnabledIds();
+        for (PluginInfo info : plugins.values()) {
+            if (info.status() == PluginInfo.Status.FAILED) {
+                LOG.error("Sluice plugin {} in {} failed: {}", info.id(), info.path(), info.error());
+            }
+        }
         LOG.info("Sluice plugins in {}: {}", dir, plugins.values());
     }
 
@@ -118,6 +126,12 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 }
             }
             Path unpacked = name.endsWith(".zip") ? org.pf4j.util.FileUtils.expandIfZip(path) : path;
+            if (Files.isDirectory(unpacked) && !Files.isRegularFile(unpacked.resolve("plugin.properties"))
+                    && !Files.isRegularFile(unpacked.resolve("META-INF/MANIFEST.MF"))) {
+                fail(name, path, "no plugin.properties in " + unpacked
+                        + " (a plugin folder needs one with plugin.id, plugin.version and plugin.requires)");
+                return;
+            }
             descriptor = manager.readDescriptor(unpacked);
             String id = descriptor.getPluginId();
             if (id == null || id.isEmpty()) {
@@ -135,7 +149,23 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 return;
             }
             String requires = descriptor.getRequires();
-            if (!manager.getVersionManager().checkVersionConstraint(SpiVersion.CURRENT, requires)) {
+            boolean compatible;
+            try {
+                compatible = manager.getVersionManager().checkVersionConstraint(SpiVersion.CURRENT, requires);
+            } catch (RuntimeException e) {
+                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
+                        "plugin '" + id + "' has a malformed plugin.requires '" + requires + "' (" + e.getClass().getSimpleName()
+                                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); expected an SPI version range such as '>="
+                                + SpiVersion.CURRENT + " & <2.0.0'", Collections.emptyMap()));
+                return;
+            }
+            String corrupt = corruptJar(unpacked);
+            if (corrupt != null) {
+                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
+                        "plugin '" + id + "' has a corrupt jar: " + corrupt, Collections.emptyMap()));
+                return;
+            }
+            if (!compatible) {
                 plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
                         "plugin '" + id + "' requires SPI " + requires + " but this framework provides SPI "
                                 + SpiVersion.CURRENT + "; upgrade Sluice or use a plugin built for SPI " + SpiVersion.CURRENT,
@@ -156,7 +186,7 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
     }
 
     private void fail(String key, Path path, String reason) {
-        LOG.error("Sluice plugin {} in {} failed to load: {}", key, path, reason);
+        // logged with every other failure once the directory is loaded
         plugins.put(key, new PluginInfo(key, "?", "?", path, PluginInfo.Status.FAILED,
                 "cannot load plugin from " + path + ": " + reason, Collections.emptyMap()));
     }
@@ -169,39 +199,145 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
         return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
+    /**
+     * Creates the plugin's extensions from its extension index and registers them, or none of them:
+     * PF4J's own lookup logs and skips an indexed class that is missing or whose constructor
+     * throws, which would leave a plugin LOADED without the extension it is installed for.
+     */
     private void index(PluginInfo info) {
         String id = info.id();
         ClassLoader loader = manager.getPluginClassLoader(id);
         Map<String, List<String>> offered = new LinkedHashMap<>();
-        try {
-            for (Class<? extends SluiceFactory> type : SpiWrappers.SPI_TYPES) {
-                indexType(type, id, loader, offered);
+        List<Object[]> found = new ArrayList<>(); // SPI type, identifier, wrapped factory
+        List<String> problems = new ArrayList<>();
+        for (String className : new java.util.TreeSet<>(manager.getExtensionClassNames(id))) {
+            Class<?> extensionClass;
+            try {
+                extensionClass = Class.forName(className, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                problems.add("its extension index (META-INF/extensions.idx) names " + className
+                        + ", which the plugin cannot load (" + describe(e) + ")");
+                continue;
             }
-            plugins.put(id, new PluginInfo(id, info.version(), info.requiredSpi(), info.path(),
-                    PluginInfo.Status.LOADED, null, offered));
-        } catch (Throwable t) {
-            plugins.put(id, new PluginInfo(id, info.version(), info.requiredSpi(), info.path(),
-                    PluginInfo.Status.FAILED, "cannot instantiate extensions of plugin '" + id + "': " + describe(t),
-                    Collections.emptyMap()));
+            for (Class<? extends SluiceFactory> type : SpiWrappers.SPI_TYPES) {
+                if (!type.isAssignableFrom(extensionClass)) {
+                    continue;
+                }
+                try {
+                    SluiceFactory wrapped = create(type, extensionClass, loader);
+                    found.add(new Object[] {type, wrapped.identifier(), wrapped});
+                } catch (Throwable t) {
+                    problems.add("extension " + className + " (" + type.getSimpleName() + ") cannot be created: "
+                            + describe(rootOfCreation(t)));
+                }
+            }
         }
-    }
-
-    private <T extends SluiceFactory> void indexType(
-            Class<T> type, String pluginId, ClassLoader loader, Map<String, List<String>> offered) {
-        for (T factory : manager.getExtensions(type, pluginId)) {
-            T wrapped = SpiWrappers.wrap(type, factory, loader);
-            String identifier = wrapped.identifier();
+        if (!problems.isEmpty()) {
+            plugins.put(id, new PluginInfo(id, info.version(), info.requiredSpi(), info.path(), PluginInfo.Status.FAILED,
+                    "plugin '" + id + "': " + String.join("; ", problems), Collections.emptyMap()));
+            return;
+        }
+        for (Object[] f : found) {
+            @SuppressWarnings("unchecked")
+            Class<? extends SluiceFactory> type = (Class<? extends SluiceFactory>) f[0];
+            String identifier = (String) f[1];
             offered.computeIfAbsent(type.getSimpleName(), k -> new ArrayList<>()).add(identifier);
             Map<String, Registered> byId = extensions.computeIfAbsent(type, k -> new TreeMap<>());
             Registered previous = byId.get(identifier);
             if (previous != null) {
                 List<String> owners = clashes.computeIfAbsent(type, k -> new TreeMap<>())
                         .computeIfAbsent(identifier, k -> new ArrayList<>(List.of(previous.pluginId)));
-                owners.add(pluginId);
+                owners.add(id);
             } else {
-                byId.put(identifier, new Registered(pluginId, wrapped));
+                byId.put(identifier, new Registered(id, (SluiceFactory) f[2]));
             }
         }
+        plugins.put(id, new PluginInfo(id, info.version(), info.requiredSpi(), info.path(),
+                PluginInfo.Status.LOADED, null, offered));
+    }
+
+    private <T extends SluiceFactory> T create(Class<T> type, Class<?> extensionClass, ClassLoader loader) {
+        // a constructor that looks up services or classes does so through the plugin's loader, as every later call does
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return SpiWrappers.wrap(type, type.cast(manager.getExtensionFactory().create(extensionClass)), loader);
+        }
+    }
+
+    /** What a constructor threw, without PF4J's and reflection's wrappers. */
+    private static Throwable rootOfCreation(Throwable t) {
+        Throwable cause = t;
+        while ((cause instanceof org.pf4j.PluginRuntimeException || cause instanceof java.lang.reflect.InvocationTargetException
+                || cause instanceof ExceptionInInitializerError) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /**
+     * Every plugin offering an extension identifier that another plugin offers for the same SPI
+     * fails, naming the others: which one a job would get is an accident of load order. Their
+     * other extensions stay available; the shared identifier serves neither ({@link #find}).
+     */
+    private void failClashingPlugins() {
+        Map<String, List<String>> reasons = new TreeMap<>();
+        clashes.forEach((type, byId) -> byId.forEach((identifier, owners) -> {
+            for (String owner : owners) {
+                List<String> others = new ArrayList<>(owners);
+                others.remove(owner);
+                reasons.computeIfAbsent(owner, k -> new ArrayList<>()).add(type.getSimpleName() + " '" + identifier
+                        + "' is offered by plugin " + String.join(", ", others) + " too");
+            }
+        }));
+        reasons.forEach((owner, clash) -> {
+            PluginInfo p = plugins.get(owner);
+            plugins.put(owner, new PluginInfo(owner, p.version(), p.requiredSpi(), p.path(), PluginInfo.Status.FAILED,
+                    "plugin '" + owner + "' clashes: " + String.join("; ", clash) + "; remove one or enable only one with '"
+                            + PluginSettings.PLUGINS_ENABLED + "'", p.extensions()));
+        });
+    }
+
+    /** An id in the enabled list that no plugin of the directory has: a typo that would silently disable a plugin. */
+    private void failUnknownEnabledIds() {
+        List<String> available = new ArrayList<>();
+        for (PluginInfo p : plugins.values()) {
+            if (!"?".equals(p.version())) {
+                available.add(p.id());
+            }
+        }
+        for (String enabled : settings.enabled()) {
+            if (!plugins.containsKey(enabled)) {
+                plugins.put(enabled, new PluginInfo(enabled, "?", "?", settings.pluginsDir(), PluginInfo.Status.FAILED,
+                        "'" + PluginSettings.PLUGINS_ENABLED + "' names plugin '" + enabled + "', which is not in "
+                                + settings.pluginsDir() + "; plugins there: " + available, Collections.emptyMap()));
+            }
+        }
+    }
+
+    /** The first jar of the plugin that is not a readable archive (truncated, not a zip), or null. */
+    private static String corruptJar(Path plugin) {
+        List<Path> jars = new ArrayList<>();
+        if (Files.isRegularFile(plugin)) {
+            jars.add(plugin);
+        } else {
+            Path lib = plugin.resolve("lib");
+            if (Files.isDirectory(lib)) {
+                try (DirectoryStream<Path> entries = Files.newDirectoryStream(lib, "*.{jar,zip}")) {
+                    entries.forEach(jars::add);
+                } catch (IOException e) {
+                    return lib + " cannot be listed (" + e + ")";
+                }
+            }
+        }
+        Collections.sort(jars);
+        for (Path jar : jars) {
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+                // the central directory is read on open: a truncated jar has none
+                zip.size();
+            } catch (IOException e) {
+                return jar + " is not a readable jar (" + e.getMessage() + ")";
+            }
+        }
+        return null;
     }
 
     @Override
@@ -227,6 +363,9 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             for (PluginInfo p : plugins.values()) {
                 if (p.status() == PluginInfo.Status.FAILED) {
                     failed.append("\n  failed plugin ").append(p.id()).append(": ").append(p.error());
+                } else if (p.status() == PluginInfo.Status.DISABLED) {
+                    failed.append("\n  disabled plugin ").append(p.id()).append(": not in '")
+                            .append(PluginSettings.PLUGINS_ENABLED).append("' = ").append(settings.enabled());
                 }
             }
             throw new IllegalArgumentException(

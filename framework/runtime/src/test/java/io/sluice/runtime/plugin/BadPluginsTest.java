@@ -171,7 +171,7 @@ class BadPluginsTest {
     }
 
     @Test
-    void twoPluginsOfferingOneNameIsAnErrorNamingBoth() throws IOException {
+    void twoPluginsOfferingOneNameBothFailNamingEachOther() throws IOException {
         Path dir = tmp.resolve("plugins");
         formatPlugin(dir, "clash-one", "same-name");
         formatPlugin(dir, "clash-two", "same-name");
@@ -179,7 +179,11 @@ class BadPluginsTest {
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
 
-        assertThat(registry.plugins()).extracting(PluginInfo::status).containsOnly(PluginInfo.Status.LOADED);
+        assertThat(info(registry, "clash-one").status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(info(registry, "clash-one").error()).contains("FormatFactory 'same-name'").contains("clash-two")
+                .contains(PluginSettings.PLUGINS_ENABLED);
+        assertThat(info(registry, "clash-two").status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(info(registry, "clash-two").error()).contains("FormatFactory 'same-name'").contains("clash-one");
         assertThatThrownBy(() -> registry.find(FormatFactory.class, "same-name"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("same-name")
@@ -187,6 +191,126 @@ class BadPluginsTest {
                 .hasMessageContaining("clash-two")
                 .hasMessageContaining(PluginSettings.PLUGINS_ENABLED);
         // the other extensions are unaffected
+        assertThat(info(registry, "other").status()).isEqualTo(PluginInfo.Status.LOADED);
         assertThat(registry.find(FormatFactory.class, "other-name").identifier()).isEqualTo("other-name");
+    }
+
+    @Test
+    void anExtensionWhoseConstructorThrowsFailsItsPluginWithTheReason() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "good", "good-format");
+        TestPlugins.plugin(dir, "throwing")
+                .source("testplugin.bad.ThrowingFormat", src(
+                        "package testplugin.bad;",
+                        "@org.pf4j.Extension",
+                        "public class ThrowingFormat implements io.sluice.spi.format.FormatFactory {",
+                        "  public ThrowingFormat() { throw new IllegalStateException(\"no licence key found\"); }",
+                        "  public String identifier() { return \"throwing-format\"; }",
+                        "  public boolean isBulk() { return false; }",
+                        "}"))
+                .build();
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        PluginInfo throwing = info(registry, "throwing");
+        assertThat(throwing.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(throwing.error()).contains("testplugin.bad.ThrowingFormat").contains("cannot be created")
+                .contains("IllegalStateException: no licence key found");
+        assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
+        assertThatThrownBy(() -> registry.find(FormatFactory.class, "throwing-format"))
+                .hasMessageContaining("No FormatFactory named 'throwing-format'")
+                .hasMessageContaining("failed plugin throwing")
+                .hasMessageContaining("no licence key found");
+    }
+
+    @Test
+    void anExtensionIndexNamingAMissingClassFailsThePlugin() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        TestPlugins.plugin(dir, "dangling")
+                .source("testplugin.bad.RealFormat", src(
+                        "package testplugin.bad;",
+                        "public class RealFormat implements io.sluice.spi.format.FormatFactory {",
+                        "  public String identifier() { return \"real-format\"; }",
+                        "  public boolean isBulk() { return false; }",
+                        "}"))
+                .resource("META-INF/extensions.idx", "testplugin.bad.RealFormat\ntestplugin.bad.GoneFormat\n")
+                .build();
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        PluginInfo dangling = info(registry, "dangling");
+        assertThat(dangling.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(dangling.error()).contains("META-INF/extensions.idx").contains("testplugin.bad.GoneFormat")
+                .contains("ClassNotFoundException");
+        assertThat(registry.identifiers(FormatFactory.class)).as("nothing of a failed plugin is offered").isEmpty();
+    }
+
+    @Test
+    void aTruncatedJarFailsThePluginNamingTheJar() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "good", "good-format");
+        Path plugin = formatPlugin(dir, "truncated", "truncated-format");
+        Path jar;
+        try (java.util.stream.Stream<Path> jars = Files.list(plugin.resolve("lib"))) {
+            jar = jars.findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(jar);
+        Files.write(jar, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        PluginInfo truncated = info(registry, "truncated");
+        assertThat(truncated.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(truncated.error()).contains("corrupt jar").contains(jar.toString());
+        assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
+    }
+
+    @Test
+    void anEnabledListNamingNoPluginFailsNamingTheIdAndTheAvailableOnes() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "one", "one-format");
+        formatPlugin(dir, "two", "two-format");
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put(PluginSettings.PLUGINS_DIR, dir.toString());
+        options.put(PluginSettings.PLUGINS_ENABLED, "one,tow");
+
+        PluginRegistry registry = registry(PluginSettings.fromOptions(options));
+
+        PluginInfo unknown = info(registry, "tow");
+        assertThat(unknown.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(unknown.error()).contains("'tow'").contains(PluginSettings.PLUGINS_ENABLED).contains(dir.toString())
+                .contains("[one, two]");
+        assertThat(info(registry, "one").status()).isEqualTo(PluginInfo.Status.LOADED);
+        assertThat(info(registry, "two").status()).isEqualTo(PluginInfo.Status.DISABLED);
+        assertThatThrownBy(() -> registry.find(FormatFactory.class, "two-format"))
+                .hasMessageContaining("disabled plugin two")
+                .hasMessageContaining("failed plugin tow");
+    }
+
+    @Test
+    void aPluginFolderWithoutPluginPropertiesIsNamed() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        Path plugin = formatPlugin(dir, "nameless", "nameless-format");
+        Files.delete(plugin.resolve("plugin.properties"));
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        PluginInfo nameless = info(registry, "nameless");
+        assertThat(nameless.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(nameless.error()).contains("no plugin.properties").contains(plugin.toString())
+                .doesNotContain("PluginRuntimeException");
+    }
+
+    @Test
+    void aMalformedRequiresIsNamedWithAnExample() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        TestPlugins.plugin(dir, "malformed").requires(">=one.two").build();
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        PluginInfo malformed = info(registry, "malformed");
+        assertThat(malformed.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(malformed.error()).contains("'malformed'").contains("malformed plugin.requires '>=one.two'")
+                .contains(">=" + SpiVersion.CURRENT);
     }
 }

@@ -160,7 +160,7 @@ class SluiceCliIT {
     }
 
     @Test
-    void aFailingJobPrintsTheErrorChainAndStopsTheScript() throws Exception {
+    void aFailingJobPrintsTheShortErrorFirstAndNoStackTraceAndStopsTheScript() throws Exception {
         Path script = tmp.resolve("failing.sql");
         Files.write(script, Arrays.asList(
                 "SET 'execution.runtime-mode' = 'batch';",
@@ -170,14 +170,121 @@ class SluiceCliIT {
                 "-- fails at run time, in the job, not while planning",
                 "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;",
                 "SHOW TABLES;"), StandardCharsets.UTF_8);
+        Path logDir = tmp.resolve("log");
 
-        Run run = sluice(Collections.emptyMap(), SQL_TIMEOUT, "sql", "-f", script.toString());
+        Run run = sluice(Collections.singletonMap("SLUICE_LOG_DIR", logDir.toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
-        assertThat(run.stderr).contains("[ERROR] Statement 4 (line 6) failed: INSERT INTO sink")
+        assertThat(run.firstErrorLine()).as(run.describe()).isEqualTo("[ERROR] java.lang.ArithmeticException: / by zero");
+        assertThat(run.stderr).contains("Statement 4 (line 6) failed: INSERT INTO sink")
                 .containsPattern("Job [0-9a-f]{32} failed after")
                 .contains("root cause: java.lang.ArithmeticException");
+        assertNoStackTrace(run);
         assertThat(run.stdout).as("nothing runs after the failed statement").doesNotContain("[5]");
+        // the stack traces are in the log file, which the error names
+        assertThat(run.stderr).contains(logDir.resolve("sluice.log").toString());
+        assertThat(read(logDir.resolve("sluice.log").toFile())).containsPattern("\\n\\s+at [\\w.$]+\\(");
+    }
+
+    @Test
+    void anInvalidOptionIsTheFirstLineNamingOptionAndValueAndTheDataStays() throws Exception {
+        Path out = tmp.resolve("t");
+        Path script = tmp.resolve("invalid.sql");
+        String table = "CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
+                + "'path' = '" + out + "', 'format' = 'csv'";
+        Files.write(script, Arrays.asList(
+                "SET 'execution.runtime-mode' = 'batch';",
+                table + ");",
+                "INSERT INTO t VALUES (1), (2);",
+                "CREATE TABLE bad (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
+                        + "'path' = '" + out + "', 'format' = 'csv', 'sink.rolling-policy.file-size' = '10 parsecs');",
+                "INSERT INTO bad VALUES (3);"), StandardCharsets.UTF_8);
+
+        Run run = sluice(Collections.singletonMap("SLUICE_LOG_DIR", tmp.resolve("log").toString()), SQL_TIMEOUT,
+                "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.firstErrorLine()).as(run.describe())
+                .startsWith("[ERROR] Invalid options of table default_catalog.default_database.bad")
+                .contains("sink.rolling-policy.file-size").contains("10 parsecs");
+        assertThat(run.stderr).doesNotContain("Table options are");
+        assertNoStackTrace(run);
+        List<String> lines = visibleFiles(out).stream().flatMap(SluiceCliIT::lines).sorted().collect(Collectors.toList());
+        assertThat(lines).as("the rows committed before the failed statement").containsExactly("1", "2");
+    }
+
+    @Test
+    void aStreamingJobLogsNoPendingCommittablesCollisionAtItsCheckpoints() throws Exception {
+        Path out = tmp.resolve("s");
+        Path logDir = tmp.resolve("log");
+        Path script = tmp.resolve("streaming.sql");
+        Files.write(script, Arrays.asList(
+                "SET 'execution.checkpointing.interval' = '300 ms';",
+                "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '40',",
+                "  'rows-per-second' = '20', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '40');",
+                "CREATE TABLE t (n INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '" + out + "', "
+                        + "'format' = 'csv', 'sink.rolling-policy.kind' = 'on-checkpoint');",
+                "INSERT INTO t SELECT n FROM numbers;"), StandardCharsets.UTF_8);
+
+        Run run = sluice(Collections.singletonMap("SLUICE_LOG_DIR", logDir.toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isZero();
+        assertThat(visibleFiles(out).stream().flatMap(SluiceCliIT::lines).count()).isEqualTo(40);
+        assertThat(run.stderr).doesNotContain("Name collision");
+        Path log = logDir.resolve("sluice.log");
+        if (Files.exists(log)) {
+            assertThat(read(log.toFile())).doesNotContain("pendingCommittables");
+        }
+    }
+
+    @Test
+    void pluginsThatCannotServeFailWithExitCode1NamingWhy() throws Exception {
+        Path plugins = tmp.resolve("plugins");
+        copyTree(dist.resolve("plugins"), plugins);
+        // a second copy of the filesystem plugin under another id: every extension name clashes
+        copyTree(plugins.resolve("filesystem"), plugins.resolve("filesystem-fork"));
+        Path descriptor = plugins.resolve("filesystem-fork/plugin.properties");
+        Files.write(descriptor, read(descriptor.toFile()).replaceAll("plugin.id=.*", "plugin.id=filesystem-fork")
+                .getBytes(StandardCharsets.UTF_8));
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("SLUICE_PLUGINS_DIR", plugins.toString());
+        env.put("SLUICE_JAVA_OPTS", "-Dsluice.plugins.enabled=formats,filesystem,filesystem-fork,nope");
+
+        Run run = sluice(env, PLUGINS_TIMEOUT, "plugins");
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.block("filesystem")).containsPattern("status:\\s+FAILED")
+                .contains("TargetFactory 'filesystem' is offered by plugin filesystem-fork too");
+        assertThat(run.block("filesystem-fork")).containsPattern("status:\\s+FAILED")
+                .contains("is offered by plugin filesystem too");
+        assertThat(run.block("nope")).containsPattern("status:\\s+FAILED")
+                .contains("names plugin 'nope', which is not in").contains("filesystem, filesystem-fork, formats");
+        assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
+    }
+
+    @Test
+    void aPluginWithATruncatedJarFailsWithExitCode1NamingTheJar() throws Exception {
+        Path plugins = tmp.resolve("plugins");
+        copyTree(dist.resolve("plugins"), plugins);
+        Path jar;
+        try (Stream<Path> jars = Files.list(plugins.resolve("filesystem/lib"))) {
+            jar = jars.filter(p -> p.getFileName().toString().contains("filesystem")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(jar);
+        Files.write(jar, Arrays.copyOf(bytes, bytes.length / 2));
+
+        Run run = sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", plugins.toString()), PLUGINS_TIMEOUT, "plugins");
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.block("filesystem")).containsPattern("status:\\s+FAILED").contains("corrupt jar")
+                .contains(jar.getFileName().toString());
+        assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
+    }
+
+    /** No line of a Java stack trace ("at pkg.Class.method(") anywhere in the command's output. */
+    private static void assertNoStackTrace(Run run) {
+        assertThat(run.stdout + run.stderr).as(run.describe()).doesNotContainPattern("(?m)^\\s+at [\\w.$]+\\(")
+                .doesNotContain("Caused by:");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -274,6 +381,11 @@ class SluiceCliIT {
                 }
             }
             return fail("no block for plugin '" + pluginId + "' in:\n" + describe());
+        }
+
+        /** The first line the command wrote to stderr. */
+        String firstErrorLine() {
+            return stderr.split("\\R", 2)[0];
         }
 
         String describe() {

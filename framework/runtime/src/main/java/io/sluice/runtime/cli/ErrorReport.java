@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Prints a failure as the chain of its messages, outermost first and root cause last. Flink wraps
- * a connector's error in several layers whose messages say little ("Job execution failed"); the
- * user needs every layer's message, the root cause above all, but not pages of stack frames.
+ * Prints a failure: first, on the line of {@code [ERROR]}, the one message that says what is wrong
+ * (the innermost one Sluice raised, which names the option and value, else the root cause), then
+ * what failed, then the chain of messages, outermost first and root cause last. Flink wraps a
+ * connector's error in several layers whose messages say little ("Job execution failed"); the user
+ * needs the innermost message first, every layer's message after it, but not pages of stack frames
+ * (those go to the log file, and to the console with {@code -v}).
  */
 final class ErrorReport {
 
@@ -20,8 +23,9 @@ final class ErrorReport {
 
     /** Prints the chain; with {@code stackTrace} also the full stack trace. */
     static void print(PrintStream err, String headline, Throwable failure, boolean stackTrace) {
-        err.println("[ERROR] " + headline);
         List<Throwable> chain = chain(failure);
+        err.println("[ERROR] " + describe(shortError(chain)));
+        err.println("  " + headline);
         int last = chain.size() - 1;
         String previous = null;
         for (int i = 0; i <= last; i++) {
@@ -41,8 +45,49 @@ final class ErrorReport {
         if (stackTrace) {
             failure.printStackTrace(err);
         } else {
-            err.println("  (run with -v for the stack trace)");
+            String logFile = System.getProperty("sluice.log.file");
+            err.println("  (run with -v for the stack trace" + (logFile == null ? "" : "; the log is " + logFile) + ")");
         }
+    }
+
+    /**
+     * The innermost failure Sluice raised (a frame of {@code io.sluice.} threw it), or widened to the
+     * outermost Sluice failure that quotes its message (the table factory's "Invalid options of
+     * table t: ..." around a plugin's complaint); the root cause when Sluice raised none.
+     */
+    static Throwable shortError(List<Throwable> chain) {
+        int innermost = -1;
+        for (int i = chain.size() - 1; i >= 0 && innermost < 0; i--) {
+            if (raisedBySluice(chain.get(i))) {
+                innermost = i;
+            }
+        }
+        if (innermost < 0) {
+            return chain.get(chain.size() - 1);
+        }
+        String inner = chain.get(innermost).getMessage();
+        for (int i = 0; i < innermost; i++) {
+            Throwable outer = chain.get(i);
+            if (raisedBySluice(outer) && outer.getMessage().contains(inner)) {
+                return outer;
+            }
+        }
+        return chain.get(innermost);
+    }
+
+    private static boolean raisedBySluice(Throwable t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        // the CLI's own wrappers ("Job ... failed after ...") are context, not the error
+        return !(t instanceof CliException) && t.getMessage() != null && frames.length > 0
+                && frames[0].getClassName().startsWith("io.sluice.") && !frames[0].getClassName().startsWith("io.sluice.runtime.cli.");
+    }
+
+    /** A message Sluice wrote is a sentence for the user; anything else reads best with its class. */
+    private static String describe(Throwable t) {
+        if (t instanceof Secrets.MaskedException || t.getMessage() == null) {
+            return t instanceof Secrets.MaskedException ? t.getMessage() : t.getClass().getName();
+        }
+        return raisedBySluice(t) ? t.getMessage() : t.getClass().getName() + ": " + t.getMessage();
     }
 
     /**

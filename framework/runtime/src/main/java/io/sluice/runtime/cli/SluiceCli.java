@@ -18,13 +18,14 @@ public final class SluiceCli {
             "  plugins            list the plugins of the plugins directory with their status and",
             "                     extensions; exit code 1 if an enabled plugin failed to load",
             "  sql -f FILE [-v]   run a Flink SQL script on an embedded MiniCluster; -v prints",
-            "                     stack traces of failures",
+            "                     stack traces of failures and the log on the console",
             "  help               print this text",
             "",
             "Environment:",
             "  SLUICE_PLUGINS_DIR  plugins directory (default: <install dir>/plugins)",
             "  JAVA_HOME           the Java installation to run",
             "  SLUICE_JAVA_OPTS    extra JVM options, e.g. -Xmx4g",
+            "  SLUICE_LOG_DIR      where sluice.log goes (default: <install dir>/log)",
             "",
             "Settings: <install dir>/conf/sluice.properties");
 
@@ -32,6 +33,11 @@ public final class SluiceCli {
 
     /** Runs a command and exits with its code. */
     public static void main(String[] args) {
+        // before anything logs: the distribution's log4j2.properties sends logs to the console only
+        // with -v (otherwise only to the log file), so that a failure's short error comes first
+        if (Arrays.asList(args).contains("-v") || Arrays.asList(args).contains("--verbose")) {
+            System.setProperty("sluice.log.console.level", "WARN");
+        }
         int code = run(args, System.out, System.err);
         System.out.flush();
         System.err.flush();

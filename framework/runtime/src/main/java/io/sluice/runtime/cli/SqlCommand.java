@@ -54,7 +54,7 @@ final class SqlCommand {
             ErrorReport.print(err, "Cannot create the Flink table environment", e, arguments.verbose);
             return CliException.FAILED;
         }
-        ScriptRunner runner = new ScriptRunner(env, startup, new JobWatcher(err, PROGRESS_INTERVAL), out);
+        ScriptRunner runner = new ScriptRunner(env, startup, new JobWatcher(out, PROGRESS_INTERVAL), out);
         for (SqlStatement statement : statements) {
             out.println();
             out.println("[" + statement.number() + "] " + Secrets.maskSql(statement.firstLine()));

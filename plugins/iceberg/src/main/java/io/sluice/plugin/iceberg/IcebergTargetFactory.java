@@ -83,17 +83,14 @@ public final class IcebergTargetFactory implements TargetFactory {
     /** The equality fields: the primary key, else the table's identifier fields (as upstream). */
     @Override
     public List<String> changeKey(SinkContext context) {
-        try (CatalogTable table = CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
-                context.primaryKey())) {
-            WriteSettings settings = WriteSettings.of(table.table(), context);
-            List<String> key = new ArrayList<>();
-            for (int id : settings.equalityFieldIds()) {
-                key.add(table.table().schema().findColumnName(id));
-            }
-            return key;
-        } catch (IOException e) {
-            throw new IllegalArgumentException("Cannot close the Iceberg catalog: " + e.getMessage(), e);
-        }
+        return CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
+                context.primaryKey(), table -> {
+                    List<String> key = new ArrayList<>();
+                    for (int id : WriteSettings.of(table, context).equalityFieldIds()) {
+                        key.add(table.schema().findColumnName(id));
+                    }
+                    return key;
+                });
     }
 
     /** The write settings of the sink's table, created first if missing. */

@@ -289,6 +289,7 @@ class PluginContextClassLoaderTest {
                         "    " + probe("TargetFactory.createCommitter") + " return new ProbeCommitter(); }",
                         "  public boolean supportsOverwrite() { " + probe("TargetFactory.supportsOverwrite") + " return false; }",
                         "  public boolean acceptsChanges(SinkContext c) { " + probe("TargetFactory.acceptsChanges") + " return false; }",
+                        "  public boolean supportsCompaction() { " + probe("TargetFactory.supportsCompaction") + " return true; }",
                         "  public List<String> changeKey(SinkContext c) { " + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
                         "}"))
                 .source("testplugin.probe.ProbeWriter", p + src(

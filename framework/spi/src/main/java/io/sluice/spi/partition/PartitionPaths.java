@@ -1,5 +1,7 @@
 package io.sluice.spi.partition;
 
+import org.apache.flink.table.utils.PartitionPathUtils;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,68 +11,37 @@ import java.util.Map;
  * Hive-style partition paths ({@code k1=v1/k2=v2}) with Hive's escaping, shared by every target
  * that lays out partitions as directories.
  *
- * <p>Escaping turns every character that could change the path's meaning ({@code /}, {@code \},
- * {@code =}, {@code :}, {@code %}, control characters ...) into {@code %XX}, so no value can name a
- * directory outside the table's path; a value that is exactly {@code .} or {@code ..} is escaped
- * as a whole.
+ * <p>The escaping is Flink's own ({@link PartitionPathUtils}, as Flink's filesystem connector
+ * writes and reads partitions): every character that could change the path's meaning ({@code /},
+ * {@code \}, {@code =}, {@code :}, {@code %}, control characters ...) becomes {@code %XX}, so no
+ * value can name a directory outside the table's path. A value that is exactly {@code .} or {@code
+ * ..} is escaped as a whole too ({@code %2E%2E}): inside {@code k=..} it is harmless, but the
+ * directories Sluice wrote before it used Flink's helper are named that way, and an {@code INSERT
+ * OVERWRITE} or a pruned read must find them.
  */
 public final class PartitionPaths {
-
-    private static final boolean[] ESCAPED = new boolean[128];
-
-    static {
-        for (char c = 0; c < ' '; c++) {
-            ESCAPED[c] = true;
-        }
-        for (char c : "\u007F\"#%'*/:=?\\{[]^".toCharArray()) {
-            ESCAPED[c] = true;
-        }
-    }
 
     private PartitionPaths() {}
 
     /** Escapes one key or value so it is a single, harmless path segment. */
     public static String escape(String value) {
+        if (value.isEmpty()) {
+            return value; // Flink refuses to escape an empty string; there is nothing to escape
+        }
         if (value.equals(".") || value.equals("..")) {
             return value.replace(".", "%2E");
         }
-        StringBuilder sb = null;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < ESCAPED.length && ESCAPED[c]) {
-                if (sb == null) {
-                    sb = new StringBuilder(value.length() + 8).append(value, 0, i);
-                }
-                sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
-            } else if (sb != null) {
-                sb.append(c);
-            }
-        }
-        return sb == null ? value : sb.toString();
+        // Flink keeps escapePathName package-private; its public partition path escapes a
+        // one-entry spec 'k=<value>/' with the key needing no escaping
+        LinkedHashMap<String, String> one = new LinkedHashMap<>();
+        one.put("k", value);
+        String path = PartitionPathUtils.generatePartitionPath(one);
+        return path.substring(2, path.length() - 1);
     }
 
     /** Reverses {@link #escape}. */
     public static String unescape(String segment) {
-        int pct = segment.indexOf('%');
-        if (pct < 0) {
-            return segment;
-        }
-        StringBuilder sb = new StringBuilder(segment.length()).append(segment, 0, pct);
-        for (int i = pct; i < segment.length(); i++) {
-            char c = segment.charAt(i);
-            if (c == '%' && i + 2 < segment.length()) {
-                int hi = Character.digit(segment.charAt(i + 1), 16);
-                int lo = Character.digit(segment.charAt(i + 2), 16);
-                if (hi >= 0 && lo >= 0) {
-                    sb.append((char) ((hi << 4) | lo));
-                    i += 2;
-                    continue;
-                }
-            }
-            sb.append(c);
-        }
-        return sb.toString();
+        return segment.indexOf('%') < 0 ? segment : PartitionPathUtils.unescapePathName(segment);
     }
 
     /** Builds {@code k1=v1/k2=v2} from keys and values, escaping both. */

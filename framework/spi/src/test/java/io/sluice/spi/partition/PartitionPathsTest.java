@@ -15,7 +15,7 @@ class PartitionPathsTest {
     @Test
     void leavesOrdinaryValuesAlone() {
         for (String v : List.of("2024-01-02", "abc", "a b", "ünïcödé €", "12.50", "-3", "...", ".x", "x.", "a-b_c~d")) {
-            assertThat(PartitionPaths.escape(v)).as(v).isSameAs(v);
+            assertThat(PartitionPaths.escape(v)).as(v).isEqualTo(v);
             assertThat(PartitionPaths.unescape(v)).as(v).isSameAs(v);
         }
     }
@@ -27,7 +27,7 @@ class PartitionPathsTest {
         assertThat(PartitionPaths.escape("k=v")).isEqualTo("k%3Dv");
         assertThat(PartitionPaths.escape("03:04:05")).isEqualTo("03%3A04%3A05");
         assertThat(PartitionPaths.escape("50%")).isEqualTo("50%25");
-        assertThat(PartitionPaths.escape("\"#'*?{[]^\u007F")).isEqualTo("%22%23%27%2A%3F%7B%5B%5D%5E%7F");
+        assertThat(PartitionPaths.escape("\"#'*?{}[]^\u007F")).isEqualTo("%22%23%27%2A%3F%7B%7D%5B%5D%5E%7F");
         assertThat(PartitionPaths.escape("tab\tnl\n\u0000")).isEqualTo("tab%09nl%0A%00");
         assertThat(PartitionPaths.escape("../../etc")).isEqualTo("..%2F..%2Fetc");
     }

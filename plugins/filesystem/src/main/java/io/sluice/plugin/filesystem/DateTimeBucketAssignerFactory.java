@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.PathNames;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
 import io.sluice.spi.sink.SinkContext;
@@ -52,6 +53,33 @@ public final class DateTimeBucketAssignerFactory implements BucketAssignerFactor
             throw new IllegalArgumentException("Invalid '" + FileSystemOptions.DATE_TIME_FORMAT.key() + "' '" + pattern
                     + "': " + e.getMessage(), e);
         }
+        checkDirectories(pattern, formatter);
         return (row, ctx) -> formatter.format(Instant.ofEpochMilli(ctx.currentProcessingTime()));
+    }
+
+    /**
+     * The pattern's output is the bucket's directory path below the base path: each of its
+     * segments must be a visible directory name. Times differ only in their digits and names, so a
+     * sample time shows what every bucket will look like.
+     */
+    private static void checkDirectories(String pattern, DateTimeFormatter formatter) {
+        String sample = formatter.format(Instant.parse("2024-12-31T23:59:58.123Z"));
+        String option = FileSystemOptions.DATE_TIME_FORMAT.key();
+        if (sample.startsWith("/") || sample.endsWith("/")) {
+            throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "', which must be relative to"
+                    + " 'path' and not end with '/'");
+        }
+        for (String segment : sample.split("/", -1)) {
+            try {
+                PathNames.checkName(option, segment);
+            } catch (IllegalArgumentException e) {
+                throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "': segment '"
+                        + PathNames.escape(segment) + "' " + e.getMessage().substring(e.getMessage().lastIndexOf("': ") + 3));
+            }
+            if (!VisibleFiles.isVisibleName(segment)) {
+                throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "': '" + segment
+                        + "' starts with '.' or '_' and would be hidden from every reader");
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.PathNames;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
 import io.sluice.spi.sink.Payload;
@@ -54,6 +56,11 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     @Override
     public void validate(SinkContext context) {
+        ReadableConfig options = context.options();
+        // every user string that becomes part of a path, checked before the job starts
+        PathNames.checkBaseDirectory(FileSystemOptions.PATH.key(), options.get(FileSystemOptions.PATH));
+        PartFileNames.check(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
+        checkPartitionDirectories(context);
         // building every part once on the client reports bad options before the job starts
         PartWriters.create(context);
         bucketAssigner(context);
@@ -63,6 +70,33 @@ public final class FileSystemTargetFactory implements TargetFactory {
             FileSystem.get(path.toUri());
         } catch (IOException e) {
             throw new IllegalArgumentException("Invalid 'path' '" + path + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Partition values are escaped into {@code k=v} directories, so only the names can make a
+     * directory that no reader lists: one starting with {@code _} or {@code .} is hidden (as in
+     * Flink's and Hive's readers), and a name longer than a file name can be fails at the first row.
+     */
+    private static void checkPartitionDirectories(SinkContext context) {
+        String defaultName = context.options().get(FileSystemOptions.PARTITION_DEFAULT_NAME);
+        if (!context.partitionKeys().isEmpty() && defaultName.isEmpty()) {
+            throw PathNames.invalid(FileSystemOptions.PARTITION_DEFAULT_NAME.key(), defaultName,
+                    "must not be empty: it names the directory of null and empty partition values");
+        }
+        for (String key : context.partitionKeys()) {
+            if (!VisibleFiles.isVisibleName(PartitionPaths.escape(key))) {
+                throw new IllegalArgumentException("Partition column '" + key + "' cannot be written: its directories '"
+                        + key + "=...' would be hidden from every reader (names starting with '_' or '.' are), so the"
+                        + " rows would never read back; rename the column");
+            }
+            String directory = PartitionPaths.escape(key) + "=" + PartitionPaths.escape(defaultName);
+            if (PathNames.utf8Length(directory) > PathNames.MAX_NAME_BYTES) {
+                throw new IllegalArgumentException("Partition column '" + key + "' with '"
+                        + FileSystemOptions.PARTITION_DEFAULT_NAME.key() + "' '" + defaultName + "' makes directory names of "
+                        + PathNames.utf8Length(directory) + " bytes, more than the " + PathNames.MAX_NAME_BYTES
+                        + " a file name can have");
+            }
         }
     }
 
@@ -91,7 +125,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         RecoverableWriter writer = recoverableWriter(basePath);
         // the format and the compactor only when a unit comes: a job without compaction needs neither
         return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), context.compactor()),
-                context.overwrite());
+                context.overwrite(), new TableRoot(basePath));
     }
 
     static RecoverableWriter recoverableWriter(Path basePath) throws IOException {

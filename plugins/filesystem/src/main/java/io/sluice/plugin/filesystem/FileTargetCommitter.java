@@ -18,14 +18,18 @@ import java.util.function.Supplier;
  * succeeds without change when the file is already in place, so a retried commit is a no-op rather
  * than a duplicate; a unit is idempotent too ({@link UnitCompaction}). With overwrite, the other
  * files of the directories a commit publishes to are deleted first ({@link OverwrittenFiles}).
+ * Every file a request would publish, compact or delete must be under the table's base path
+ * ({@link TableRoot}), checked before the first change.
  */
 final class FileTargetCommitter implements TargetCommitter {
 
     private final RecoverableWriter fsWriter;
     private final Supplier<UnitCompaction> compaction; // created on the first unit
     private final boolean overwrite;
+    private final TableRoot root;
 
-    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite) {
+    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, TableRoot root) {
+        this.root = root;
         this.fsWriter = fsWriter;
         this.compaction = compaction;
         this.overwrite = overwrite;
@@ -37,6 +41,7 @@ final class FileTargetCommitter implements TargetCommitter {
         for (Payload p : request.pending()) {
             files.add(PendingFile.of(p, fsWriter));
         }
+        checkUnderRoot(files, request.compactions());
         if (overwrite) {
             overwritten(files, request.compactions()).deleteOthers();
         }
@@ -52,9 +57,26 @@ final class FileTargetCommitter implements TargetCommitter {
         }
     }
 
+    /** Fails before any change if a file of the request lies outside the table. */
+    private void checkUnderRoot(List<PendingFile> files, List<CompactionUnit> units) throws IOException {
+        for (PendingFile file : files) {
+            if (file.path() != null) { // older versions did not record it; nothing to check against
+                root.check(file.path(), "publish");
+            }
+        }
+        for (CompactionUnit unit : units) {
+            for (Payload input : unit.inputs()) {
+                PendingFile file = PendingFile.of(input, fsWriter);
+                if (file.path() != null) {
+                    root.check(file.path(), "compact");
+                }
+            }
+        }
+    }
+
     /** The files this commit publishes: the pending files and the outputs of its compaction units. */
     private OverwrittenFiles overwritten(List<PendingFile> files, List<CompactionUnit> units) throws IOException {
-        OverwrittenFiles overwritten = new OverwrittenFiles();
+        OverwrittenFiles overwritten = new OverwrittenFiles(root);
         for (PendingFile file : files) {
             overwritten.add(requirePath(file));
         }

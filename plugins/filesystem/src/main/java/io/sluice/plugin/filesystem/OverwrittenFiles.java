@@ -17,10 +17,19 @@ import java.util.Set;
  * or not, are never deleted; hidden files ({@code .}, {@code _}: in-progress files, success files)
  * are left alone. Directories the commit does not write to keep their files (dynamic partition
  * overwrite, as Flink's filesystem connector).
+ *
+ * <p>Only directories below the table's base path are ever listed or cleared: a directory outside
+ * it fails the whole overwrite with an {@link IllegalStateException} before anything is deleted,
+ * whatever put it there.
  */
 final class OverwrittenFiles {
 
+    private final TableRoot root;
     private final Map<Path, Set<String>> published = new HashMap<>();
+
+    OverwrittenFiles(TableRoot root) {
+        this.root = root;
+    }
 
     /** A file the commit publishes. */
     void add(Path file) {
@@ -29,6 +38,9 @@ final class OverwrittenFiles {
 
     /** Deletes the other visible files of every directory the commit publishes to. */
     void deleteOthers() throws IOException {
+        for (Path dir : published.keySet()) {
+            root.check(dir, "delete the files of");
+        }
         for (Map.Entry<Path, Set<String>> dir : published.entrySet()) {
             FileSystem fs = dir.getKey().getFileSystem();
             if (!fs.exists(dir.getKey())) {
@@ -37,6 +49,7 @@ final class OverwrittenFiles {
             for (FileStatus status : fs.listStatus(dir.getKey())) {
                 String name = status.getPath().getName();
                 if (!status.isDir() && VisibleFiles.isVisibleName(name) && !dir.getValue().contains(name)) {
+                    root.check(status.getPath(), "delete");
                     if (!fs.delete(status.getPath(), false) && fs.exists(status.getPath())) {
                         throw new IOException("INSERT OVERWRITE cannot delete " + status.getPath());
                     }

@@ -1,22 +1,60 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.PathNames;
+
 /**
  * Names of finished part files: {@code <prefix>-<writer uid>-<counter><suffix>}, as Flink's
  * FileSink names them. The uid is new for every writer instance, so a restarted writer never
  * reuses a name; in-progress files are hidden by the file system's recoverable writer (a leading
  * dot and an {@code .inprogress} marker) until the commit renames them.
+ *
+ * <p>Names of two writers differ only as long as the uid stays inside the one segment the name is:
+ * a prefix or suffix with a separator ({@code ../x}) would put every writer's file at the same
+ * path (and outside the table), so {@link #check} refuses it, when the statement is planned.
  */
 final class PartFileNames {
+
+    /**
+     * What the longest name adds to prefix and suffix: {@code -}, a 36-character uid, {@code -}, a
+     * counter of up to 19 digits; then {@link UnitCompaction#HIDDEN_PREFIX} in front with
+     * compaction, and the recoverable writer's in-progress name ({@code .<name>.inprogress.<uuid>},
+     * local and Hadoop file systems) around it.
+     */
+    static final int DECORATION_BYTES = 1 + 36 + 1 + 19 + UnitCompaction.HIDDEN_PREFIX.length() + 1 + ".inprogress.".length() + 36;
 
     private final String prefix;
     private final String suffix;
 
     PartFileNames(String prefix, String suffix) {
+        check(prefix, suffix);
         this.prefix = prefix;
         this.suffix = suffix;
     }
 
     String name(String writerUid, long counter) {
         return prefix + "-" + writerUid + "-" + counter + suffix;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the option and the value, if part file names made
+     *     from them would not be one visible file name below the bucket directory
+     */
+    static void check(String prefix, String suffix) {
+        PathNames.checkNamePart(FileSystemOptions.PART_PREFIX.key(), prefix);
+        PathNames.checkNamePart(FileSystemOptions.PART_SUFFIX.key(), suffix);
+        if (!VisibleFiles.isVisibleName(prefix)) {
+            throw PathNames.invalid(FileSystemOptions.PART_PREFIX.key(), prefix,
+                    "part files whose names start with '.' or '_' are hidden from every reader of the table");
+        }
+        int bytes = PathNames.utf8Length(prefix) + PathNames.utf8Length(suffix) + DECORATION_BYTES;
+        if (bytes > PathNames.MAX_NAME_BYTES) {
+            int room = PathNames.MAX_NAME_BYTES - DECORATION_BYTES;
+            String option = PathNames.utf8Length(prefix) >= PathNames.utf8Length(suffix)
+                    ? FileSystemOptions.PART_PREFIX.key() : FileSystemOptions.PART_SUFFIX.key();
+            throw PathNames.invalid(option, option.equals(FileSystemOptions.PART_PREFIX.key()) ? prefix : suffix,
+                    "too long: '" + FileSystemOptions.PART_PREFIX.key() + "' and '" + FileSystemOptions.PART_SUFFIX.key()
+                            + "' together may have " + room + " bytes (UTF-8), so that in-progress part file names stay"
+                            + " within " + PathNames.MAX_NAME_BYTES + " bytes");
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.PathNames;
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
@@ -32,11 +33,9 @@ public final class SuccessFileCommitPolicyFactory implements CommitPolicyFactory
     @Override
     public CommitPolicy create(SinkContext context) {
         String name = context.options().get(FileSystemOptions.SUCCESS_FILE_NAME);
-        // '.' and '..' would name the partition directory or its parent; Flink's Path turns '\\' into '/'
-        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.contains("/") || name.contains("\\")) {
-            throw new IllegalArgumentException("Invalid '" + FileSystemOptions.SUCCESS_FILE_NAME.key() + "' '" + name
-                    + "': must be a plain file name");
-        }
+        // one name inside the partition directory ('_SUCCESS', '.done' ...); a ':' used to pass
+        // here and fail the job after its data was committed
+        PathNames.checkName(FileSystemOptions.SUCCESS_FILE_NAME.key(), name);
         return ctx -> {
             Path file = new Path(ctx.partitionLocation(), name);
             FileSystem.get(file.toUri()).create(file, FileSystem.WriteMode.OVERWRITE).close();

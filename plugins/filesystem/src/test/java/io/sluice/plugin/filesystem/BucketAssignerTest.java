@@ -301,11 +301,12 @@ class BucketAssignerTest {
             TestSinkContext ctx = TestSinkContext.of(base, "lines")
                     .set("sink.bucket-assigner", "date-time")
                     .set("sink.bucket-assigner.date-time.format", pattern);
-            try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
-                assertThatThrownBy(() -> writer.write(row("x"), at(T0)))
-                        .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining(pattern.replace("'", ""));
-            }
+            // at planning, naming the option and the pattern; a writer cannot even be made
+            assertThatThrownBy(() -> target.validate(ctx))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'sink.bucket-assigner.date-time.format' '" + pattern + "'");
+            assertThatThrownBy(() -> target.createWriter(ctx, Collections.emptyList()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(pattern);
         }
         try (Stream<Path> top = Files.list(tmp)) {
             assertThat(top.count()).isZero();

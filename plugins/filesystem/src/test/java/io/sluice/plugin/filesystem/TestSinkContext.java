@@ -130,6 +130,12 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
         return this;
     }
 
+    /** {@code INSERT OVERWRITE}, when the test sets {@code test.overwrite} = {@code true}. */
+    @Override
+    public boolean overwrite() {
+        return options.toMap().getOrDefault("test.overwrite", "false").equals("true");
+    }
+
     @Override
     public boolean compactionEnabled() {
         return options.toMap().getOrDefault("auto-compaction", "false").equals("true");

@@ -1,0 +1,66 @@
+package io.sluice.plugin.filesystem;
+
+import org.apache.flink.core.fs.Path;
+
+import org.apache.flink.core.fs.FileSystem;
+
+import java.io.IOException;
+import java.net.URI;
+
+/**
+ * The table's base path, as the last guard before the committer renames, overwrites or deletes a
+ * file: every such path must lie below it. Options are checked at planning ({@link
+ * FileSystemTargetFactory#validate}); this catches what a bug upstream of the committer (or a
+ * pending file from elsewhere) could still hand over, before anything is touched.
+ */
+final class TableRoot {
+
+    private final Path root;
+    private final URI rootUri;
+
+    TableRoot(Path root) {
+        this.root = root;
+        this.rootUri = root.makeQualified(fileSystem(root)).toUri().normalize();
+    }
+
+    /**
+     * @throws IllegalStateException if {@code path} is not below the table's base path
+     */
+    void check(Path path, String what) {
+        if (!isBelow(path)) {
+            throw new IllegalStateException("Refusing to " + what + " " + path + ": it is not under the table's 'path' "
+                    + root + " (nothing was changed)");
+        }
+    }
+
+    /** Whether {@code path} is the root or a path below it, after resolving '.' and '..'. */
+    boolean isBelow(Path path) {
+        URI uri = path.makeQualified(fileSystem(path)).toUri().normalize();
+        if (!equalsNullable(uri.getScheme(), rootUri.getScheme()) || !equalsNullable(uri.getAuthority(), rootUri.getAuthority())) {
+            return false;
+        }
+        String p = trimSlash(uri.getPath());
+        String r = trimSlash(rootUri.getPath());
+        return p.equals(r) || p.startsWith(r.endsWith("/") ? r : r + "/");
+    }
+
+    /** Relative and scheme-less paths are qualified the way Flink opens them. */
+    private static FileSystem fileSystem(Path path) {
+        try {
+            return path.getFileSystem();
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot resolve the file system of " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String trimSlash(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.length() > 1 && s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private static boolean equalsNullable(String a, String b) {
+        return a == null ? b == null : a.equals(b);
+    }
+}

@@ -1,5 +1,7 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.spi.PathNames;
+
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
@@ -55,8 +57,8 @@ final class CatalogTable implements AutoCloseable {
      * @throws IllegalArgumentException if the catalog cannot be opened or has no such table
      */
     static CatalogTable load(ReadableConfig options) {
+        TableIdentifier identifier = identifier(options); // before the catalog touches any directory
         Catalog catalog = IcebergCatalogs.open(options);
-        TableIdentifier identifier = identifier(options);
         try {
             return new CatalogTable(catalog, identifier, catalog.loadTable(identifier));
         } catch (NoSuchTableException e) {
@@ -94,8 +96,8 @@ final class CatalogTable implements AutoCloseable {
      */
     static <T> T loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys,
             List<String> primaryKey, Function<Table, T> check) {
+        TableIdentifier identifier = identifier(options); // before the catalog touches any directory
         Catalog catalog = IcebergCatalogs.open(options);
-        TableIdentifier identifier = identifier(options);
         try {
             Table existing = null;
             try {
@@ -134,10 +136,18 @@ final class CatalogTable implements AutoCloseable {
         }
     }
 
-    private static TableIdentifier identifier(ReadableConfig options) {
+    /**
+     * The table the options name. Database and table must each be one path segment ({@link
+     * PathNames#checkName}): a Hadoop catalog makes {@code <warehouse>/<database>/<table>} of them
+     * (and Hive and REST catalogs default table locations the same way), so {@code ..} or {@code
+     * a/b} would create and write tables outside the warehouse.
+     */
+    static TableIdentifier identifier(ReadableConfig options) {
         String database = options.get(IcebergOptions.CATALOG_DATABASE);
         String table = options.getOptional(IcebergOptions.CATALOG_TABLE).orElseThrow(() -> new IllegalArgumentException(
                 "Missing required option '" + IcebergOptions.CATALOG_TABLE.key() + "'"));
+        PathNames.checkName(IcebergOptions.CATALOG_DATABASE.key(), database);
+        PathNames.checkName(IcebergOptions.CATALOG_TABLE.key(), table);
         return TableIdentifier.of(Namespace.of(database), table);
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.spi.PathNames;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.hadoop.conf.Configuration;
@@ -101,6 +103,8 @@ final class IcebergCatalogs {
     }
 
     private static void checkGeneralOptions(ReadableConfig options) {
+        // the root every table of a Hadoop catalog lives under: no dot segments that move it
+        options.getOptional(IcebergOptions.WAREHOUSE).ifPresent(w -> PathNames.checkBaseDirectory(IcebergOptions.WAREHOUSE.key(), w));
         int version = options.get(IcebergOptions.PROPERTY_VERSION);
         if (version != 1) {
             throw new IllegalArgumentException("Unsupported '" + IcebergOptions.PROPERTY_VERSION.key() + "' " + version

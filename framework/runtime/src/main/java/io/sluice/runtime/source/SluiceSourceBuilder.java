@@ -4,6 +4,7 @@ import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.source.FileEnumeratorFactory;
 
 import org.apache.flink.table.types.logical.RowType;
@@ -97,6 +98,14 @@ public final class SluiceSourceBuilder {
         }
         if (format == null || format.trim().isEmpty()) {
             throw new IllegalArgumentException("Missing required option '" + SourceOptions.FORMAT.key() + "'");
+        }
+        for (String key : partitionKeys) {
+            // the listing skips hidden names, so such a table would read as empty, silently
+            String directory = PartitionPaths.escape(key) + "=";
+            if (directory.startsWith(".") || directory.startsWith("_")) {
+                throw new IllegalArgumentException("Partition column '" + key + "' cannot be read: its directories '"
+                        + directory + "...' are hidden (names starting with '_' or '.' are never listed)");
+            }
         }
         PluginSettings settings = PluginSettings.fromOptions(own);
         PluginRegistry registry = PluginRegistry.get(settings);

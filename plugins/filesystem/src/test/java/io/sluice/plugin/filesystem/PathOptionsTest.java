@@ -91,6 +91,33 @@ class PathOptionsTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"part", "", "a b", "ü", "-", "p.q"})
+    void namesOfTwoWritersAreDistinctFilesInTheBucketWhateverTheAcceptedPrefixAndSuffix(String prefix) throws Exception {
+        for (String suffix : new String[] {"", ".csv", "..", "."}) {
+            Path base = tmp.resolve("w");
+            TestSinkContext ctx = context().set("path", base.toString()).set("sink.part-file.prefix", prefix)
+                    .set("sink.part-file.suffix", suffix).set("sink.rolling-policy.kind", "on-checkpoint");
+            target.validate(ctx);
+            try (TargetWriter first = target.createWriter(ctx, Collections.emptyList());
+                    TargetWriter second = target.createWriter(ctx.subtask(1), Collections.emptyList());
+                    TargetCommitter committer = target.createCommitter(ctx)) {
+                first.write(row("one"), at(0));
+                second.write(row("two"), at(0));
+                java.util.List<io.sluice.spi.sink.PendingCommit> pending = new java.util.ArrayList<>(first.prepareCommit(true));
+                pending.addAll(second.prepareCommit(true));
+                committer.commit(request(1, pending));
+            }
+            // both rows, in two files directly in the base path (no file elsewhere under tmp)
+            Map<String, String> files = files(tmp);
+            assertThat(files).as("prefix '%s', suffix '%s'", prefix, suffix).hasSize(2)
+                    .allSatisfy((name, content) -> assertThat(name).matches("w/[^/]+")
+                            .startsWith("w/" + prefix).endsWith(suffix));
+            assertThat(files.values()).containsExactlyInAnyOrder("one\n", "two\n");
+            org.apache.flink.util.FileUtils.deleteDirectory(base.toFile());
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"", ".csv", ".", "..", "-x", ".tar.gz"})
     void acceptedSuffixes(String suffix) {
         assertThatCode(() -> target.validate(context().set("sink.part-file.suffix", suffix))).doesNotThrowAnyException();

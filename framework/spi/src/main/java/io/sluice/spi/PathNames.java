@@ -30,17 +30,27 @@ public final class PathNames {
      * @throws IllegalArgumentException naming the option and the value, and what is wrong
      */
     public static void checkName(String option, String name) {
+        String problem = nameProblem(name);
+        if (problem != null) {
+            throw invalid(option, name, problem);
+        }
+    }
+
+    /** What makes {@code name} unusable as a file or directory name, or null if nothing does. */
+    public static String nameProblem(String name) {
         if (name.isEmpty()) {
-            throw invalid(option, name, "must not be empty");
+            return "must not be empty";
         }
         if (name.equals(".") || name.equals("..")) {
-            throw invalid(option, name, "names a directory, not a file name");
+            return "names a directory, not a file name";
         }
-        checkNamePart(option, name);
-        if (utf8Length(name) > MAX_NAME_BYTES) {
-            throw invalid(option, name, "is " + utf8Length(name) + " bytes long, more than the " + MAX_NAME_BYTES
-                    + " a file name can have");
+        String problem = namePartProblem(name);
+        if (problem != null) {
+            return problem;
         }
+        int bytes = utf8Length(name);
+        return bytes > MAX_NAME_BYTES ? "is " + bytes + " bytes long, more than the " + MAX_NAME_BYTES
+                + " a file name can have" : null;
     }
 
     /**
@@ -51,18 +61,26 @@ public final class PathNames {
      * @throws IllegalArgumentException naming the option and the value, and what is wrong
      */
     public static void checkNamePart(String option, String part) {
+        String problem = namePartProblem(part);
+        if (problem != null) {
+            throw invalid(option, part, problem);
+        }
+    }
+
+    private static String namePartProblem(String part) {
         for (int i = 0; i < part.length(); i++) {
             char c = part.charAt(i);
             if (c == '/' || c == '\\') {
-                throw invalid(option, part, "must be part of one file name, without '/' or '\\'");
+                return "must be part of one file name, without '/' or '\\'";
             }
             if (c == ':') {
-                throw invalid(option, part, "must not contain ':' (a path would read it as a URI scheme)");
+                return "must not contain ':' (a path would read it as a URI scheme)";
             }
             if (Character.isISOControl(c)) {
-                throw invalid(option, part, "must not contain control characters (found " + escape(String.valueOf(c)) + ")");
+                return "must not contain control characters (found " + escape(String.valueOf(c)) + ")";
             }
         }
+        return null;
     }
 
     /**

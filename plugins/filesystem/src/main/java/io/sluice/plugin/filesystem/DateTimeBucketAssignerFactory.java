@@ -70,11 +70,10 @@ public final class DateTimeBucketAssignerFactory implements BucketAssignerFactor
                     + " 'path' and not end with '/'");
         }
         for (String segment : sample.split("/", -1)) {
-            try {
-                PathNames.checkName(option, segment);
-            } catch (IllegalArgumentException e) {
+            String problem = PathNames.nameProblem(segment);
+            if (problem != null) {
                 throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "': segment '"
-                        + PathNames.escape(segment) + "' " + e.getMessage().substring(e.getMessage().lastIndexOf("': ") + 3));
+                        + PathNames.escape(segment) + "' " + problem);
             }
             if (!VisibleFiles.isVisibleName(segment)) {
                 throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "': '" + segment

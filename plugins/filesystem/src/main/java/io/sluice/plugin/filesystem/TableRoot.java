@@ -1,17 +1,18 @@
 package io.sluice.plugin.filesystem;
 
-import org.apache.flink.core.fs.Path;
-
 import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Objects;
 
 /**
  * The table's base path, as the last guard before the committer renames, overwrites or deletes a
  * file: every such path must lie below it. Options are checked at planning ({@link
  * FileSystemTargetFactory#validate}); this catches what a bug upstream of the committer (or a
- * pending file from elsewhere) could still hand over, before anything is touched.
+ * pending file from elsewhere) could still hand over. Callers check every path of a commit
+ * before its first change, so a refused commit has changed nothing.
  */
 final class TableRoot {
 
@@ -29,14 +30,14 @@ final class TableRoot {
     void check(Path path, String what) {
         if (!isBelow(path)) {
             throw new IllegalStateException("Refusing to " + what + " " + path + ": it is not under the table's 'path' "
-                    + root + " (nothing was changed)");
+                    + root);
         }
     }
 
     /** Whether {@code path} is the root or a path below it, after resolving '.' and '..'. */
     boolean isBelow(Path path) {
         URI uri = path.makeQualified(fileSystem(path)).toUri().normalize();
-        if (!equalsNullable(uri.getScheme(), rootUri.getScheme()) || !equalsNullable(uri.getAuthority(), rootUri.getAuthority())) {
+        if (!Objects.equals(uri.getScheme(), rootUri.getScheme()) || !Objects.equals(uri.getAuthority(), rootUri.getAuthority())) {
             return false;
         }
         String p = trimSlash(uri.getPath());
@@ -58,9 +59,5 @@ final class TableRoot {
             return "";
         }
         return s.length() > 1 && s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-    }
-
-    private static boolean equalsNullable(String a, String b) {
-        return a == null ? b == null : a.equals(b);
     }
 }

@@ -14,7 +14,7 @@ public final class SpiVersion {
      * The SPI version of this build. 1.1.0 added scan sources ({@code io.sluice.spi.source.Scan*}),
      * compactors ({@code io.sluice.spi.compact}) and target catalogs ({@code io.sluice.spi.catalog});
      * 1.2.0 added {@code TargetFactory.changeKey}, {@code TargetFactory.supportsCompaction} and {@code
-     * NonRecoverableException}.
+     * NonRecoverableException}, {@code PathNames}.
      */
     public static final String CURRENT = "1.2.0";
 

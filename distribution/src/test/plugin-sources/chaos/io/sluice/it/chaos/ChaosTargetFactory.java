@@ -80,7 +80,9 @@ public class ChaosTargetFactory implements TargetFactory {
         }
         Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
         boolean waitForCommit = context.options().get(FAIL_AFTER_COMMIT);
-        Path base = Paths.get(java.net.URI.create("file://" + context.options().get(ConfigOptions.key("path").stringType().noDefaultValue())).getPath());
+        String path = context.options().get(ConfigOptions.key("path").stringType().noDefaultValue());
+        // a plain local path, or a URI of a file system over local files (file:, the campaign's faulty:)
+        Path base = Paths.get(path.contains(":") ? java.net.URI.create(path).getPath() : path);
         return new TargetWriter() {
             long count;
 

@@ -1,0 +1,70 @@
+package io.sluice.testshared.campaign;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * One run of the failure campaign, drawn from a seed: the mode, the parallelism, the input per
+ * source split (uneven; fewer splits than subtasks leave subtasks without input, so writers reach
+ * the end of input at different checkpoints), the checkpoint interval, the pace, and the failures
+ * to inject (one or several of the target's kinds). Its {@link #toString} is what a failed run
+ * prints next to its seed.
+ */
+public final class CampaignSchedule {
+
+    public final long seed;
+    public final boolean streaming;
+    public final int parallelism;
+    public final long[] splitSizes;
+    public final long checkpointIntervalMs;
+    public final int recordsPerSecondPerSubtask;
+    public final List<String> failures;
+    public final boolean compaction;
+    /** For the target's own choices (format, mode of a failure ...), after the schedule's. */
+    public final Random random;
+
+    private CampaignSchedule(long seed, List<String> failureKinds) {
+        this.seed = seed;
+        Random r = new Random(seed);
+        this.streaming = r.nextInt(4) != 0;
+        this.parallelism = 1 + r.nextInt(4);
+        int splits = 1 + r.nextInt(parallelism + 1);
+        this.splitSizes = new long[splits];
+        for (int i = 0; i < splits; i++) {
+            // one split in three is small: its reader ends long before the others
+            splitSizes[i] = r.nextInt(3) == 0 ? 1 + r.nextInt(300) : 800 + r.nextInt(2400);
+        }
+        this.checkpointIntervalMs = 50 + r.nextInt(350);
+        // a STREAMING run lasts a few seconds: several checkpoints before and after the first writer ends
+        this.recordsPerSecondPerSubtask = streaming ? 1000 + r.nextInt(2000) : 0;
+        List<String> kinds = new ArrayList<>(failureKinds);
+        Collections.shuffle(kinds, r);
+        this.failures = Collections.unmodifiableList(new ArrayList<>(kinds.subList(0, 1 + r.nextInt(Math.min(3, kinds.size())))));
+        this.compaction = r.nextInt(3) == 0;
+        this.random = r;
+    }
+
+    /** The schedule of {@code seed}, injecting some of {@code failureKinds}. */
+    public static CampaignSchedule draw(long seed, List<String> failureKinds) {
+        return new CampaignSchedule(seed, failureKinds);
+    }
+
+    public long records() {
+        return Arrays.stream(splitSizes).sum();
+    }
+
+    public boolean fails(String kind) {
+        return failures.contains(kind);
+    }
+
+    @Override
+    public String toString() {
+        return "seed " + seed + ": " + (streaming ? "STREAMING" : "BATCH") + ", parallelism " + parallelism
+                + ", splits " + Arrays.toString(splitSizes) + (streaming ? ", checkpoints every " + checkpointIntervalMs
+                + " ms, " + recordsPerSecondPerSubtask + " rows/s per subtask" : "") + ", failures " + failures
+                + (compaction ? ", compaction" : "");
+    }
+}

@@ -63,8 +63,11 @@ public final class ParquetFormatFactory implements FormatFactory {
         RowType rowType = context.rowType();
         Configuration conf = ParquetWriterConfiguration.create(context.options());
         requireConvertible(rowType, conf);
-        return ParquetRowDataBuilder.createWriterFactory(
-                rowType, conf, context.options().get(ParquetOptions.UTC_TIMEZONE));
+        boolean utc = context.options().get(ParquetOptions.UTC_TIMEZONE);
+        BulkWriter.Factory<RowData> writer = ParquetRowDataBuilder.createWriterFactory(rowType, conf, utc);
+        boolean int64Nanos = context.options().get(ParquetOptions.WRITE_INT64_TIMESTAMP)
+                && "nanos".equalsIgnoreCase(context.options().get(ParquetOptions.TIMESTAMP_TIME_UNIT));
+        return int64Nanos ? NanosTimestampRange.of(writer, rowType, utc) : writer;
     }
 
     @Override

@@ -136,6 +136,34 @@ class ParquetFormatFactoryTest {
     }
 
     @Test
+    void refusesATimestampThatInt64NanosCannotHoldInsteadOfStoringAnotherYear() throws Exception {
+        String[] nanos = {"write.int64.timestamp", "true", "timestamp.time.unit", "nanos", "utc-timezone", "true"};
+        for (LocalDateTime outside : List.of(LocalDateTime.of(2263, 1, 1, 0, 0), LocalDateTime.of(1600, 1, 1, 0, 0))) {
+            org.apache.flink.table.data.GenericRowData row = copyOf(SampleRows.FULL);
+            row.setField(7, org.apache.flink.table.data.TimestampData.fromLocalDateTime(outside));
+            assertThatThrownBy(() -> write(List.of(row), nanos))
+                    .isInstanceOf(io.sluice.spi.NonRecoverableException.class)
+                    .hasMessageContaining("Column 'ts'").hasMessageContaining(outside.toString().substring(0, 4))
+                    .hasMessageContaining("parquet.timestamp.time.unit");
+        }
+        // the last whole second both ends can hold, read back as written
+        for (LocalDateTime inside : List.of(LocalDateTime.of(2262, 4, 11, 23, 47, 16), LocalDateTime.of(1677, 9, 21, 0, 12, 44))) {
+            org.apache.flink.table.data.GenericRowData row = copyOf(SampleRows.FULL);
+            row.setField(7, org.apache.flink.table.data.TimestampData.fromLocalDateTime(inside));
+            long stored = ParquetFiles.read(write(List.of(row), nanos)).get(0).getLong("ts", 0);
+            assertThat(stored).isEqualTo(inside.toEpochSecond(ZoneOffset.UTC) * 1_000_000_000L);
+        }
+    }
+
+    private static org.apache.flink.table.data.GenericRowData copyOf(RowData row) {
+        org.apache.flink.table.data.GenericRowData copy = new org.apache.flink.table.data.GenericRowData(row.getArity());
+        for (int i = 0; i < row.getArity(); i++) {
+            copy.setField(i, ((org.apache.flink.table.data.GenericRowData) row).getField(i));
+        }
+        return copy;
+    }
+
+    @Test
     void compressesWithSnappyByDefault() throws Exception {
         assertThat(codecs(write(SampleRows.ALL))).containsOnly(CompressionCodecName.SNAPPY);
     }

@@ -48,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The failure campaign for the filesystem target: jobs whose schedule is drawn from a seed
  * ({@link CampaignSchedule}: STREAMING or BATCH, parallelism 1-4, uneven and empty source
  * subtasks, checkpoint interval, compaction) fail in one or several places: in the source after
- * some subtasks finished, in the writer, before or after the commit, and at random in the storage
+ * some subtasks finished, in the writer, before or after the commit, in a partition commit policy
+ * (after the success file of the same partition was written), and at random in the storage
  * (create, close, rename, delete of a Flink file system over local files). The committed files,
  * read as plain text or with parquet-java, hold every number exactly once; no in-progress file is
  * visible; every partition with data has its {@code _SUCCESS}.
@@ -59,7 +60,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FileSinkFailureCampaignIT {
 
-    static final List<String> FAILURES = List.of("source-after-finish", "writer", "commit", "storage");
+    static final List<String> FAILURES = List.of("source-after-finish", "writer", "commit", "policy", "storage");
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
@@ -70,13 +71,6 @@ class FileSinkFailureCampaignIT {
             new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
 
     @TempDir Path tmp;
-
-    @org.junit.jupiter.api.BeforeAll
-    static void fileSystems() {
-        // as a Flink process does at its start: the file systems of the class path (faulty:// among
-        // them) load with this class loader, not with whichever plugin's a first use runs under
-        org.apache.flink.core.fs.FileSystem.initialize(new Configuration(), null);
-    }
 
     static LongStream seeds() {
         long base = Long.getLong("sluice.campaign.seed", 20261201L);
@@ -107,6 +101,11 @@ class FileSinkFailureCampaignIT {
         if (schedule.fails("commit")) {
             options.put("chaos.commit.fail", schedule.random.nextBoolean() ? "before" : "after");
         }
+        // the test plugin's policy after success-file: a failure between a partition's two policies
+        options.put("sink.partition-commit.policy.kind", schedule.fails("policy") ? "success-file,custom" : "success-file");
+        if (schedule.fails("policy")) {
+            options.put("sink.partition-commit.policy.class", "chaos-failing-policy");
+        }
         if (schedule.compaction) {
             options.put("auto-compaction", "true");
             options.put("compaction.file-size", (1 + schedule.random.nextInt(8)) + "kb");
@@ -135,7 +134,6 @@ class FileSinkFailureCampaignIT {
                 .withPartitionKeys("bucket")
                 .withRollingPolicy(io.sluice.runtime.sink.RollingPolicies.defaultPolicy()
                         .withMaxPartSize(MemorySize.parse((1 + schedule.random.nextInt(16)) + "kb")))
-                .withOption("sink.partition-commit.policy.kind", "success-file")
                 .withOptions(options);
         long[] ends = SkewedNumberSource.splitEnds(schedule.splitSizes);
         env.fromSource(new SkewedNumberSource(schedule.splitSizes), WatermarkStrategy.noWatermarks(), "numbers")
@@ -153,7 +151,8 @@ class FileSinkFailureCampaignIT {
 
         int injected = storageFaults.size() + (Pacer.injected(runId) ? 1 : 0)
                 + (Files.exists(markers.resolve("writer-failed")) ? 1 : 0)
-                + (Files.exists(markers.resolve("commit-failed")) ? 1 : 0);
+                + (Files.exists(markers.resolve("commit-failed")) ? 1 : 0)
+                + (Files.exists(markers.resolve("policy-failed")) ? 1 : 0);
         Pacer.forget(runId);
         List<Long> ids = format.equals("csv")
                 ? CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList())

@@ -34,6 +34,8 @@ public class ChaosTargetFactory implements TargetFactory {
     static final ConfigOption<Long> FAIL_AFTER_RECORDS = ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
     static final ConfigOption<Boolean> FAIL_AFTER_COMMIT = ConfigOptions.key("chaos.writer.wait-for-commit").booleanType().defaultValue(true);
     static final ConfigOption<String> FAIL_IN_COMMIT = ConfigOptions.key("chaos.commit.fail").stringType().noDefaultValue();
+    /** 'non-recoverable': the writer's creation throws the SPI's NonRecoverableException, every time. */
+    static final ConfigOption<String> FAIL_CREATE = ConfigOptions.key("chaos.writer.create-fail").stringType().noDefaultValue();
     static final ConfigOption<String> MARKER_DIR = ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
 
     private static final String[] FILESYSTEM_KEYS = {
@@ -59,6 +61,7 @@ public class ChaosTargetFactory implements TargetFactory {
         options.add(FAIL_IN_COMMIT);
         options.add(FAIL_AFTER_COMMIT);
         options.add(MARKER_DIR);
+        options.add(FAIL_CREATE);
         return options;
     }
 
@@ -73,6 +76,9 @@ public class ChaosTargetFactory implements TargetFactory {
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
+        if (context.options().getOptional(FAIL_CREATE).isPresent()) {
+            throw new io.sluice.spi.NonRecoverableException("chaos: the writer cannot be created, and never will");
+        }
         TargetWriter writer = delegate(context).createWriter(context, restoredState);
         Long failAfter = context.options().getOptional(FAIL_AFTER_RECORDS).orElse(null);
         if (failAfter == null) {
@@ -155,6 +161,9 @@ public class ChaosTargetFactory implements TargetFactory {
                 // the second non-empty commit of the job fails once: a checkpoint has completed before
                 boolean empty = request.pending().isEmpty() && request.compactions().isEmpty();
                 boolean fail = !empty && ++commits >= 2 && !Files.exists(marker);
+                if (fail && mode.equals("non-recoverable")) {
+                    throw new io.sluice.spi.NonRecoverableException("chaos: this commit fails on every attempt");
+                }
                 if (fail && mode.equals("before")) {
                     inject(marker, "before");
                 }

@@ -59,7 +59,12 @@ final class SluiceCommitter implements Committer<Committable> {
             if (!payloads.isEmpty() || !units.isEmpty()) {
                 // the job that wrote the data: a restored committable keeps its own
                 String writer = c.jobId().isEmpty() ? jobId : c.jobId();
-                committer.commit(new Request(writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
+                try {
+                    committer.commit(new Request(writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
+                } catch (IOException | RuntimeException e) {
+                    SluiceSinkWriter.failFast(e);
+                    throw e;
+                }
             }
             commitPartitions(c);
         }
@@ -73,6 +78,7 @@ final class SluiceCommitter implements Committer<Committable> {
             try {
                 policies.commit(partition, c.checkpointId());
             } catch (IOException | RuntimeException e) {
+                SluiceSinkWriter.failFast(e);
                 throw e;
             } catch (Exception e) {
                 throw new IOException("Commit policy failed for partition '" + partition + "'", e);

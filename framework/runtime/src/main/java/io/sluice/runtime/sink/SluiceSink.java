@@ -110,7 +110,14 @@ public final class SluiceSink
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.metricGroup(), registry);
-        return new SluiceSinkWriter(target.createWriter(sinkContext, restored),
+        io.sluice.spi.sink.TargetWriter writer;
+        try {
+            writer = target.createWriter(sinkContext, restored);
+        } catch (IOException | RuntimeException e) {
+            SluiceSinkWriter.failFast(e);
+            throw e;
+        }
+        return new SluiceSinkWriter(writer,
                 descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService());
     }
 

@@ -53,7 +53,12 @@ final class SluiceSinkWriter
 
     private void scheduleTimer(long interval) {
         timeService.registerTimer(timeService.getCurrentProcessingTime() + interval, time -> {
-            writer.onProcessingTime(time);
+            try {
+                writer.onProcessingTime(time);
+            } catch (IOException | RuntimeException e) {
+                failFast(e);
+                throw e;
+            }
             scheduleTimer(interval);
         });
     }
@@ -64,24 +69,23 @@ final class SluiceSinkWriter
         recordContext.watermark = context.currentWatermark();
         try {
             writer.write(element, recordContext);
-        } catch (IOException e) {
-            throw failFast(e);
-        } catch (RuntimeException e) {
-            throw failFast(e);
+        } catch (IOException | RuntimeException e) {
+            failFast(e);
+            throw e;
         }
     }
 
     /**
-     * An error the target knows will recur on every attempt becomes Flink's {@link
+     * An error the target knows will recur on every attempt (from the writer, its creation, its
+     * timers, the committer or a commit policy) becomes Flink's {@link
      * SuppressRestartsException}: the scheduler then fails the job at once instead of restarting
      * it under its restart strategy (forever, with a fixed delay of many attempts), each attempt
      * leaving its in-progress files behind.
      */
-    static <E extends Exception> E failFast(E e) {
+    static void failFast(Exception e) {
         if (NonRecoverableException.isIn(e)) {
             throw new SuppressRestartsException(e);
         }
-        return e;
     }
 
     @Override
@@ -99,10 +103,9 @@ final class SluiceSinkWriter
         List<PendingCommit> pending;
         try {
             pending = writer.prepareCommit(endOfInput);
-        } catch (IOException e) {
-            throw failFast(e);
-        } catch (RuntimeException e) {
-            throw failFast(e);
+        } catch (IOException | RuntimeException e) {
+            failFast(e);
+            throw e;
         }
         if (pending.isEmpty()) {
             return Collections.emptyList();
@@ -117,7 +120,13 @@ final class SluiceSinkWriter
 
     @Override
     public List<WriterState> snapshotState(long checkpointId) throws IOException {
-        List<Payload> payloads = writer.snapshotState(checkpointId);
+        List<Payload> payloads;
+        try {
+            payloads = writer.snapshotState(checkpointId);
+        } catch (IOException | RuntimeException e) {
+            failFast(e);
+            throw e;
+        }
         List<Envelope> envelopes = new ArrayList<>(payloads.size());
         for (Payload p : payloads) {
             envelopes.add(new Envelope(pluginId, target, p));

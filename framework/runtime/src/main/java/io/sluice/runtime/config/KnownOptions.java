@@ -119,10 +119,38 @@ public final class KnownOptions {
                     + "\n\nSupported options:\n" + String.join("\n", keys));
         }
         Configuration config = Configuration.fromMap(given);
-        options.forEach(config::getOptional); // throws IllegalArgumentException naming the key
+        for (ConfigOption<?> option : options) {
+            parse(config, option, option.key(), given);
+        }
         if (format != null) {
             DelegatingConfiguration formatConfig = new DelegatingConfiguration(config, format + ".");
-            formatOptions.forEach(formatConfig::getOptional);
+            for (ConfigOption<?> option : formatOptions) {
+                parse(formatConfig, option, format + "." + option.key(), given);
+            }
+        }
+    }
+
+    /**
+     * Reads one option so that a value that does not parse fails here, with an error that names
+     * the option and the value in its own message and has no cause: Flink's SQL client prints only
+     * the innermost cause of a failed statement, and the innermost of Flink's own parse error is
+     * the type's message (a {@code MemorySize} unit error names neither the option nor the whole
+     * value). Flink's error stays attached as suppressed, for the stack trace.
+     */
+    private static void parse(Configuration config, ConfigOption<?> option, String key, Map<String, String> given) {
+        try {
+            config.getOptional(option);
+        } catch (IllegalArgumentException e) {
+            Throwable innermost = e;
+            while (innermost.getCause() != null && innermost.getCause() != innermost) {
+                innermost = innermost.getCause();
+            }
+            // a value given under a fallback key is not in 'given' under this key: Flink's message names it
+            String value = given.get(key);
+            IllegalArgumentException invalid = new IllegalArgumentException(value == null ? e.getMessage()
+                    : "Invalid value '" + value + "' for option '" + key + "': " + innermost.getMessage());
+            invalid.addSuppressed(e);
+            throw invalid;
         }
     }
 }

@@ -100,6 +100,33 @@ class BadValuesIT {
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
 
+    /**
+     * Values that do not parse as the option's type: Flink's SQL client prints only the innermost
+     * cause of a failed statement, so that one must name the option and the value itself.
+     */
+    @ParameterizedTest(name = "[{index}] {0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+            "sink.rolling-policy.file-size | 12xb",
+            "sink.rolling-policy.rollover-interval | 3 fortnights",
+            "sink.partition-commit.delay | soon",
+            "csv.disable-quote-character | maybe",
+    })
+    void theInnermostCauseOfAParseErrorNamesOptionAndValue(String option, String value) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("parse");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        Throwable t = catchThrowable(() -> tEnv.executeSql(
+                "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')").await());
+        assertThat(t).isNotNull();
+        assertThat(ExceptionUtils.findThrowable(t, c -> c.getCause() == null).orElseThrow().getMessage())
+                .as("innermost cause of %s", messages(t)).contains("'" + option + "'").contains("'" + value + "'");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+        assertThat(CommittedFiles.inProgress(out)).isEmpty();
+    }
+
     @Test
     void aPatternNamingAMissingColumnFailsBeforeABatchJobCommitsAnything() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -167,6 +194,20 @@ class BadValuesIT {
         tEnv.executeSql("CREATE TABLE ints (id INT, n INT) WITH (" + icebergOptions("w") + ")");
         tEnv.executeSql("INSERT INTO ints VALUES (-2147483648, 2)").await();
         assertThat(rows(tEnv, "SELECT id, n FROM wide")).containsExactly("+I[-2147483648, 2]", "+I[1, 1]");
+    }
+
+    @Test
+    void fewerColumnsThanAPartitionedIcebergTableIsAPlanningErrorNamingTheMissingColumns() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE full3 (id BIGINT, note STRING, dt STRING) PARTITIONED BY (dt) WITH ("
+                + icebergOptions("p3") + ")");
+        tEnv.executeSql("INSERT INTO full3 VALUES (1, 'a', 'd1')").await();
+        // the same Iceberg table declared without 'note': passed planning and failed on the
+        // TaskManager with ArrayIndexOutOfBoundsException in Iceberg's row wrapper
+        tEnv.executeSql("CREATE TABLE short2 (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH (" + icebergOptions("p3") + ")");
+        String error = failure(tEnv, "INSERT INTO short2 VALUES (2, 'd2')");
+        assertThat(error).contains("column(s) [note] are missing").doesNotContain("ArrayIndexOutOfBounds");
+        assertThat(rows(tEnv, "SELECT id, note, dt FROM full3")).containsExactly("+I[1, a, d1]");
     }
 
     private java.nio.file.Path parquetTable() throws Exception {

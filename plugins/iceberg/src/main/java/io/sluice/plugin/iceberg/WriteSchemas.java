@@ -51,9 +51,32 @@ final class WriteSchemas {
                 checkColumn(tableSchema, writeSchema, field);
             }
             TypeUtil.validateWriteSchema(tableSchema, writeSchema, true, true);
+            checkNoColumnMissing(tableSchema, rowType);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Rows of type " + rowType + " cannot be written to Iceberg table '" + table.name()
                     + "' ('" + IcebergOptions.CATALOG_TABLE.key() + "'): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Every column of the table must be in the rows. {@code validateWriteSchema} lets optional
+     * columns be missing (so does upstream's sink, whose planning passes the same way), but
+     * Iceberg's Flink writers read every row by the table's positions: a partitioned table's row
+     * wrapper fails on the TaskManager with an {@code ArrayIndexOutOfBoundsException}, and a file
+     * writer would put values under the wrong columns. Refused at planning instead, naming them.
+     */
+    private static void checkNoColumnMissing(Schema tableSchema, RowType rowType) {
+        List<String> missing = new ArrayList<>();
+        for (Types.NestedField column : tableSchema.columns()) {
+            if (!rowType.getFieldNames().contains(column.name())) {
+                missing.add(column.name());
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("the table's column(s) " + missing + " are missing from the sink's columns "
+                    + rowType.getFieldNames() + ": declare every column of the table, in the table's order "
+                    + tableSchema.columns().stream().map(Types.NestedField::name).collect(java.util.stream.Collectors.toList())
+                    + ", and write NULL into the ones to leave empty");
         }
     }
 

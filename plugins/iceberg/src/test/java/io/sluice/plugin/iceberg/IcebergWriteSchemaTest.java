@@ -136,6 +136,25 @@ class IcebergWriteSchemaTest {
                 .hasMessageContaining(queryName + " (");
     }
 
+    @org.junit.jupiter.api.Test
+    void fewerColumnsThanAPartitionedTableIsAPlanningErrorNamingTheMissingOnes() throws Exception {
+        // optional columns, partitioned by the last one: upstream's validateWriteSchema accepts the
+        // query, and Iceberg's row wrapper failed on the first row with ArrayIndexOutOfBoundsException
+        Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "note", Types.StringType.get()),
+                Types.NestedField.optional(3, "dt", Types.StringType.get()));
+        try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
+            catalog.createTable(TableIdentifier.of(Namespace.of("db"), "t"), schema,
+                    PartitionSpec.builderFor(schema).identity("dt").build(), Collections.emptyMap());
+        }
+        RowType twoColumns = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+                new String[] {"id", "dt"});
+        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, twoColumns)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("column(s) [note] are missing")
+                .hasMessageContaining("[id, note, dt]");
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"write-format=csv", "target-file-size-bytes=0", "snapshot-properties=flink.job-id:x"})
     void aRejectedStatementCreatesNoTable(String option) {

@@ -60,7 +60,7 @@ class SluiceCliIT {
         Run run = sluice(Collections.emptyMap(), PLUGINS_TIMEOUT, "plugins");
 
         assertThat(run.exitCode).as(run.describe()).isZero();
-        assertThat(run.stdout).contains("Plugins directory: " + dist.resolve("plugins").toRealPath());
+        assertThat(run.stdout).contains("Plugins directory: " + dist.resolve("sluice-plugins").toRealPath());
         String formats = run.block("formats");
         assertThat(formats).containsPattern("status:\\s+LOADED")
                 .containsPattern("FormatFactory:\\s+.*\\bcsv\\b")
@@ -75,7 +75,7 @@ class SluiceCliIT {
     @Test
     void aCorruptPluginArchiveIsReportedAsFailedAndTheOthersStillLoad() throws Exception {
         Path plugins = tmp.resolve("plugins");
-        copyTree(dist.resolve("plugins"), plugins);
+        copyTree(dist.resolve("sluice-plugins"), plugins);
         byte[] garbage = new byte[4096];
         new Random(42).nextBytes(garbage);
         Files.write(plugins.resolve("broken.zip"), garbage);
@@ -240,7 +240,7 @@ class SluiceCliIT {
     @Test
     void pluginsThatCannotServeFailWithExitCode1NamingWhy() throws Exception {
         Path plugins = tmp.resolve("plugins");
-        copyTree(dist.resolve("plugins"), plugins);
+        copyTree(dist.resolve("sluice-plugins"), plugins);
         // a second copy of the filesystem plugin under another id: every extension name clashes
         copyTree(plugins.resolve("filesystem"), plugins.resolve("filesystem-fork"));
         Path descriptor = plugins.resolve("filesystem-fork/plugin.properties");
@@ -265,7 +265,7 @@ class SluiceCliIT {
     @Test
     void aPluginWithATruncatedJarFailsWithExitCode1NamingTheJar() throws Exception {
         Path plugins = tmp.resolve("plugins");
-        copyTree(dist.resolve("plugins"), plugins);
+        copyTree(dist.resolve("sluice-plugins"), plugins);
         Path jar;
         try (Stream<Path> jars = Files.list(plugins.resolve("filesystem/lib"))) {
             jar = jars.filter(p -> p.getFileName().toString().contains("filesystem")).findFirst().orElseThrow();

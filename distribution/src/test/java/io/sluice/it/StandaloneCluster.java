@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  * A Flink session cluster of separate JVM processes, a JobManager and one or more TaskManagers,
  * started from a Sluice distribution the way a Flink installation runs them: the classpath is the
  * distribution's {@code lib/} (the framework jar) plus the Flink jars of {@code opt/embedded}, and
- * the plugins directory reaches every process through {@code SLUICE_PLUGINS_DIR}.
+ * Sluice is installed as the README says: {@code config.yaml} is Flink 1.20's default (the test
+ * resource {@code flink-1.20-default-config.yaml}, with its {@code env.java.opts.all} JDK 17 flags,
+ * which become the processes' JVM options as Flink's scripts make them) plus one line, {@code
+ * sluice.plugins.dir: <dir>}. No system property or environment variable names the plugins.
  *
  * <p>Each TaskManager has a fixed resource id ({@code taskmanager-1}, {@code taskmanager-2}, ...,
  * in start order), the id the REST API reports for the TaskManager that runs a subtask; a test can
@@ -39,8 +42,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Flink's bash scripts are bypassed, so what they would compute is written out here: every
  * TaskManager memory component is configured explicitly (the TaskManager refuses to start
  * without them) and the JVM limits are derived from the same numbers, so the two cannot disagree.
- * Everything binds to 127.0.0.1 on free ports; logs, temp files and the configuration live in one
- * work directory.
+ * What only a test needs (127.0.0.1 and free ports, those memory sizes, temp directories, the
+ * restart strategy and a test's own settings) goes on the command line as dynamic properties
+ * ({@code -D key=value}), which override {@code config.yaml} as they do for Flink's scripts.
+ * Logs, temp files and the configuration live in one work directory.
  */
 final class StandaloneCluster implements AutoCloseable {
 
@@ -49,7 +54,7 @@ final class StandaloneCluster implements AutoCloseable {
     private static final int LOG_TAIL_LINES = 60;
 
     /** JobManager memory in MiB: heap, off-heap (direct), metaspace. */
-    private static final int JM_HEAP = 256, JM_OFF_HEAP = 64, JM_METASPACE = 192;
+    private static final int JM_HEAP = 256, JM_OFF_HEAP = 64, JM_METASPACE = 192, JM_OVERHEAD = 192;
 
     /** TaskManager memory in MiB, one value per component Flink splits the process into. */
     private static final int TM_FRAMEWORK_HEAP = 128, TM_TASK_HEAP = 256, TM_MANAGED = 64, TM_NETWORK = 64,
@@ -58,7 +63,11 @@ final class StandaloneCluster implements AutoCloseable {
     private final Path workDir;
     private final int restPort;
     private final String classpath;
-    private final Path confDir, tmpDir, flinkPluginsDir, pluginsDir;
+    private final Path confDir, tmpDir, flinkPluginsDir;
+    /** The test's settings, passed to every process as dynamic properties. */
+    private final Map<String, String> dynamicProperties;
+    /** {@code env.java.opts.all} of the cluster's config.yaml, split as a shell would. */
+    private final List<String> jvmOptions;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = new ObjectMapper();
     /** Every process started, by name (the TaskManager's resource id for a TaskManager), in start order. */
@@ -70,14 +79,15 @@ final class StandaloneCluster implements AutoCloseable {
     private int taskManagersStarted;
 
     private StandaloneCluster(Path workDir, int restPort, String classpath, Path confDir, Path tmpDir,
-            Path flinkPluginsDir, Path pluginsDir) {
+            Path flinkPluginsDir, Map<String, String> dynamicProperties, List<String> jvmOptions) {
         this.workDir = workDir;
         this.restPort = restPort;
         this.classpath = classpath;
         this.confDir = confDir;
         this.tmpDir = tmpDir;
         this.flinkPluginsDir = flinkPluginsDir;
-        this.pluginsDir = pluginsDir;
+        this.dynamicProperties = dynamicProperties;
+        this.jvmOptions = jvmOptions;
         // if the test JVM exits without reaching @AfterAll, the cluster must not outlive it
         this.killOnExit = new Thread(() -> processList().forEach(Process::destroyForcibly), "kill-standalone-cluster");
         Runtime.getRuntime().addShutdownHook(killOnExit);
@@ -103,23 +113,24 @@ final class StandaloneCluster implements AutoCloseable {
             Duration timeout) throws Exception {
         Path confDir = Files.createDirectories(workDir.resolve("conf"));
         Path tmpDir = Files.createDirectories(workDir.resolve("tmp"));
-        // Flink's own plugin mechanism (metrics reporters, file systems) must not find Sluice's
-        // plugins: it looks in ./plugins by default, so point it at an empty directory
+        // Flink's own plugins directory ($FLINK_HOME/plugins: metrics reporters, file systems),
+        // empty, as in a fresh Flink installation; a test may put something there first
         Path flinkPluginsDir = Files.createDirectories(workDir.resolve("flink-plugins"));
         int rpcPort = freePort();
         int restPort = freePort();
-        writeConfig(confDir, tmpDir, rpcPort, restPort, config);
+        writeConfigYaml(confDir, pluginsDir);
+        Map<String, String> dynamicProperties = testSettings(tmpDir, rpcPort, restPort, config);
         writeLog4j(confDir);
 
         String classpath = dist.resolve("lib") + File.separator + "*" + File.pathSeparator
                 + dist.resolve("opt").resolve("embedded") + File.separator + "*";
         StandaloneCluster cluster = new StandaloneCluster(workDir, restPort, classpath, confDir, tmpDir,
-                flinkPluginsDir, pluginsDir);
+                flinkPluginsDir, dynamicProperties, jvmOptions(confDir));
         try {
             cluster.launch("jobmanager", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                     Arrays.asList("-Xmx" + JM_HEAP + "m", "-XX:MaxDirectMemorySize=" + JM_OFF_HEAP + "m",
                             "-XX:MaxMetaspaceSize=" + JM_METASPACE + "m"),
-                    Collections.emptyList());
+                    Collections.emptyMap());
             cluster.startTaskManager(timeout);
             return cluster;
         } catch (Throwable t) {
@@ -141,9 +152,8 @@ final class StandaloneCluster implements AutoCloseable {
                 Arrays.asList("-Xmx" + (TM_FRAMEWORK_HEAP + TM_TASK_HEAP) + "m",
                         "-XX:MaxDirectMemorySize=" + (TM_FRAMEWORK_OFF_HEAP + TM_TASK_OFF_HEAP + TM_NETWORK) + "m",
                         "-XX:MaxMetaspaceSize=" + TM_METASPACE + "m"),
-                // a dynamic property, as Flink's scripts pass them: the one setting that differs
-                // between TaskManagers sharing the configuration directory
-                Arrays.asList("-D", "taskmanager.resource-id=" + id));
+                // the one setting that differs between TaskManagers sharing the configuration
+                Map.of("taskmanager.resource-id", id));
         awaitTaskManager(id, timeout);
         return id;
     }
@@ -164,8 +174,39 @@ final class StandaloneCluster implements AutoCloseable {
         }
     }
 
-    private static void writeConfig(Path confDir, Path tmpDir, int rpcPort, int restPort, Map<String, String> overrides)
-            throws IOException {
+    /**
+     * The cluster's {@code config.yaml}: Flink 1.20's default and, at its end, the one line the
+     * README's install step adds. Nothing else: what a test needs on top is {@link #testSettings}.
+     */
+    private static void writeConfigYaml(Path confDir, Path pluginsDir) throws IOException {
+        String flinkDefault;
+        try (java.io.InputStream in = StandaloneCluster.class.getResourceAsStream("/flink-1.20-default-config.yaml")) {
+            flinkDefault = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String sluice = "\n# Sluice: where its plugins are, for every Flink process (README, install step 3)\n"
+                + "sluice.plugins.dir: " + pluginsDir.toAbsolutePath().normalize() + "\n";
+        Files.write(confDir.resolve("config.yaml"), (flinkDefault + sluice).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The JVM options of {@code config.yaml} ({@code env.java.opts.all}: the JDK 17 flags of
+     * Flink's default), split on white space as Flink's scripts leave them to the shell.
+     */
+    private static List<String> jvmOptions(Path confDir) {
+        org.apache.flink.configuration.Configuration conf =
+                org.apache.flink.configuration.GlobalConfiguration.loadConfiguration(confDir.toString());
+        String all = conf.get(org.apache.flink.configuration.CoreOptions.FLINK_JVM_OPTIONS);
+        List<String> options = new ArrayList<>();
+        for (String o : all.trim().split("\\s+")) {
+            if (!o.isEmpty()) {
+                options.add(o);
+            }
+        }
+        return options;
+    }
+
+    /** The settings only a test needs, as dynamic properties of every process. */
+    private static Map<String, String> testSettings(Path tmpDir, int rpcPort, int restPort, Map<String, String> overrides) {
         Map<String, String> c = new LinkedHashMap<>();
         // 127.0.0.1 rather than 'localhost' everywhere: the TaskManager reaches the JobManager's
         // RPC endpoint at exactly the address the JobManager advertises and binds to
@@ -180,6 +221,13 @@ final class StandaloneCluster implements AutoCloseable {
         c.put("taskmanager.numberOfTaskSlots", String.valueOf(SLOTS));
         // blob server, TaskManager RPC and data ports keep Flink's default 0: any free port
 
+        // config.yaml's process sizes (1600m, 1728m) must agree with the components below, or
+        // Flink refuses the configuration: set them to the sums
+        c.put("jobmanager.memory.process.size", (JM_HEAP + JM_OFF_HEAP + JM_METASPACE + JM_OVERHEAD) + "m");
+        c.put("jobmanager.memory.jvm-overhead.min", JM_OVERHEAD + "m");
+        c.put("jobmanager.memory.jvm-overhead.max", JM_OVERHEAD + "m");
+        c.put("taskmanager.memory.process.size", (TM_FRAMEWORK_HEAP + TM_TASK_HEAP + TM_MANAGED + TM_NETWORK
+                + TM_FRAMEWORK_OFF_HEAP + TM_TASK_OFF_HEAP + TM_METASPACE + TM_OVERHEAD) + "m");
         c.put("jobmanager.memory.heap.size", JM_HEAP + "m");
         c.put("jobmanager.memory.off-heap.size", JM_OFF_HEAP + "m");
         c.put("jobmanager.memory.jvm-metaspace.size", JM_METASPACE + "m");
@@ -205,12 +253,7 @@ final class StandaloneCluster implements AutoCloseable {
         // a failing task fails the job at once instead of restarting until the test times out
         c.put("restart-strategy.type", "none");
         c.putAll(overrides);
-
-        // config.yaml, read with the standard YAML parser; Flink 1.20 still reads a legacy
-        // flink-conf.yaml (and prefers it when both exist), but that format is deprecated
-        StringBuilder yaml = new StringBuilder("# written by StandaloneCluster\n");
-        c.forEach((k, v) -> yaml.append(k).append(": '").append(v).append("'\n"));
-        Files.write(confDir.resolve("config.yaml"), yaml.toString().getBytes(StandardCharsets.UTF_8));
+        return c;
     }
 
     private static void writeLog4j(Path confDir) throws IOException {
@@ -226,19 +269,28 @@ final class StandaloneCluster implements AutoCloseable {
                 "logger.netty.name = org.apache.flink.shaded.netty4",
                 "logger.netty.level = WARN",
                 "");
-        Files.write(confDir.resolve("log4j.properties"), props.getBytes(StandardCharsets.UTF_8));
+        // and what the README tells an operator to append to Flink's log4j.properties
+        Files.write(confDir.resolve("log4j.properties"), (props + readmeLog4jSnippet()).getBytes(StandardCharsets.UTF_8));
     }
 
-    private void launch(String name, String mainClass, List<String> memoryFlags, List<String> dynamicProperties)
+    /** The properties block after the README's {@code flink-log4j-snippet} marker. */
+    static String readmeLog4jSnippet() throws IOException {
+        String readme = Files.readString(java.nio.file.Paths.get("..", "README.md"));
+        int marker = readme.indexOf("<!-- flink-log4j-snippet");
+        if (marker < 0) {
+            throw new IllegalStateException("README.md has no flink-log4j-snippet marker");
+        }
+        int start = readme.indexOf("```properties\n", marker) + "```properties\n".length();
+        return readme.substring(start, readme.indexOf("```", start));
+    }
+
+    private void launch(String name, String mainClass, List<String> memoryFlags, Map<String, String> ownProperties)
             throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java command")));
         cmd.addAll(memoryFlags);
-        // Flink's serializers and RPC reflect into these JDK packages, which Java 17 closes
-        for (String pkg : Arrays.asList("java.util", "java.lang", "java.nio", "java.net", "java.lang.invoke",
-                "java.util.concurrent")) {
-            cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
-        }
+        // the JDK 17 flags of config.yaml, as Flink's scripts pass them
+        cmd.addAll(jvmOptions);
         cmd.add("-Djava.io.tmpdir=" + tmpDir);
         cmd.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties"));
         cmd.add("-cp");
@@ -246,14 +298,21 @@ final class StandaloneCluster implements AutoCloseable {
         cmd.add(mainClass);
         cmd.add("--configDir");
         cmd.add(confDir.toString());
-        cmd.addAll(dynamicProperties);
+        Map<String, String> properties = new LinkedHashMap<>(dynamicProperties);
+        properties.putAll(ownProperties);
+        properties.forEach((k, v) -> {
+            cmd.add("-D");
+            cmd.add(k + "=" + v);
+        });
 
         Path log = workDir.resolve(name + ".out");
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
-        pb.environment().put("SLUICE_PLUGINS_DIR", pluginsDir.toString());
+        // what Flink's config.sh exports to every process; the test JVM's own setting, if it has
+        // one, must not reach the cluster
+        pb.environment().remove("SLUICE_PLUGINS_DIR");
         pb.environment().put("FLINK_PLUGINS_DIR", flinkPluginsDir.toString());
         pb.environment().put("FLINK_CONF_DIR", confDir.toString());
         logs.put(name, log);

@@ -71,6 +71,33 @@ class StandaloneClusterIT {
         }
     }
 
+    /**
+     * The mistake the README warns of: Sluice's plugins copied into Flink's own plugins folder
+     * ({@code $FLINK_HOME/plugins}). Flink's plugin loader wants the jars of each plugin directly
+     * in its folder, finds Sluice's under {@code lib/}, and the JobManager and TaskManager stop. The README's
+     * troubleshooting quotes the error Flink logs; this is where the quote is checked.
+     */
+    @Test
+    void sluicePluginsInFlinksPluginsFolderStopTheClusterWithTheErrorTheReadmeQuotes() throws Exception {
+        Path mistake = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "flink-plugins-mistake-");
+        Path flinkPlugins = mistake.resolve("flink-plugins");
+        TestDistribution.copyTree(TestDistribution.pluginsDir(), flinkPlugins);
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> StandaloneCluster.start(
+                TestDistribution.home(), mistake, TestDistribution.pluginsDir(), Duration.ofSeconds(60)).close());
+        assertThat(failure).as("cluster start").isNotNull().hasMessageContaining("exited with code");
+        // both kinds of process load Flink's plugins first thing and stop on them; whichever
+        // stops first ends the start (and the other is stopped with it), so either log says why,
+        // naming the first of Sluice's plugin folders Flink lists, in directory order
+        String logs = Files.readString(mistake.resolve("jobmanager.out")) + Files.readString(mistake.resolve("taskmanager-1.out"));
+        assertThat(logs).containsPattern(java.util.regex.Pattern.quote(
+                "Cannot find any jar files for plugin in directory [" + flinkPlugins + "/") + "(filesystem|formats|iceberg)"
+                + java.util.regex.Pattern.quote("]. Please provide the jar files for the plugin or delete the directory."));
+        String readme = Files.readString(Paths.get("..", "README.md"));
+        assertThat(readme).as("README's troubleshooting")
+                .contains("Cannot find any jar files for plugin in directory [/opt/flink/plugins/filesystem]. "
+                        + "Please provide the jar files for the plugin or delete the directory.");
+    }
+
     @Test
     void sqlJobSubmittedOverRestCommitsEveryRowOnce() throws Throwable {
         try {
@@ -132,10 +159,20 @@ class StandaloneClusterIT {
         // not counted against it: Flink declines triggers while tasks deploy or finish, by design)
         assertThat(checkpoints.path("completed").asInt()).as("completed checkpoints").isGreaterThanOrEqualTo(2);
 
-        // the TaskManager loaded the plugins itself, from the cluster's directory
+        // the TaskManager loaded the plugins itself, from the directory config.yaml names (no
+        // system property, no environment variable), and said so once, at INFO, with each plugin
         String tmLog = cluster.taskManagerLog();
-        assertThat(tmLog).contains("Sluice plugins in " + TestDistribution.pluginsDir().toAbsolutePath().normalize())
-                .doesNotContain("Sluice plugins in " + clientPlugins);
+        String loaded = "Sluice plugins in " + TestDistribution.pluginsDir().toAbsolutePath().normalize() + ": [";
+        assertThat(tmLog).contains(loaded).doesNotContain("Sluice plugins in " + clientPlugins);
+        assertThat(tmLog.lines().filter(l -> l.contains(loaded)))
+                .singleElement().satisfies(l -> assertThat(l).contains(" INFO ")
+                        .contains("filesystem 0.1.0-SNAPSHOT [LOADED]").contains("formats 0.1.0-SNAPSHOT [LOADED]"));
+
+        // with the README's log4j lines, the plugins' libraries keep quiet: no line per Parquet
+        // file opened, no per-process native-hadoop warning, no PF4J chatter, no collision warning
+        assertThat(tmLog.lines().filter(l -> l.contains(" CodecPool ") || l.contains(" NativeCodeLoader ")
+                || l.contains("Name collision") || l.contains("DefaultPluginManager") || l.contains("AbstractPluginManager")))
+                .as("log lines the README's log4j snippet quiets").isEmpty();
 
         List<Long> expected = IntStream.rangeClosed(1, ROWS).mapToObj(i -> (long) i).collect(Collectors.toList());
         List<Long> parquetIds = CommittedFiles.parquet(parquet, g -> g.getLong("id", 0));

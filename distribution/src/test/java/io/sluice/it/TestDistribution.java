@@ -38,7 +38,7 @@ public final class TestDistribution {
 
     /** The distribution's plugins directory. */
     public static Path pluginsDir() {
-        return home().resolve("plugins");
+        return home().resolve("sluice-plugins");
     }
 
     /** A plugins directory with the distribution's plugins and the test plugins; built once per JVM. */

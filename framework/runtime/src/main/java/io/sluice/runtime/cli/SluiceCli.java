@@ -22,7 +22,7 @@ public final class SluiceCli {
             "  help               print this text",
             "",
             "Environment:",
-            "  SLUICE_PLUGINS_DIR  plugins directory (default: <install dir>/plugins)",
+            "  SLUICE_PLUGINS_DIR  plugins directory (default: <install dir>/sluice-plugins)",
             "  JAVA_HOME           the Java installation to run",
             "  SLUICE_JAVA_OPTS    extra JVM options, e.g. -Xmx4g",
             "  SLUICE_LOG_DIR      where sluice.log goes (default: <install dir>/log)",

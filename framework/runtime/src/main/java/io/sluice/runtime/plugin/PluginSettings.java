@@ -14,10 +14,18 @@ import java.util.TreeSet;
  * Where plugins are and which of them are enabled. Part of every sink and source descriptor, so
  * that a task can find the registry of its own JVM.
  *
- * <p>Resolution: an explicit value (a table option or builder call) on the client; on a task the
- * JVM's own setting (system property {@code sluice.plugins.dir}, then environment variable {@code
- * SLUICE_PLUGINS_DIR}) wins over the value carried from the client, because the client's path need
- * not exist on the task's machine.
+ * <p>The plugins directory, in order of precedence:
+ * <ul>
+ *   <li>on the client: the table option or builder call, the system property {@code
+ *       sluice.plugins.dir}, the environment variable {@code SLUICE_PLUGINS_DIR}, the key {@code
+ *       sluice.plugins.dir} in the client's Flink configuration ({@link FlinkProcessConfiguration});
+ *   <li>on a task (TaskManager, or the JobManager for a source's enumerator): the process's own
+ *       setting, the same three in the same order, wins over the directory carried from the
+ *       client, because the client's path need not exist on the task's machine.
+ * </ul>
+ * The Flink configuration is what an operator edits anyway ({@code config.yaml}); the system
+ * property would have to go into {@code env.java.opts.all}, which Flink 1.20's default {@code
+ * config.yaml} already sets to the JDK 17 flags.
  */
 public final class PluginSettings implements Serializable {
 
@@ -58,11 +66,12 @@ public final class PluginSettings implements Serializable {
      * @throws IllegalArgumentException if no plugins directory is configured anywhere
      */
     public static PluginSettings fromOptions(Map<String, String> options) {
-        String dir = firstNonEmpty(options.get(PLUGINS_DIR), System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
+        String dir = firstNonEmpty(options.get(PLUGINS_DIR), processSetting());
         if (dir == null) {
             throw new IllegalArgumentException(
                     "No plugins directory: set the option '" + PLUGINS_DIR + "', the system property '"
-                            + PLUGINS_DIR + "' or the environment variable " + PLUGINS_DIR_ENV);
+                            + PLUGINS_DIR + "', the environment variable " + PLUGINS_DIR_ENV + " or the key '"
+                            + PLUGINS_DIR + "' in Flink's config.yaml");
         }
         String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED));
         String additional = firstNonEmpty(options.get(ParentFirstPatterns.ADDITIONAL_KEY), System.getProperty(ParentFirstPatterns.ADDITIONAL_KEY));
@@ -74,9 +83,18 @@ public final class PluginSettings implements Serializable {
 
     /** These settings as seen from a task's JVM: its own directory setting wins. */
     public PluginSettings onTask() {
-        String own = firstNonEmpty(System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
+        String own = processSetting();
         return own == null ? this : new PluginSettings(Paths.get(own).toAbsolutePath().normalize().toString(), enabled,
                 additionalParentFirst, additionalPluginFirst);
+    }
+
+    /**
+     * This JVM's own plugins directory: the system property, else the environment variable, else
+     * the key in the process's Flink configuration; {@code null} if none is set.
+     */
+    static String processSetting() {
+        String explicit = firstNonEmpty(System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
+        return explicit != null ? explicit : FlinkProcessConfiguration.get(PLUGINS_DIR).orElse(null);
     }
 
     /** With only the given plugin ids enabled. */

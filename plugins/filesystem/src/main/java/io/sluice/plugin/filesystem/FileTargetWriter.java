@@ -30,8 +30,20 @@ import java.util.UUID;
  * rolling policy says so (before a row, at a checkpoint, on a timer) and becomes a pending commit;
  * a file still open at a checkpoint is persisted and resumed after a restore.
  *
- * <p>State payload version 2: per bucket its id, creation time, the writer's part counter, and the
- * path and resumable of its open file if there is one. Pending payloads are {@link PendingFile}s.
+ * <p>State payload version 3: the writer's uid and part counter, then per bucket its id, creation
+ * time, the part counter again, and the path and resumable of its open file if there is one, then
+ * the ids of the buckets it opened files in since the previous snapshot (version 2, still read,
+ * has only the buckets). Pending payloads are {@link
+ * PendingFile}s.
+ *
+ * <p>A writer that dies (a killed TaskManager) leaves the in-progress files it opened after its
+ * last checkpoint: no state refers to them and nothing would ever resume or commit them. A writer
+ * restored from that checkpoint deletes them, in the directories the state names (the buckets it
+ * had then or had written to since the snapshot before, and the base path): only files whose name carries the dead writer's uid (a random UUID
+ * per writer instance, so never another live writer's) with a part number at or above the
+ * checkpointed counter (so opened after the checkpoint: every file rolled before it, pending in
+ * the committer's state, and the open one resumed here have lower numbers). A bucket the dead
+ * writer first opened after the checkpoint is not in the state, so its leftovers stay.
  *
  * <p>With compaction on, part files get hidden names ({@link UnitCompaction#HIDDEN_PREFIX}) and are
  * marked for compaction: they become visible only as compaction output. Whether a file is hidden is
@@ -40,7 +52,9 @@ import java.util.UUID;
  */
 final class FileTargetWriter implements TargetWriter {
 
-    static final int STATE_VERSION = 2;
+    static final int STATE_VERSION = 3;
+    private static final int STATE_VERSION_WITHOUT_UID = 2;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetWriter.class);
 
     private final Path basePath;
     private final RecoverableWriter fsWriter;
@@ -55,6 +69,11 @@ final class FileTargetWriter implements TargetWriter {
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
     private long partCounter;
     private final List<PendingCommit> pending = new ArrayList<>();
+    /**
+     * Buckets this writer opened a file in since its last snapshot, also those whose files rolled
+     * and left the bucket map: the directories a restored successor looks for leftovers in.
+     */
+    private final java.util.Set<String> recentBuckets = new java.util.HashSet<>();
 
     FileTargetWriter(Path basePath, RecoverableWriter fsWriter, PartWriters partWriters, BucketAssigner assigner,
             RollingPolicy rollingPolicy, PartFileNames names, long checkInterval, boolean compaction) {
@@ -76,6 +95,7 @@ final class FileTargetWriter implements TargetWriter {
         if (bucket == null) {
             bucket = new Bucket(bucketId, bucketPath(bucketId), now);
             buckets.put(bucketId, bucket);
+            recentBuckets.add(bucketId);
         }
         if (bucket.open != null && rollingPolicy.shouldRollOnEvent(bucket.open, row)) {
             roll(bucket);
@@ -173,6 +193,8 @@ final class FileTargetWriter implements TargetWriter {
     public List<Payload> snapshotState(long checkpointId) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
         DataOutputSerializer out = new DataOutputSerializer(256);
+        out.writeUTF(uid);
+        out.writeLong(partCounter);
         out.writeInt(buckets.size());
         for (Bucket bucket : buckets.values()) {
             out.writeUTF(bucket.id);
@@ -189,6 +211,14 @@ final class FileTargetWriter implements TargetWriter {
                 out.writeLong(bucket.open.lastUpdateTime());
             }
         }
+        java.util.Set<String> touched = new java.util.TreeSet<>(recentBuckets);
+        touched.addAll(buckets.keySet());
+        out.writeInt(touched.size());
+        for (String id : touched) {
+            out.writeUTF(id);
+        }
+        recentBuckets.clear();
+        recentBuckets.addAll(buckets.keySet());
         return Collections.singletonList(new Payload(STATE_VERSION, out.getCopyOfBuffer()));
     }
 
@@ -196,13 +226,23 @@ final class FileTargetWriter implements TargetWriter {
     void restore(List<Payload> states) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
         for (Payload state : states) {
-            if (state.version() != STATE_VERSION) {
+            if (state.version() != STATE_VERSION && state.version() != STATE_VERSION_WITHOUT_UID) {
                 throw new IOException("Unknown filesystem writer state version " + state.version());
             }
             DataInputDeserializer in = new DataInputDeserializer(state.bytes());
+            String deadUid = null;
+            long deadCounter = 0;
+            if (state.version() == STATE_VERSION) {
+                deadUid = in.readUTF();
+                deadCounter = in.readLong();
+                partCounter = Math.max(partCounter, deadCounter);
+            }
+            java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
+            dirs.add(basePath);
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
                 String id = in.readUTF();
+                dirs.add(bucketPath(id));
                 long creation = in.readLong();
                 long counter = in.readLong();
                 Bucket bucket = buckets.computeIfAbsent(id, k -> new Bucket(k, bucketPath(k), creation));
@@ -222,6 +262,42 @@ final class FileTargetWriter implements TargetWriter {
                     bucket.open = partWriters.resume(id, path, fsWriter.recover(resumable), fileCreation, lastUpdate);
                 }
             }
+            if (deadUid != null) {
+                int touched = in.readInt();
+                for (int i = 0; i < touched; i++) {
+                    dirs.add(bucketPath(in.readUTF()));
+                }
+                removeLeftovers(deadUid, deadCounter, dirs);
+            }
+        }
+    }
+
+    /**
+     * Deletes the in-progress files the writer {@code deadUid} opened after its checkpoint (part
+     * number {@code >= counter}) in {@code dirs}. Best effort: a file left behind is hidden and
+     * harmless, so a failure to list or delete is logged and the restore goes on.
+     */
+    private void removeLeftovers(String deadUid, long counter, java.util.Set<Path> dirs) {
+        int removed = 0;
+        for (Path dir : dirs) {
+            try {
+                org.apache.flink.core.fs.FileSystem fs = dir.getFileSystem();
+                org.apache.flink.core.fs.FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
+                if (entries == null) {
+                    continue;
+                }
+                for (org.apache.flink.core.fs.FileStatus f : entries) {
+                    if (!f.isDir() && names.isInProgressPart(f.getPath().getName(), deadUid, counter)
+                            && fs.delete(f.getPath(), false)) {
+                        removed++;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot remove in-progress files a failed writer left in {}: {}", dir, e.toString());
+            }
+        }
+        if (removed > 0) {
+            LOG.info("Removed {} in-progress file(s) that writer {} opened after its last checkpoint", removed, deadUid);
         }
     }
 

@@ -57,4 +57,28 @@ final class PartFileNames {
                             + " within " + PathNames.MAX_NAME_BYTES + " bytes");
         }
     }
+
+    /**
+     * Whether {@code fileName} is the in-progress file of part {@code counter >= fromCounter} of
+     * the writer {@code writerUid}: Flink's recoverable writers (local, Hadoop) stage a part file
+     * as {@code .<name>.inprogress.<uuid>}, and {@code <name>} may carry compaction's hidden prefix.
+     * The uid is a random UUID per writer instance, so no other writer's file can match.
+     */
+    boolean isInProgressPart(String fileName, String writerUid, long fromCounter) {
+        String stem = "." + prefix + "-" + writerUid + "-";
+        String hiddenStem = "." + UnitCompaction.HIDDEN_PREFIX + prefix + "-" + writerUid + "-";
+        String rest = fileName.startsWith(stem) ? fileName.substring(stem.length())
+                : fileName.startsWith(hiddenStem) ? fileName.substring(hiddenStem.length()) : null;
+        if (rest == null) {
+            return false;
+        }
+        int digits = 0;
+        while (digits < rest.length() && Character.isDigit(rest.charAt(digits))) {
+            digits++;
+        }
+        if (digits == 0 || digits > 18 || !rest.startsWith(suffix + ".inprogress.", digits)) {
+            return false;
+        }
+        return Long.parseLong(rest.substring(0, digits)) >= fromCounter;
+    }
 }

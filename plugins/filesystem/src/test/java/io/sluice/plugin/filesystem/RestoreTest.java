@@ -70,6 +70,54 @@ class RestoreTest {
         }
     }
 
+    /**
+     * A killed writer leaves the in-progress files it opened after its last checkpoint; the
+     * writer restored from that checkpoint deletes exactly those: not the file pending in the
+     * committer's state (rolled before the checkpoint), not another live writer's file.
+     */
+    @Test
+    void aRestoredWriterRemovesOnlyWhatItsDeadPredecessorOpenedAfterTheCheckpoint() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+
+        TargetWriter live = target.createWriter(ctx, Collections.emptyList());
+        live.write(row("live"), at(T0));
+
+        TargetWriter killed = target.createWriter(ctx, Collections.emptyList());
+        killed.write(row("r1"), at(T0));
+        List<PendingCommit> cp1 = killed.prepareCommit(false); // rolled: pending, still an in-progress file
+        List<Payload> state = killed.snapshotState(1);
+        killed.write(row("after-cp1"), at(T0 + 1)); // a new part file no state knows of
+        assertThat(hidden(base).values()).containsExactlyInAnyOrder("live\n", "r1\n", "after-cp1\n");
+        // killed: neither closed nor disposed
+
+        try (TargetWriter restored = target.createWriter(ctx, state);
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            assertThat(hidden(base).values()).as("in-progress files after the restore")
+                    .containsExactlyInAnyOrder("live\n", "r1\n");
+            commit(committer, 1, cp1);
+            assertThat(visible(base).values()).containsExactly("r1\n");
+            restored.write(row("r2"), at(T0 + 10));
+            commit(committer, 2, restored.prepareCommit(true));
+            assertThat(visible(base).values()).containsExactlyInAnyOrder("r1\n", "r2\n");
+        }
+        assertThat(hidden(base).values()).as("the live writer's file").containsExactly("live\n");
+        live.close();
+    }
+
+    @Test
+    void partFileNamesProveWhoseInProgressFileItIs() {
+        PartFileNames names = new PartFileNames("part", ".csv");
+        String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
+        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", uid, 7)).isTrue();
+        assertThat(names.isInProgressPart("." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", uid, 7))
+                .isTrue();
+        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", uid, 7)).as("before the checkpoint").isFalse();
+        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", uid, 7)).as("committed").isFalse();
+        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1", "another-uid", 0)).as("another writer's").isFalse();
+        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", uid, 0)).isFalse();
+    }
+
     @Test
     void pendingFilesOfAFailedWriterStillCommitAfterRestore() throws Exception {
         Path base = tmp.resolve("out");
@@ -90,8 +138,9 @@ class RestoreTest {
         }
         Map<String, String> finished = visible(base);
         assertThat(finished.values()).containsExactlyInAnyOrder("before-cp1\n", "after-restore\n");
-        // the abandoned in-progress file of the failed writer stays hidden: never visible, never committed
-        assertThat(hidden(base).values()).containsExactly("after-cp1\n");
+        // the abandoned in-progress file of the failed writer was never visible, never committed,
+        // and the restored writer removed it
+        assertThat(hidden(base)).isEmpty();
     }
 
     @Test

@@ -48,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The failure campaign for the filesystem target: jobs whose schedule is drawn from a seed
  * ({@link CampaignSchedule}: STREAMING or BATCH, parallelism 1-4, uneven and empty source
  * subtasks, checkpoint interval, compaction) fail in one or several places: in the source after
- * some subtasks finished, in the writer, before or after the commit, in a partition commit policy
+ * some subtasks finished, in the writer, in the commit aggregator (a partition time extractor it
+ * asks), before or after the commit, in a partition commit policy
  * (after the success file of the same partition was written), and at random in the storage
  * (create, close, rename, delete of a Flink file system over local files). The committed files,
  * read as plain text or with parquet-java, hold every number exactly once; no in-progress file is
@@ -60,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FileSinkFailureCampaignIT {
 
-    static final List<String> FAILURES = List.of("source-after-finish", "writer", "commit", "policy", "storage");
+    static final List<String> FAILURES = List.of("source-after-finish", "writer", "aggregator", "commit", "policy", "storage");
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
@@ -106,6 +107,12 @@ class FileSinkFailureCampaignIT {
         if (schedule.fails("policy")) {
             options.put("sink.partition-commit.policy.class", "chaos-failing-policy");
         }
+        if (schedule.fails("aggregator")) {
+            // the aggregator asks the test plugin's extractor for a partition's time: it fails once
+            options.put("sink.partition-commit.trigger", "partition-time");
+            options.put("partition.time-extractor.kind", "custom");
+            options.put("partition.time-extractor.class", "chaos-failing-extractor");
+        }
         if (schedule.compaction) {
             options.put("auto-compaction", "true");
             options.put("compaction.file-size", (1 + schedule.random.nextInt(8)) + "kb");
@@ -136,7 +143,9 @@ class FileSinkFailureCampaignIT {
                         .withMaxPartSize(MemorySize.parse((1 + schedule.random.nextInt(16)) + "kb")))
                 .withOptions(options);
         long[] ends = SkewedNumberSource.splitEnds(schedule.splitSizes);
-        env.fromSource(new SkewedNumberSource(schedule.splitSizes), WatermarkStrategy.noWatermarks(), "numbers")
+        // watermarks for the partition-time trigger: the numbers as event time
+        env.fromSource(new SkewedNumberSource(schedule.splitSizes),
+                        WatermarkStrategy.<Long>forMonotonousTimestamps().withTimestampAssigner((n, t) -> n), "numbers")
                 .map(new Pacer(runId, ends, schedule.recordsPerSecondPerSubtask, schedule.fails("source-after-finish")))
                 .returns(Types.LONG)
                 .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % 3))))
@@ -152,7 +161,8 @@ class FileSinkFailureCampaignIT {
         int injected = storageFaults.size() + (Pacer.injected(runId) ? 1 : 0)
                 + (Files.exists(markers.resolve("writer-failed")) ? 1 : 0)
                 + (Files.exists(markers.resolve("commit-failed")) ? 1 : 0)
-                + (Files.exists(markers.resolve("policy-failed")) ? 1 : 0);
+                + (Files.exists(markers.resolve("policy-failed")) ? 1 : 0)
+                + (Files.exists(markers.resolve("aggregator-failed")) ? 1 : 0);
         Pacer.forget(runId);
         List<Long> ids = format.equals("csv")
                 ? CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList())

@@ -8,6 +8,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.formats.csv.CsvFormatOptions;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.formats.csv.CsvRowDataDeserializationSchema;
 import org.apache.flink.formats.csv.CsvRowDataSerializationSchema;
 import org.apache.flink.table.data.RowData;
@@ -110,10 +111,14 @@ public final class CsvFormatFactory implements FormatFactory {
         return builder.build();
     }
 
-    private static CsvRowDataDeserializationSchema deserializationSchema(
+    private static DeserializationSchema<RowData> deserializationSchema(
             FormatContext context, Character quote, Character escape, boolean allowComments) {
-        ReadableConfig options = context.options();
-        RowType rowType = context.rowType();
+        return DeclaredDecimals.of(context.rowType(), context.options().get(CsvFormatOptions.IGNORE_PARSE_ERRORS),
+                rowType -> deserializationSchema(context.options(), rowType, quote, escape, allowComments));
+    }
+
+    private static CsvRowDataDeserializationSchema deserializationSchema(
+            ReadableConfig options, RowType rowType, Character quote, Character escape, boolean allowComments) {
         CsvRowDataDeserializationSchema.Builder builder =
                 new CsvRowDataDeserializationSchema.Builder(rowType, InternalTypeInfo.of(rowType));
 

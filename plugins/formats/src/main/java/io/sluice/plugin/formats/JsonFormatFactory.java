@@ -10,6 +10,7 @@ import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.formats.json.JsonFormatOptions.MapNullKeyMode;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.formats.json.JsonParserRowDataDeserializationSchema;
 import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.table.data.RowData;
@@ -101,15 +102,14 @@ public final class JsonFormatFactory implements FormatFactory {
                             + JsonFormatOptions.IGNORE_PARSE_ERRORS.key()
                             + "' is true");
         }
-        RowType rowType = context.rowType();
         // the streaming-parser variant, which Flink's json format uses by default
-        JsonParserRowDataDeserializationSchema schema =
-                new JsonParserRowDataDeserializationSchema(
+        DeserializationSchema<RowData> schema = DeclaredDecimals.of(context.rowType(), ignoreParseErrors,
+                rowType -> new JsonParserRowDataDeserializationSchema(
                         rowType,
                         InternalTypeInfo.of(rowType),
                         failOnMissingField,
                         ignoreParseErrors,
-                        timestampFormat(options));
+                        timestampFormat(options)));
         return new DelimitedRowFormat(IDENTIFIER, schema, RecordSyntax.linesSkippingBlanks(), context.skippedRecords());
     }
 

@@ -89,7 +89,8 @@ public final class AvroFormatFactory implements FormatFactory {
         return new FileNamingBulkFormat(
                 IDENTIFIER,
                 new CompleteAvroFileFormat(
-                        new AvroRowDataBulkFormat(rowType, schema(rowType, legacy), legacy)));
+                        new AvroRowDataBulkFormat(rowType, schema(rowType, legacy), legacy)),
+                DeclaredTypes.avro(rowType));
     }
 
     /**

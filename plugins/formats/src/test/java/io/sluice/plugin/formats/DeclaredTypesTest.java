@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A column declared with a type its file does not hold exactly is an error naming the file, the
  * column and both types, found when the reader opens the file, before any row; a declaration
- * the file's values fit reads them exactly. Files are written by parquet-java and ORC's core
- * writer with explicit schemas, not by Sluice.
+ * the file's values fit reads them exactly. Files are written by parquet-java, ORC's core writer
+ * and Avro's own writer with explicit schemas, not by Sluice.
  */
 class DeclaredTypesTest {
 
@@ -81,6 +81,30 @@ class DeclaredTypesTest {
         return file;
     }
 
+    private static final String AVRO_DECIMAL = "{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":10,\"scale\":2}";
+
+    /** Written by Avro's own writer: a decimal(10, 2) as bytes, a timestamp in microseconds. */
+    private Path avroFile() throws IOException {
+        Path file = dir.resolve("independent.avro");
+        org.apache.avro.Schema schema = new org.apache.avro.Schema.Parser().parse("{\"type\": \"record\", \"name\": \"r\","
+                + " \"fields\": [{\"name\": \"amount\", \"type\": {\"type\": \"bytes\", \"logicalType\": \"decimal\","
+                + " \"precision\": 10, \"scale\": 2}}, {\"name\": \"ts\", \"type\": [\"null\", {\"type\": \"long\","
+                + " \"logicalType\": \"timestamp-micros\"}]}]}");
+        org.apache.avro.generic.GenericRecord record = new org.apache.avro.generic.GenericData.Record(schema);
+        record.put("amount", java.nio.ByteBuffer.wrap(new BigDecimal("12345678.91").unscaledValue().toByteArray()));
+        record.put("ts", 1_700_000_000_123_456L);
+        try (org.apache.avro.file.DataFileWriter<org.apache.avro.generic.GenericRecord> writer =
+                new org.apache.avro.file.DataFileWriter<>(new org.apache.avro.generic.GenericDatumWriter<>(schema))) {
+            writer.create(schema, file.toFile());
+            writer.append(record);
+        }
+        return file;
+    }
+
+    private Path file(String format) throws IOException {
+        return format.equals("parquet") ? parquetFile() : format.equals("orc") ? orcFile() : avroFile();
+    }
+
     private static RowType declared(String column, LogicalType type) {
         return RowType.of(new LogicalType[] {type}, new String[] {column});
     }
@@ -100,14 +124,18 @@ class DeclaredTypesTest {
                 Arguments.of("orc", "amount", DataTypes.DECIMAL(12, 3), "decimal(10,2)", "scale 2"),
                 Arguments.of("orc", "big", DataTypes.INT(), "bigint", "wider integer"),
                 Arguments.of("orc", "small", DataTypes.STRING(), "int", "not a string"),
-                Arguments.of("orc", "name", DataTypes.DATE(), "string", "not a date"));
+                Arguments.of("orc", "name", DataTypes.DATE(), "string", "not a date"),
+                Arguments.of("avro", "amount", DataTypes.DECIMAL(10, 1), AVRO_DECIMAL, "scale differs"),
+                Arguments.of("avro", "amount", DataTypes.DECIMAL(9, 2), AVRO_DECIMAL, "more digits"),
+                Arguments.of("avro", "ts", DataTypes.TIMESTAMP(3), "{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}",
+                        "as milliseconds"));
     }
 
     @ParameterizedTest(name = "{0}: {1} declared {2}")
     @MethodSource("mismatches")
     void aTypeTheFileDoesNotHoldIsAnErrorNamingFileColumnAndTypes(String format, String column,
             org.apache.flink.table.types.DataType declared, String fileType, String why) throws Exception {
-        Path file = format.equals("parquet") ? parquetFile() : orcFile();
+        Path file = file(format);
         RowType rowType = declared(column, declared.getLogicalType());
         assertThatThrownBy(() -> FormatFiles.read(bulkFormat(format, rowType), rowType, file))
                 .isInstanceOf(IOException.class)
@@ -125,14 +153,15 @@ class DeclaredTypesTest {
                 Arguments.of("parquet", "name", DataTypes.STRING(), "x7"),
                 Arguments.of("orc", "amount", DataTypes.DECIMAL(12, 2), new BigDecimal("12345678.91")),
                 Arguments.of("orc", "small", DataTypes.BIGINT(), 7L),
-                Arguments.of("orc", "name", DataTypes.STRING(), "x7"));
+                Arguments.of("orc", "name", DataTypes.STRING(), "x7"),
+                Arguments.of("avro", "amount", DataTypes.DECIMAL(12, 2), new BigDecimal("12345678.91")));
     }
 
     @ParameterizedTest(name = "{0}: {1} declared {2}")
     @MethodSource("fits")
     void aTypeTheValuesFitReadsThemExactly(String format, String column, org.apache.flink.table.types.DataType declared,
             Object expected) throws Exception {
-        Path file = format.equals("parquet") ? parquetFile() : orcFile();
+        Path file = file(format);
         RowType rowType = declared(column, declared.getLogicalType());
         List<List<Object>> rows = FormatFiles.read(bulkFormat(format, rowType), rowType, file);
         assertThat(rows).containsExactly(List.of(expected));
@@ -141,6 +170,7 @@ class DeclaredTypesTest {
     private static org.apache.flink.connector.file.src.reader.BulkFormat<org.apache.flink.table.data.RowData,
             org.apache.flink.connector.file.src.FileSourceSplit> bulkFormat(String format, RowType rowType) {
         return format.equals("parquet") ? new ParquetFormatFactory().createBulkFormat(TestFormatContext.of(rowType))
-                : new OrcFormatFactory().createBulkFormat(TestFormatContext.of(rowType));
+                : format.equals("orc") ? new OrcFormatFactory().createBulkFormat(TestFormatContext.of(rowType))
+                : new AvroFormatFactory().createBulkFormat(TestFormatContext.of(rowType));
     }
 }

@@ -43,7 +43,8 @@ import static org.assertj.core.api.Assertions.fail;
  * <p>This proves what an exception thrown inside a task ({@link FileSinkExactlyOnceIT}) cannot:
  * the writers, the committer and the commit aggregator all lose their process at once, with
  * nothing closed or flushed, files half-written, in-progress CSV files open and possibly a
- * checkpoint completed whose commit never ran; the JobManager notices the lost TaskManager,
+ * checkpoint completed whose commit never ran (when: drawn from the campaign's seed, the checkpoint
+ * interval and how long after which committed checkpoint); the JobManager notices the lost TaskManager,
  * restores the job from its last checkpoint onto a TaskManager that never saw it (which loads the
  * plugins itself), and the result is still every row exactly once in the committed files of both
  * tables, read by independent readers, with {@code _SUCCESS} in every partition and no visible
@@ -120,8 +121,16 @@ class KilledTaskManagerIT {
         // behind in this JVM cannot redirect the job to a MiniCluster
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
                 cluster.host(), cluster.restPort(), new Configuration());
+        // the moment of the kill is drawn from the campaign's seed (printed; -Dsluice.campaign.seed=N reruns it)
+        long seed = Long.getLong("sluice.campaign.seed", 20261201L);
+        java.util.Random random = new java.util.Random(seed);
+        long checkpointInterval = 300 + random.nextInt(500);
+        int checkpointsBeforeKillAtLeast = 1 + random.nextInt(3);
+        long extraDelayMs = random.nextInt(1500);
+        System.out.printf("seed %d: checkpoints every %d ms, kill after %d committed checkpoints and %d ms more%n",
+                seed, checkpointInterval, checkpointsBeforeKillAtLeast, extraDelayMs);
         env.setParallelism(2);
-        env.enableCheckpointing(500);
+        env.enableCheckpointing(checkpointInterval);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
 
         // datagen's sequence is checkpointed: after the restore it continues where the
@@ -153,7 +162,8 @@ class KilledTaskManagerIT {
 
         // kill only once the job has something to lose: completed checkpoints (state to restore)
         // and committed files (output a careless recovery would duplicate)
-        awaitCommittedCheckpoints(job, parquet, 2, Duration.ofSeconds(60));
+        awaitCommittedCheckpoints(job, parquet, checkpointsBeforeKillAtLeast, Duration.ofSeconds(60));
+        Thread.sleep(extraDelayMs);
         // the cluster's only TaskManager holds both slots, so it runs every task of the job
         assertThat(taskManagersOf(job)).as("TaskManagers running the job").containsExactly(VICTIM);
         // only listed now, read after the job: decoding Parquet in this JVM for the first time

@@ -73,7 +73,8 @@ public final class PluginSettings implements Serializable {
                             + PLUGINS_DIR + "', the environment variable " + PLUGINS_DIR_ENV + " or the key '"
                             + PLUGINS_DIR + "' in Flink's config.yaml");
         }
-        String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED));
+        String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED),
+                FlinkProcessConfiguration.get(PLUGINS_ENABLED).orElse(null));
         String additional = firstNonEmpty(options.get(ParentFirstPatterns.ADDITIONAL_KEY), System.getProperty(ParentFirstPatterns.ADDITIONAL_KEY));
         String pluginFirst = firstNonEmpty(options.get(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY),
                 System.getProperty(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY));

@@ -9,12 +9,9 @@ import io.sluice.testshared.campaign.Pacer;
 import io.sluice.testshared.campaign.SkewedNumberSource;
 import io.sluice.testshared.campaign.StorageFaults;
 
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -123,16 +120,7 @@ class FileSinkFailureCampaignIT {
                     1 + schedule.random.nextInt(3));
         }
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(schedule.parallelism);
-        env.setRuntimeMode(schedule.streaming ? RuntimeExecutionMode.STREAMING : RuntimeExecutionMode.BATCH);
-        if (schedule.streaming) {
-            env.enableCheckpointing(schedule.checkpointIntervalMs);
-        }
+        StreamExecutionEnvironment env = schedule.environment(20, Duration.ofMillis(50));
         SluiceSinkBuilder sink = SluiceSink.forRowData(ROW)
                 .withTarget("chaos-filesystem")
                 .withPluginsDir(TestDistribution.pluginsDirWithTestPlugins())

@@ -52,6 +52,27 @@ public final class CampaignSchedule {
         return new CampaignSchedule(seed, failureKinds);
     }
 
+    /**
+     * The job's environment: this schedule's mode, parallelism and checkpoint interval, and a
+     * fixed-delay restart strategy with room for every failure the schedule may inject.
+     */
+    public org.apache.flink.streaming.api.environment.StreamExecutionEnvironment environment(int restartAttempts,
+            java.time.Duration restartDelay) {
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restartAttempts);
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, restartDelay);
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env =
+                org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        env.setRuntimeMode(streaming ? org.apache.flink.api.common.RuntimeExecutionMode.STREAMING
+                : org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
+        if (streaming) {
+            env.enableCheckpointing(checkpointIntervalMs);
+        }
+        return env;
+    }
+
     public long records() {
         return Arrays.stream(splitSizes).sum();
     }

@@ -8,11 +8,8 @@ import io.sluice.testshared.campaign.CampaignSchedule;
 import io.sluice.testshared.campaign.Pacer;
 import io.sluice.testshared.campaign.SkewedNumberSource;
 
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -129,16 +126,7 @@ class IcebergFailureCampaignIT {
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, List.of());
         SinkValidation.validate(descriptor);
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(schedule.parallelism);
-        env.setRuntimeMode(schedule.streaming ? RuntimeExecutionMode.STREAMING : RuntimeExecutionMode.BATCH);
-        if (schedule.streaming) {
-            env.enableCheckpointing(schedule.checkpointIntervalMs);
-        }
+        StreamExecutionEnvironment env = schedule.environment(10, Duration.ofMillis(100));
         DataStream<RowData> rows = env.fromSource(new SkewedNumberSource(schedule.splitSizes),
                         WatermarkStrategy.noWatermarks(), "numbers")
                 .map(new Pacer(runId, ends, schedule.recordsPerSecondPerSubtask, schedule.fails("source-after-finish")))

@@ -1,5 +1,7 @@
 package io.sluice.plugin.iceberg.it;
 
+import io.sluice.testshared.FileTreeSnapshot;
+
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -12,11 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,30 +123,12 @@ class IcebergHostilePathsIT {
     }
 
     private void assertIntact() {
-        Map<String, String> now = snapshotOutside(tmp, warehouse.resolve("db").resolve("t"));
+        Map<String, String> now = FileTreeSnapshot.outside(tmp, warehouse.resolve("db").resolve("t"));
         if (outside.isEmpty()) {
             outside.putAll(now);
         }
         assertThat(now).as("files outside the table").isEqualTo(outside);
         assertThat(IcebergTables.rows(IcebergTables.load(warehouse, "db", "orders"))).containsExactlyInAnyOrder("1|a", "2|b");
         assertThat(IcebergTables.rows(IcebergTables.load(warehouse, "db", "t"))).containsExactly("10|a");
-    }
-
-    /** Path -> size and modification time of every file and directory under root, except below table. */
-    private static Map<String, String> snapshotOutside(Path root, Path table) {
-        Map<String, String> snapshot = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                if (p.startsWith(table) && !p.equals(table)) {
-                    continue;
-                }
-                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-                snapshot.put(root.relativize(p) + (a.isDirectory() ? "/" : ""),
-                        (a.isDirectory() ? "dir" : a.size() + " bytes") + " @" + a.lastModifiedTime().toMillis());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return snapshot;
     }
 }

@@ -5,7 +5,7 @@ import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.SinkContext;

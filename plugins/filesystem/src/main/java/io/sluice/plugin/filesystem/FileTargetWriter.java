@@ -2,7 +2,7 @@ package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.sink.BucketAssigner;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.RollingPolicy;
@@ -38,12 +38,14 @@ import java.util.UUID;
  *
  * <p>A writer that dies (a killed TaskManager) leaves the in-progress files it opened after its
  * last checkpoint: no state refers to them and nothing would ever resume or commit them. A writer
- * restored from that checkpoint deletes them, in the directories the state names (the buckets it
- * had then or had written to since the snapshot before, and the base path): only files whose name carries the dead writer's uid (a random UUID
- * per writer instance, so never another live writer's) with a part number at or above the
- * checkpointed counter (so opened after the checkpoint: every file rolled before it, pending in
- * the committer's state, and the open one resumed here have lower numbers). A bucket the dead
- * writer first opened after the checkpoint is not in the state, so its leftovers stay.
+ * restored from that checkpoint deletes them: only files whose name carries the dead writer's uid
+ * (a random UUID per writer instance, so never another live writer's) with a part number at or
+ * above the checkpointed counter (so opened after the checkpoint: every file rolled before it,
+ * pending in the committer's state, and the open one resumed here have lower numbers). The dead
+ * writer may have opened buckets after its checkpoint that no state names, so the successor walks
+ * the table's visible directories (at most {@link #LEFTOVER_SCAN_DIRECTORIES} of them), once for
+ * all the writers it takes over. A successor that dies before its own first checkpoint is not in
+ * any state; the files it opened stay, hidden from every reader.
  *
  * <p>With compaction on, part files get hidden names ({@link UnitCompaction#HIDDEN_PREFIX}) and are
  * marked for compaction: they become visible only as compaction output. Whether a file is hidden is
@@ -54,6 +56,12 @@ final class FileTargetWriter implements TargetWriter {
 
     static final int STATE_VERSION = 3;
     private static final int STATE_VERSION_WITHOUT_UID = 2;
+    /**
+     * How many directories a restored writer lists at most when it looks for a dead writer's
+     * in-progress files: the walk is per restored subtask, and leftovers are hidden and harmless,
+     * so a very large table is not walked to the end.
+     */
+    static final int LEFTOVER_SCAN_DIRECTORIES = 10_000;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetWriter.class);
 
     private final Path basePath;
@@ -225,6 +233,7 @@ final class FileTargetWriter implements TargetWriter {
     /** Resumes the open files of the writers this subtask takes over. */
     void restore(List<Payload> states) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
+        Map<String, Long> deadWriters = new HashMap<>();
         for (Payload state : states) {
             if (state.version() != STATE_VERSION && state.version() != STATE_VERSION_WITHOUT_UID) {
                 throw new IOException("Unknown filesystem writer state version " + state.version());
@@ -237,12 +246,9 @@ final class FileTargetWriter implements TargetWriter {
                 deadCounter = in.readLong();
                 partCounter = Math.max(partCounter, deadCounter);
             }
-            java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
-            dirs.add(basePath);
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
                 String id = in.readUTF();
-                dirs.add(bucketPath(id));
                 long creation = in.readLong();
                 long counter = in.readLong();
                 Bucket bucket = buckets.computeIfAbsent(id, k -> new Bucket(k, bucketPath(k), creation));
@@ -265,21 +271,35 @@ final class FileTargetWriter implements TargetWriter {
             if (deadUid != null) {
                 int touched = in.readInt();
                 for (int i = 0; i < touched; i++) {
-                    dirs.add(bucketPath(in.readUTF()));
+                    in.readUTF(); // the buckets written since the snapshot before: the walk finds them
                 }
-                removeLeftovers(deadUid, deadCounter, dirs);
+                deadWriters.put(deadUid, deadCounter);
             }
+        }
+        if (!deadWriters.isEmpty()) {
+            removeLeftovers(deadWriters);
         }
     }
 
     /**
-     * Deletes the in-progress files the writer {@code deadUid} opened after its checkpoint (part
-     * number {@code >= counter}) in {@code dirs}. Best effort: a file left behind is hidden and
-     * harmless, so a failure to list or delete is logged and the restore goes on.
+     * Deletes the in-progress files that the dead writers (uid to checkpointed part counter) opened
+     * after their checkpoint, anywhere in the table's visible directories. Best effort: a file left
+     * behind is hidden and harmless, so a failure to list or delete is logged and the restore goes
+     * on.
      */
-    private void removeLeftovers(String deadUid, long counter, java.util.Set<Path> dirs) {
+    private void removeLeftovers(Map<String, Long> deadWriters) {
         int removed = 0;
-        for (Path dir : dirs) {
+        int listed = 0;
+        java.util.ArrayDeque<Path> toList = new java.util.ArrayDeque<>();
+        toList.add(basePath);
+        while (!toList.isEmpty()) {
+            if (listed == LEFTOVER_SCAN_DIRECTORIES) {
+                LOG.warn("Stopped looking for in-progress files of failed writers {} after {} directories of {}",
+                        deadWriters.keySet(), listed, basePath);
+                break;
+            }
+            Path dir = toList.poll();
+            listed++;
             try {
                 org.apache.flink.core.fs.FileSystem fs = dir.getFileSystem();
                 org.apache.flink.core.fs.FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
@@ -287,18 +307,32 @@ final class FileTargetWriter implements TargetWriter {
                     continue;
                 }
                 for (org.apache.flink.core.fs.FileStatus f : entries) {
-                    if (!f.isDir() && names.isInProgressPart(f.getPath().getName(), deadUid, counter)
-                            && fs.delete(f.getPath(), false)) {
+                    String name = f.getPath().getName();
+                    if (f.isDir()) {
+                        if (VisibleFiles.isVisibleName(name)) {
+                            toList.add(f.getPath());
+                        }
+                    } else if (isLeftover(name, deadWriters) && fs.delete(f.getPath(), false)) {
                         removed++;
                     }
                 }
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Cannot remove in-progress files a failed writer left in {}: {}", dir, e.toString());
+                LOG.warn("Cannot remove in-progress files failed writers left in {}: {}", dir, e.toString());
             }
         }
         if (removed > 0) {
-            LOG.info("Removed {} in-progress file(s) that writer {} opened after its last checkpoint", removed, deadUid);
+            LOG.info("Removed {} in-progress file(s) that writers {} opened after their last checkpoint",
+                    removed, deadWriters.keySet());
         }
+    }
+
+    private boolean isLeftover(String fileName, Map<String, Long> deadWriters) {
+        for (Map.Entry<String, Long> dead : deadWriters.entrySet()) {
+            if (names.isInProgressPart(fileName, dead.getKey(), dead.getValue())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.sluice.plugin.filesystem;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;

@@ -6,7 +6,7 @@ import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.RowReader;
 import io.sluice.spi.compact.RowWriter;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;

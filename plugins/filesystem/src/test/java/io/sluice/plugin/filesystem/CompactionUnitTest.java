@@ -6,7 +6,7 @@ import io.sluice.spi.compact.CompactorContext;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.sink.CommitRequest;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;

@@ -1,6 +1,6 @@
 package io.sluice.plugin.filesystem;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
@@ -103,6 +103,43 @@ class RestoreTest {
         }
         assertThat(hidden(base).values()).as("the live writer's file").containsExactly("live\n");
         live.close();
+    }
+
+    /**
+     * The dead writers opened buckets after their checkpoint that no state names (KilledTaskManagerIT
+     * seed 20261202 left two such files): one successor taking over both (scale-in) finds them
+     * anywhere in the table.
+     */
+    @Test
+    void leftoversInBucketsFirstOpenedAfterTheCheckpointAreRemovedToo() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = TestSinkContext.of(base, "lines")
+                .set("sink.rolling-policy.kind", "on-checkpoint")
+                .set("sink.bucket-assigner", "date-time")
+                .set("sink.bucket-assigner.date-time.time-zone", "UTC");
+        long hour = 3_600_000L;
+        TargetWriter first = target.createWriter(ctx, Collections.emptyList());
+        TargetWriter second = target.createWriter(ctx, Collections.emptyList());
+        first.write(row("a-h7"), at(T0));
+        second.write(row("b-h7"), at(T0));
+        List<PendingCommit> cp1 = new ArrayList<>(first.prepareCommit(false));
+        cp1.addAll(second.prepareCommit(false));
+        List<Payload> state = new ArrayList<>(first.snapshotState(1));
+        state.addAll(second.snapshotState(1));
+        first.write(row("a-h8"), at(T0 + hour)); // buckets no checkpoint knows of
+        second.write(row("b-h9"), at(T0 + 2 * hour));
+        assertThat(hidden(base).keySet()).extracting(TargetTesting::parent)
+                .containsExactlyInAnyOrder("2024-03-05--07", "2024-03-05--07", "2024-03-05--08", "2024-03-05--09");
+        // both killed: neither closed nor disposed
+
+        try (TargetWriter restored = target.createWriter(ctx, state);
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            assertThat(hidden(base).values()).as("in-progress files after the restore")
+                    .containsExactlyInAnyOrder("a-h7\n", "b-h7\n");
+            commit(committer, 1, cp1);
+        }
+        assertThat(hidden(base)).isEmpty();
+        assertThat(visible(base).values()).containsExactlyInAnyOrder("a-h7\n", "b-h7\n");
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetCommitter;

@@ -1,6 +1,6 @@
 package io.sluice.testkit;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.source.PlannedSplit;
 import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;

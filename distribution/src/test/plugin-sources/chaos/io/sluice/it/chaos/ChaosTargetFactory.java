@@ -1,7 +1,7 @@
 package io.sluice.it.chaos;
 
 import io.sluice.spi.sink.CommitRequest;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.SinkContext;

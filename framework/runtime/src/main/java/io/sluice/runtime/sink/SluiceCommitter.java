@@ -3,7 +3,7 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.api.connector.sink2.Committer;

@@ -9,7 +9,7 @@ import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
 import io.sluice.runtime.state.WriterStateSerializer;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 

@@ -4,7 +4,7 @@ import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
 import io.sluice.spi.NonRecoverableException;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetWriter;

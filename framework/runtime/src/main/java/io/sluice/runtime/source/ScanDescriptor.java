@@ -3,7 +3,7 @@ package io.sluice.runtime.source;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import org.apache.flink.table.types.logical.RowType;
 

@@ -1,7 +1,7 @@
 package io.sluice.runtime.source;
 
 import io.sluice.runtime.state.Envelope;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.source.PlannedSplit;
 import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;

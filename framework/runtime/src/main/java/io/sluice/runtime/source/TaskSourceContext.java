@@ -1,7 +1,7 @@
 package io.sluice.runtime.source;
 
 import io.sluice.spi.ExtensionLookup;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.source.SourceContext;
 
 import org.apache.flink.configuration.Configuration;

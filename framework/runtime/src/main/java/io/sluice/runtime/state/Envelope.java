@@ -1,6 +1,6 @@
 package io.sluice.runtime.state;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;

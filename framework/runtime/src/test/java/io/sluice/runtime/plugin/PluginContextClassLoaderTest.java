@@ -268,7 +268,7 @@ class PluginContextClassLoaderTest {
 
     static TestPlugins.Builder probePlugin(Path pluginsDir) {
         String p = "package testplugin.probe;\n"
-                + "import io.sluice.spi.format.*; import io.sluice.spi.partition.*; import io.sluice.spi.sink.*;\n"
+                + "import io.sluice.spi.format.*; import io.sluice.spi.partition.*; import io.sluice.spi.sink.*; import io.sluice.spi.Payload;\n"
                 + "import io.sluice.spi.source.*; import io.sluice.spi.compact.*;\n"
                 + "import org.apache.flink.api.common.serialization.*; import org.apache.flink.table.data.RowData;\n"
                 + "import org.apache.flink.core.fs.FSDataOutputStream; import org.apache.flink.core.fs.FSDataInputStream;\n"

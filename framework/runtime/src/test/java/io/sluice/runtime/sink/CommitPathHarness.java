@@ -6,7 +6,7 @@ import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;

@@ -2,7 +2,7 @@ package io.sluice.runtime.sink;
 
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.sluice.spi.sink;
 
+import io.sluice.spi.Payload;
+
 import java.util.Collections;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.sluice.spi.sink;
 
+import io.sluice.spi.Payload;
+
 import javax.annotation.Nullable;
 
 import java.util.Objects;

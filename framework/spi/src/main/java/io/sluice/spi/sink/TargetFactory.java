@@ -1,5 +1,7 @@
 package io.sluice.spi.sink;
 
+import io.sluice.spi.Payload;
+
 import io.sluice.spi.SluiceFactory;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.sluice.spi.source;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import javax.annotation.Nullable;
 

@@ -1,6 +1,6 @@
 package io.sluice.plugin.iceberg;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.spi.source.ScanSourceFactory;
 import io.sluice.spi.source.ScanSplitReader;

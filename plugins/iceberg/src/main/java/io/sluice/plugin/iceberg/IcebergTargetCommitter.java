@@ -1,7 +1,7 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.sink.CommitRequest;
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.iceberg.AppendFiles;

@@ -1,6 +1,6 @@
 package io.sluice.plugin.iceberg;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;

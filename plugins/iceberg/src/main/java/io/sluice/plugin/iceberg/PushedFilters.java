@@ -1,6 +1,6 @@
 package io.sluice.plugin.iceberg;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.iceberg.expressions.Expression;

@@ -58,7 +58,7 @@ class IcebergScanStreamingTest {
         ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
         table.append(1, 1);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL");
-        io.sluice.spi.sink.Payload position;
+        io.sluice.spi.Payload position;
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             position = planner.plan(null).position();
         }
@@ -167,7 +167,7 @@ class IcebergScanStreamingTest {
     void aStreamingPlannerRefusesABoundedPosition() throws Exception {
         ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
         TestSourceContext bounded = TestSourceContext.hadoop(warehouse, Writes.ROW);
-        io.sluice.spi.sink.Payload position = table.planOnce(bounded).position();
+        io.sluice.spi.Payload position = table.planOnce(bounded).position();
         try (ScanPlanner planner = table.source.createPlanner(streaming("TABLE_SCAN_THEN_INCREMENTAL"))) {
             assertThatThrownBy(() -> planner.plan(position)).isInstanceOf(IOException.class)
                     .hasMessageContaining("bounded read");

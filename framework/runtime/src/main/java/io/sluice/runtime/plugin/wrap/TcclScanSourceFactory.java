@@ -1,6 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.spi.source.ScanSourceFactory;

@@ -1,6 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
-import io.sluice.spi.sink.Payload;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetWriter;

@@ -1,4 +1,4 @@
-package io.sluice.spi.sink;
+package io.sluice.spi;
 
 import java.util.Arrays;
 import java.util.Objects;

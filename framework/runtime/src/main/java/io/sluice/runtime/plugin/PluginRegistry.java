@@ -220,6 +220,13 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                         + ", which the plugin cannot load (" + describe(e) + ")");
                 continue;
             }
+            if (io.sluice.spi.format.RowEncodingFormat.class.isAssignableFrom(extensionClass)
+                    && io.sluice.spi.format.BulkWritingFormat.class.isAssignableFrom(extensionClass)) {
+                // which one a sink would use is undefined; a format writes row by row or in bulk
+                problems.add("extension " + className + " is both a RowEncodingFormat and a BulkWritingFormat;"
+                        + " a format writes either row by row or in bulk");
+                continue;
+            }
             for (Class<? extends SluiceFactory> type : SpiWrappers.SPI_TYPES) {
                 if (!type.isAssignableFrom(extensionClass)) {
                     continue;

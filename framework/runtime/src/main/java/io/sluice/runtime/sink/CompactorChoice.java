@@ -4,7 +4,10 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.CompactorContext;
 import io.sluice.spi.compact.FileCompactorFactory;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.BulkReadingFormat;
+import io.sluice.spi.format.BulkWritingFormat;
+import io.sluice.spi.format.Formats;
+import io.sluice.spi.format.StreamReadingFormat;
 
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -32,10 +35,9 @@ final class CompactorChoice {
 
     static CompactorContext context(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
         String format = raw.get("format");
-        FormatFactory factory = format == null || !extensions.identifiers(FormatFactory.class).contains(format)
-                ? null : extensions.find(FormatFactory.class, format);
-        boolean bulk = factory != null && factory.isBulk();
-        boolean readable = factory != null && factory.readerKind() != FormatFactory.ReaderKind.NONE;
+        boolean bulk = format != null && Formats.offers(extensions, BulkWritingFormat.class, format);
+        boolean readable = format != null && (Formats.offers(extensions, StreamReadingFormat.class, format)
+                || Formats.offers(extensions, BulkReadingFormat.class, format));
         return new CompactorContext() {
             @Override
             public String format() {

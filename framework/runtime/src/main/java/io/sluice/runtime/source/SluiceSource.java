@@ -2,7 +2,10 @@ package io.sluice.runtime.source;
 
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.spi.format.FormatContext;
+import io.sluice.spi.format.BulkReadingFormat;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.Formats;
+import io.sluice.spi.format.StreamReadingFormat;
 import io.sluice.spi.source.FileEnumeratorFactory;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -146,7 +149,8 @@ public final class SluiceSource
     /** As {@link #readingFormat(SourceDescriptor, PluginRegistry)}, counting skipped records in {@code skipped}. */
     static BulkFormat<RowData, FileSourceSplit> readingFormat(SourceDescriptor descriptor, PluginRegistry registry,
             Counter skipped) {
-        FormatFactory format = registry.find(FormatFactory.class, descriptor.format());
+        FormatFactory format = Formats.reader(registry, descriptor.format())
+                .orElseThrow(() -> Formats.lacking(registry, descriptor.format(), "be read"));
         RowType rowType = descriptor.rowType();
         List<String> keys = descriptor.partitionKeys();
         List<RowType.RowField> fileFields = new ArrayList<>();
@@ -166,15 +170,10 @@ public final class SluiceSource
         RowType fileType = new RowType(rowType.isNullable(), fileFields);
         FormatContext formatContext = formatContext(fileType, descriptor, skipped);
         BulkFormat<RowData, FileSourceSplit> fileFormat;
-        switch (format.readerKind()) {
-            case STREAM:
-                fileFormat = new StreamFormatAdapter<>(format.createStreamFormat(formatContext));
-                break;
-            case BULK:
-                fileFormat = format.createBulkFormat(formatContext);
-                break;
-            default:
-                throw new IllegalArgumentException("Format '" + descriptor.format() + "' cannot be read");
+        if (format instanceof StreamReadingFormat) {
+            fileFormat = new StreamFormatAdapter<>(((StreamReadingFormat) format).createStreamFormat(formatContext));
+        } else {
+            fileFormat = ((BulkReadingFormat) format).createBulkFormat(formatContext);
         }
         if (keys.isEmpty()) {
             return new ReadingFormat(fileFormat, rowType, null, null);

@@ -4,6 +4,7 @@ import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.Formats;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.source.FileEnumeratorFactory;
 
@@ -109,10 +110,8 @@ public final class SluiceSourceBuilder {
         }
         PluginSettings settings = PluginSettings.fromOptions(own);
         PluginRegistry registry = PluginRegistry.get(settings);
-        FormatFactory formatFactory = registry.find(FormatFactory.class, format);
-        if (formatFactory.readerKind() == FormatFactory.ReaderKind.NONE) {
-            throw new IllegalArgumentException("Format '" + format + "' cannot be read");
-        }
+        FormatFactory formatFactory = Formats.reader(registry, format)
+                .orElseThrow(() -> Formats.lacking(registry, format, "be read"));
         List<String> paths = new ArrayList<>();
         for (String p : path.split(",")) {
             if (!p.trim().isEmpty()) {

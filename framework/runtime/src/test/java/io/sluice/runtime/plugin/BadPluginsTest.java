@@ -51,7 +51,6 @@ class BadPluginsTest {
                         "@org.pf4j.Extension",
                         "public class NamedFormat implements io.sluice.spi.format.FormatFactory {",
                         "  public String identifier() { return \"" + identifier + "\"; }",
-                        "  public boolean isBulk() { return false; }",
                         "}"))
                 .build();
     }
@@ -206,7 +205,6 @@ class BadPluginsTest {
                         "public class ThrowingFormat implements io.sluice.spi.format.FormatFactory {",
                         "  public ThrowingFormat() { throw new IllegalStateException(\"no licence key found\"); }",
                         "  public String identifier() { return \"throwing-format\"; }",
-                        "  public boolean isBulk() { return false; }",
                         "}"))
                 .build();
 
@@ -224,6 +222,36 @@ class BadPluginsTest {
     }
 
     @Test
+    void aFormatThatWritesBothRowByRowAndInBulkFailsItsPlugin() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        TestPlugins.plugin(dir, "two-ways")
+                .source("testplugin.bad.BothWays", src(
+                        "package testplugin.bad;",
+                        "public interface BothWays extends io.sluice.spi.format.RowEncodingFormat,"
+                                + " io.sluice.spi.format.BulkWritingFormat {}"))
+                .source("testplugin.bad.TwoWayFormat", src(
+                        "package testplugin.bad;",
+                        "import io.sluice.spi.format.*;",
+                        "@org.pf4j.Extension",
+                        "public class TwoWayFormat implements BothWays {",
+                        "  public String identifier() { return \"two-way\"; }",
+                        "  public org.apache.flink.api.common.serialization.Encoder<org.apache.flink.table.data.RowData>"
+                                + " createEncoder(FormatContext c) { return null; }",
+                        "  public org.apache.flink.api.common.serialization.BulkWriter.Factory<org.apache.flink.table.data.RowData>"
+                                + " createBulkWriterFactory(FormatContext c) { return null; }",
+                        "}"))
+                .build();
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        PluginInfo plugin = info(registry, "two-ways");
+        assertThat(plugin.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(plugin.error()).contains("testplugin.bad.TwoWayFormat")
+                .contains("both a RowEncodingFormat and a BulkWritingFormat");
+        assertThat(registry.identifiers(io.sluice.spi.format.RowEncodingFormat.class)).doesNotContain("two-way");
+    }
+
+    @Test
     void anExtensionIndexNamingAMissingClassFailsThePlugin() throws IOException {
         Path dir = tmp.resolve("plugins");
         TestPlugins.plugin(dir, "dangling")
@@ -231,7 +259,6 @@ class BadPluginsTest {
                         "package testplugin.bad;",
                         "public class RealFormat implements io.sluice.spi.format.FormatFactory {",
                         "  public String identifier() { return \"real-format\"; }",
-                        "  public boolean isBulk() { return false; }",
                         "}"))
                 .resource("META-INF/extensions.idx", "testplugin.bad.RealFormat\ntestplugin.bad.GoneFormat\n")
                 .build();

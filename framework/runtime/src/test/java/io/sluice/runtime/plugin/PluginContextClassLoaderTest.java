@@ -7,7 +7,11 @@ import static org.assertj.core.api.Assertions.fail;
 import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.runtime.plugin.wrap.SpiWrappers;
 import io.sluice.spi.SluiceFactory;
+import io.sluice.spi.format.BulkReadingFormat;
+import io.sluice.spi.format.BulkWritingFormat;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.RowEncodingFormat;
+import io.sluice.spi.format.StreamReadingFormat;
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionTimeExtractor;
@@ -108,11 +112,14 @@ class PluginContextClassLoaderTest {
         List<Invocation> invocations = new ArrayList<>();
         Set<Class<?>> visited = new LinkedHashSet<>();
         for (Class<? extends SluiceFactory> type : SpiWrappers.SPI_TYPES) {
-            walk(type, registry.find(type, "probe"), pluginLoader, invocations, visited);
+            // a format writes row by row or in bulk: the bulk capabilities are a second probe format's
+            boolean bulkFormat = type == BulkWritingFormat.class || type == BulkReadingFormat.class;
+            walk(type, registry.find(type, bulkFormat ? "probe-bulk" : "probe"), pluginLoader, invocations, visited);
         }
         assertThat(visited).containsExactlyInAnyOrder(
                 TargetFactory.class, TargetWriter.class, TargetCommitter.class,
-                FormatFactory.class, Encoder.class, BulkWriter.Factory.class, BulkWriter.class,
+                FormatFactory.class, RowEncodingFormat.class, BulkWritingFormat.class, StreamReadingFormat.class,
+                BulkReadingFormat.class, Encoder.class, BulkWriter.Factory.class, BulkWriter.class,
                 BucketAssignerFactory.class, BucketAssigner.class,
                 RollingPolicyFactory.class, RollingPolicy.class,
                 CommitPolicyFactory.class, CommitPolicy.class,
@@ -154,7 +161,9 @@ class PluginContextClassLoaderTest {
             if (Modifier.isStatic(method.getModifiers())) {
                 continue;
             }
-            String label = label(type) + "." + method.getName();
+            // the format capabilities share one probe's identifier and options, labelled FormatFactory
+            boolean formatBase = method.getDeclaringClass() == SluiceFactory.class && FormatFactory.class.isAssignableFrom(type);
+            String label = (formatBase ? "FormatFactory" : label(type)) + "." + method.getName();
             Object result;
             try {
                 result = method.invoke(target, arguments(method));
@@ -308,20 +317,27 @@ class PluginContextClassLoaderTest {
                         "  public void commit(CommitRequest r) throws IOException { " + probe("TargetCommitter.commit") + " }",
                         "  public void close() throws Exception { " + probe("TargetCommitter.close") + " }",
                         "}"))
+                .source("testplugin.probe.ProbeRowFile", p + src(
+                        "public interface ProbeRowFile extends RowEncodingFormat, StreamReadingFormat {}"))
+                .source("testplugin.probe.ProbeBulkFile", p + src(
+                        "public interface ProbeBulkFile extends BulkWritingFormat, BulkReadingFormat {}"))
                 .source("testplugin.probe.ProbeFormatFactory", p + src(
                         "@org.pf4j.Extension",
-                        "public class ProbeFormatFactory implements FormatFactory {",
+                        "public class ProbeFormatFactory implements ProbeRowFile {",
                         factoryMethods("FormatFactory"),
-                        "  public boolean isBulk() { " + probe("FormatFactory.isBulk") + " return false; }",
                         "  public Encoder<RowData> createEncoder(FormatContext c) {",
-                        "    " + probe("FormatFactory.createEncoder") + " return new ProbeEncoder(); }",
-                        "  public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext c) {",
-                        "    " + probe("FormatFactory.createBulkWriterFactory") + " return new ProbeBulkWriterFactory(); }",
-                        "  public ReaderKind readerKind() { " + probe("FormatFactory.readerKind") + " return ReaderKind.STREAM; }",
+                        "    " + probe("RowEncodingFormat.createEncoder") + " return new ProbeEncoder(); }",
                         "  public StreamFormat<RowData> createStreamFormat(FormatContext c) {",
-                        "    " + probe("FormatFactory.createStreamFormat") + " return new ProbeStreamFormat(); }",
+                        "    " + probe("StreamReadingFormat.createStreamFormat") + " return new ProbeStreamFormat(); }",
+                        "}"))
+                .source("testplugin.probe.ProbeBulkFormatFactory", p + src(
+                        "@org.pf4j.Extension",
+                        "public class ProbeBulkFormatFactory implements ProbeBulkFile {",
+                        factoryMethods("FormatFactory").replace("return \"probe\"", "return \"probe-bulk\""),
+                        "  public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext c) {",
+                        "    " + probe("BulkWritingFormat.createBulkWriterFactory") + " return new ProbeBulkWriterFactory(); }",
                         "  public BulkFormat<RowData, FileSourceSplit> createBulkFormat(FormatContext c) {",
-                        "    " + probe("FormatFactory.createBulkFormat") + " return new ProbeBulkFormat(); }",
+                        "    " + probe("BulkReadingFormat.createBulkFormat") + " return new ProbeBulkFormat(); }",
                         "}"))
                 .source("testplugin.probe.ProbeStreamFormat", p + src(
                         "public class ProbeStreamFormat implements StreamFormat<RowData> {",

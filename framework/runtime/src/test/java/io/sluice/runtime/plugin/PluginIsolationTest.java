@@ -8,6 +8,7 @@ import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.RowEncodingFormat;
 import io.sluice.testshared.SharedMarker;
 
 import org.apache.flink.api.common.serialization.Encoder;
@@ -71,13 +72,12 @@ class PluginIsolationTest {
                 .source("testplugin.report.ReportFormat", src(
                         "package testplugin.report;",
                         "import io.sluice.spi.format.FormatContext;",
-                        "import io.sluice.spi.format.FormatFactory;",
+                        "import io.sluice.spi.format.RowEncodingFormat;",
                         "import org.apache.flink.api.common.serialization.Encoder;",
                         "import org.apache.flink.table.data.RowData;",
                         "@org.pf4j.Extension",
-                        "public class ReportFormat implements FormatFactory {",
+                        "public class ReportFormat implements RowEncodingFormat {",
                         "  public String identifier() { return \"" + identifier + "\"; }",
-                        "  public boolean isBulk() { return false; }",
                         "  public Encoder<RowData> createEncoder(FormatContext context) { return new ReportEncoder(); }",
                         "}"))
                 .source("testplugin.report.ReportEncoder", src(
@@ -139,7 +139,7 @@ class PluginIsolationTest {
     };
 
     /** Encodes one row with the format and parses the report the plugin wrote. */
-    static Map<String, String> report(FormatFactory format) throws IOException {
+    static Map<String, String> report(RowEncodingFormat format) throws IOException {
         Encoder<RowData> encoder = format.createEncoder(CONTEXT);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         encoder.encode(GenericRowData.of(7, StringData.fromString("seven")), out);
@@ -162,8 +162,8 @@ class PluginIsolationTest {
 
         assertThat(registry.plugins()).extracting(PluginInfo::status).containsOnly(PluginInfo.Status.LOADED);
         assertThat(registry.identifiers(FormatFactory.class)).contains("avro-version-a", "avro-version-b");
-        FormatFactory a = registry.find(FormatFactory.class, "avro-version-a");
-        FormatFactory b = registry.find(FormatFactory.class, "avro-version-b");
+        RowEncodingFormat a = registry.find(RowEncodingFormat.class, "avro-version-a");
+        RowEncodingFormat b = registry.find(RowEncodingFormat.class, "avro-version-b");
         assertThat(registry.pluginOf(FormatFactory.class, "avro-version-a")).isEqualTo("avro-a");
         assertThat(registry.pluginOf(FormatFactory.class, "avro-version-b")).isEqualTo("avro-b");
 
@@ -206,7 +206,7 @@ class PluginIsolationTest {
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
 
-        assertThat(report(registry.find(FormatFactory.class, "no-avro"))).containsEntry("avro", "none");
+        assertThat(report(registry.find(RowEncodingFormat.class, "no-avro"))).containsEntry("avro", "none");
         assertThatThrownBy(() -> registry.classLoader("no-avro").loadClass("org.apache.avro.Schema"))
                 .isInstanceOf(ClassNotFoundException.class)
                 .hasMessageContaining("org.apache.avro.Schema")
@@ -222,12 +222,12 @@ class PluginIsolationTest {
         assertThat(pluginLoader).isInstanceOf(IsolatingPluginClassLoader.class);
         assertThat(pluginLoader.getParent()).isSameAs(ClassLoader.getPlatformClassLoader());
 
-        FormatFactory wrapped = registry.find(FormatFactory.class, "avro-version-a");
+        RowEncodingFormat wrapped = registry.find(RowEncodingFormat.class, "avro-version-a");
         Object pluginFactory = ((PluginBound) wrapped).unwrap();
         // the plugin's own class, yet an instance of this test's FormatFactory: no ClassCastException
         assertThat(pluginFactory.getClass().getClassLoader()).isSameAs(pluginLoader);
         assertThat(pluginFactory).isInstanceOf(FormatFactory.class);
-        FormatFactory direct = (FormatFactory) pluginFactory;
+        RowEncodingFormat direct = (RowEncodingFormat) pluginFactory;
         assertThat(direct.identifier()).isEqualTo("avro-version-a");
 
         for (Class<?> shared : List.of(FormatFactory.class, SluiceFactory.class, FormatContext.class, RowData.class,
@@ -255,7 +255,7 @@ class PluginIsolationTest {
         Class<?> ownMarker = ownRegistry.classLoader("marker").loadClass(SharedMarker.class.getName());
         assertThat(ownMarker).isNotSameAs(SharedMarker.class);
         assertThat(ownMarker.getClassLoader()).isSameAs(ownRegistry.classLoader("marker"));
-        assertThat(report(ownRegistry.find(FormatFactory.class, "marker"))).containsEntry("marker", "plugin");
+        assertThat(report(ownRegistry.find(RowEncodingFormat.class, "marker"))).containsEntry("marker", "plugin");
 
         // with the prefix configured, the framework's copy wins although the plugin bundles one
         Map<String, String> options = new LinkedHashMap<>();
@@ -265,7 +265,7 @@ class PluginIsolationTest {
         assertThat(settings.parentFirstPatterns().prefixes()).contains("io.sluice.testshared.", "com.example.unused.");
         PluginRegistry sharedRegistry = registry(settings);
         assertThat(sharedRegistry.classLoader("marker").loadClass(SharedMarker.class.getName())).isSameAs(SharedMarker.class);
-        assertThat(report(sharedRegistry.find(FormatFactory.class, "marker"))).containsEntry("marker", "framework");
+        assertThat(report(sharedRegistry.find(RowEncodingFormat.class, "marker"))).containsEntry("marker", "framework");
     }
 
     @Test

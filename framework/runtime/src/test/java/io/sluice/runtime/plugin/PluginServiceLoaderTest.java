@@ -2,7 +2,7 @@ package io.sluice.runtime.plugin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.RowEncodingFormat;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,9 +47,9 @@ class PluginServiceLoaderTest {
         registry = PluginRegistry.get(PluginSettings.of(dir));
 
         // looked up inside the plugin, through the context class loader of the SPI call
-        assertThat(PluginIsolationTest.report(registry.find(FormatFactory.class, "svc-a")))
+        assertThat(PluginIsolationTest.report(registry.find(RowEncodingFormat.class, "svc-a")))
                 .containsEntry("services", "testplugin.report.svc_a.Detector");
-        assertThat(PluginIsolationTest.report(registry.find(FormatFactory.class, "svc-b")))
+        assertThat(PluginIsolationTest.report(registry.find(RowEncodingFormat.class, "svc-b")))
                 .containsEntry("services", "testplugin.report.svc_b.Detector");
 
         // and with the plugin loaders directly

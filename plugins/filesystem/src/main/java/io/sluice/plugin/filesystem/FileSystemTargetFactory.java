@@ -1,7 +1,8 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.PathNames;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.BulkWritingFormat;
+import io.sluice.spi.format.Formats;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
@@ -146,7 +147,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         String kind = context.options().get(FileSystemOptions.ROLLING_POLICY);
         RollingPolicy policy = context.extensions().find(RollingPolicyFactory.class, kind).create(context);
         String format = context.options().get(FileSystemOptions.FORMAT);
-        boolean bulk = context.extensions().find(FormatFactory.class, format).isBulk();
+        boolean bulk = Formats.offers(context.extensions(), BulkWritingFormat.class, format);
         // a bulk file cannot be resumed after a failure: it always closes at a checkpoint
         return bulk ? new CheckpointRollingPolicy(policy) : policy;
     }

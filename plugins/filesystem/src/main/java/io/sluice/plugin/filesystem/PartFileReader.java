@@ -2,7 +2,10 @@ package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.compact.RowReader;
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.format.BulkReadingFormat;
+import io.sluice.spi.format.Formats;
+import io.sluice.spi.format.StreamReadingFormat;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
@@ -30,32 +33,33 @@ abstract class PartFileReader implements RowReader {
         this.file = file;
     }
 
-    static PartFileReader open(FormatFactory format, FormatContext context, Path file) throws IOException {
+    static PartFileReader open(ExtensionLookup extensions, String format, FormatContext context, Path file)
+            throws IOException {
         FileStatus status = file.getFileSystem().getFileStatus(file);
         Configuration config = new Configuration();
-        switch (format.readerKind()) {
-            case STREAM:
-                StreamFormat<RowData> stream = format.createStreamFormat(context);
-                FSDataInputStream in = file.getFileSystem().open(file);
-                try {
-                    return new Streamed(file, stream.createReader(config, in, status.getLen(), status.getLen()));
-                } catch (IOException | RuntimeException e) {
-                    in.close();
-                    throw failure(file, e);
-                }
-            case BULK:
-                BulkFormat<RowData, FileSourceSplit> bulk = format.createBulkFormat(context);
-                FileSourceSplit split = new FileSourceSplit("compaction", file, 0, status.getLen(),
-                        status.getModificationTime(), status.getLen());
-                try {
-                    return new Batched(file, bulk.createReader(config, split));
-                } catch (IOException | RuntimeException e) {
-                    throw failure(file, e);
-                }
-            default:
-                throw new IOException("Format '" + format.identifier() + "' has no reader: cannot read " + file
-                        + " back for compaction; use 'compaction.compactor' = 'concat' (row formats only)");
+        if (Formats.offers(extensions, StreamReadingFormat.class, format)) {
+            StreamFormat<RowData> stream = extensions.find(StreamReadingFormat.class, format).createStreamFormat(context);
+            FSDataInputStream in = file.getFileSystem().open(file);
+            try {
+                return new Streamed(file, stream.createReader(config, in, status.getLen(), status.getLen()));
+            } catch (IOException | RuntimeException e) {
+                in.close();
+                throw failure(file, e);
+            }
         }
+        if (Formats.offers(extensions, BulkReadingFormat.class, format)) {
+            BulkFormat<RowData, FileSourceSplit> bulk = extensions.find(BulkReadingFormat.class, format)
+                    .createBulkFormat(context);
+            FileSourceSplit split = new FileSourceSplit("compaction", file, 0, status.getLen(),
+                    status.getModificationTime(), status.getLen());
+            try {
+                return new Batched(file, bulk.createReader(config, split));
+            } catch (IOException | RuntimeException e) {
+                throw failure(file, e);
+            }
+        }
+        throw new IOException("Format '" + format + "' has no reader: cannot read " + file
+                + " back for compaction; use 'compaction.compactor' = 'concat' (row formats only)");
     }
 
     static IOException failure(Path file, Exception e) {

@@ -1,7 +1,10 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.BulkWritingFormat;
+import io.sluice.spi.format.Formats;
+import io.sluice.spi.format.RowEncodingFormat;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -27,14 +30,16 @@ import java.util.Map;
  */
 final class PartWriters {
 
-    private final FormatFactory format;
+    private final ExtensionLookup extensions; // finds the format's reader, for compaction
+    private final String format;
     private final FormatContext fileContext; // the file's columns and the format's options
     private final Encoder<RowData> encoder; // row formats
     private final BulkWriter.Factory<RowData> bulkFactory; // bulk formats
     private final int[] projection; // null: whole row
 
-    private PartWriters(FormatFactory format, FormatContext fileContext, Encoder<RowData> encoder,
+    private PartWriters(ExtensionLookup extensions, String format, FormatContext fileContext, Encoder<RowData> encoder,
             BulkWriter.Factory<RowData> bulkFactory, int[] projection) {
+        this.extensions = extensions;
         this.format = format;
         this.fileContext = fileContext;
         this.encoder = encoder;
@@ -45,18 +50,23 @@ final class PartWriters {
     /** @throws IllegalArgumentException for an unknown format or invalid format options */
     static PartWriters create(SinkContext context) {
         String format = context.options().get(FileSystemOptions.FORMAT);
-        FormatFactory factory = context.extensions().find(FormatFactory.class, format);
+        ExtensionLookup extensions = context.extensions();
         int[] projection = projection(context);
         RowType fileType = projection == null ? context.rowType() : project(context.rowType(), projection);
         FormatContext formatContext = new PrefixedFormatContext(fileType, formatOptions(context.rawOptions(), format));
-        return factory.isBulk()
-                ? new PartWriters(factory, formatContext, null, factory.createBulkWriterFactory(formatContext), projection)
-                : new PartWriters(factory, formatContext, factory.createEncoder(formatContext), null, projection);
+        if (Formats.offers(extensions, BulkWritingFormat.class, format)) {
+            BulkWriter.Factory<RowData> bulk = extensions.find(BulkWritingFormat.class, format)
+                    .createBulkWriterFactory(formatContext);
+            return new PartWriters(extensions, format, formatContext, null, bulk, projection);
+        }
+        Encoder<RowData> encoder = Formats.require(extensions, RowEncodingFormat.class, format, "be written")
+                .createEncoder(formatContext);
+        return new PartWriters(extensions, format, formatContext, encoder, null, projection);
     }
 
     /** Reads a finished part file back, as rows of the file's columns (what compaction merges). */
     PartFileReader read(Path file) throws IOException {
-        return PartFileReader.open(format, fileContext, file);
+        return PartFileReader.open(extensions, format, fileContext, file);
     }
 
     boolean isBulk() {

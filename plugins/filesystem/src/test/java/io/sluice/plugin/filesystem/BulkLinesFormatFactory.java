@@ -1,7 +1,7 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.BulkWritingFormat;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -14,16 +14,11 @@ import java.nio.charset.StandardCharsets;
  * Test bulk format {@code bulk-lines}: buffers the first column of each row and writes the lines
  * only on {@link BulkWriter#finish()}, like a columnar format writing its footer.
  */
-final class BulkLinesFormatFactory implements FormatFactory {
+final class BulkLinesFormatFactory implements BulkWritingFormat {
 
     @Override
     public String identifier() {
         return "bulk-lines";
-    }
-
-    @Override
-    public boolean isBulk() {
-        return true;
     }
 
     @Override

@@ -1,7 +1,8 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.RowEncodingFormat;
+import io.sluice.spi.format.StreamReadingFormat;
 
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -25,7 +26,7 @@ import java.nio.charset.StandardCharsets;
  * Test row format {@code lines}: writes the first column of each row plus {@code "\n"}, behind the
  * optional {@code lines.line-prefix}. Remembers the row type it was asked to encode.
  */
-final class LinesFormatFactory implements FormatFactory {
+final class LinesFormatFactory implements RowEncodingFormat, StreamReadingFormat {
 
     static final ConfigOption<String> LINE_PREFIX = ConfigOptions.key("line-prefix").stringType().defaultValue("");
 
@@ -34,16 +35,6 @@ final class LinesFormatFactory implements FormatFactory {
     @Override
     public String identifier() {
         return "lines";
-    }
-
-    @Override
-    public boolean isBulk() {
-        return false;
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.STREAM;
     }
 
     /** Reads the lines back (without the prefix handling: tests read what they wrote). */

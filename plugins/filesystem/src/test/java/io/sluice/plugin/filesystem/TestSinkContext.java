@@ -4,7 +4,8 @@ import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
-import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.BulkWritingFormat;
+import io.sluice.spi.format.Formats;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.configuration.ConfigOptions;
@@ -77,8 +78,16 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
 
     void register(SluiceFactory... all) {
         for (SluiceFactory f : all) {
-            for (Class<?> type : f.getClass().getInterfaces()) {
-                factories.computeIfAbsent(type, t -> new TreeMap<>()).put(f.identifier(), f);
+            registerAs(f, f.getClass());
+        }
+    }
+
+    /** Under every SPI interface the factory implements, also those its interfaces extend (format capabilities). */
+    private void registerAs(SluiceFactory f, Class<?> type) {
+        for (Class<?> spi : type.getInterfaces()) {
+            if (SluiceFactory.class.isAssignableFrom(spi) && spi != SluiceFactory.class) {
+                factories.computeIfAbsent(spi, t -> new TreeMap<>()).put(f.identifier(), f);
+                registerAs(f, spi);
             }
         }
     }
@@ -145,7 +154,7 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
     @Override
     public FileCompactor compactor() {
         String format = options.toMap().get("format");
-        boolean bulk = format != null && find(FormatFactory.class, format).isBulk();
+        boolean bulk = format != null && Formats.offers(this, BulkWritingFormat.class, format);
         String name = options.toMap().getOrDefault("compaction.compactor", bulk ? "record-wise" : "concat");
         return find(FileCompactorFactory.class, name).createCompactor(null);
     }

@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
@@ -40,7 +39,7 @@ import java.util.Set;
  * null.
  */
 @Extension
-public final class AvroFormatFactory implements FormatFactory {
+public final class AvroFormatFactory implements FileFormats.BulkFile {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "avro";
@@ -63,11 +62,6 @@ public final class AvroFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return true;
-    }
-
-    @Override
     public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext context) {
         String codec = context.options().get(CODEC);
         requireWorkingCodec(codec);
@@ -75,11 +69,6 @@ public final class AvroFormatFactory implements FormatFactory {
         RowType rowType = context.rowType();
         schema(rowType, legacy);
         return new AvroRowDataWriterFactory(rowType, codec, legacy);
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.BULK;
     }
 
     @Override

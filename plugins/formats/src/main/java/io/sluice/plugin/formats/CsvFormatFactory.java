@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
@@ -36,7 +35,7 @@ import java.util.Set;
  * (such as {@code \N}) for nulls to survive a round trip.
  */
 @Extension
-public final class CsvFormatFactory implements FormatFactory {
+public final class CsvFormatFactory implements FileFormats.RowFile {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "csv";
@@ -61,18 +60,8 @@ public final class CsvFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return false;
-    }
-
-    @Override
     public Encoder<RowData> createEncoder(FormatContext context) {
         return new SerializationSchemaEncoder(serializationSchema(context));
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.STREAM;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
@@ -34,7 +33,7 @@ import java.util.Set;
  * logged (see {@link DelimitedRowReader}).
  */
 @Extension
-public final class JsonFormatFactory implements FormatFactory {
+public final class JsonFormatFactory implements FileFormats.RowFile {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "json";
@@ -60,11 +59,6 @@ public final class JsonFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return false;
-    }
-
-    @Override
     public Encoder<RowData> createEncoder(FormatContext context) {
         ReadableConfig options = context.options();
         JsonRowDataSerializationSchema schema =
@@ -80,11 +74,6 @@ public final class JsonFormatFactory implements FormatFactory {
                         options.get(JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER),
                         options.get(JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS));
         return new SerializationSchemaEncoder(schema);
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.STREAM;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.ConfigOption;
@@ -40,7 +39,7 @@ import java.util.stream.IntStream;
  * before 1970 with a fraction of a second (say 1969-12-31 23:59:59.5) is stored one second late.
  */
 @Extension
-public final class OrcFormatFactory implements FormatFactory {
+public final class OrcFormatFactory implements FileFormats.BulkFile {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "orc";
@@ -56,11 +55,6 @@ public final class OrcFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return true;
-    }
-
-    @Override
     public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext context) {
         RowType rowType = context.rowType();
         TypeDescription schema = orcSchema(rowType);
@@ -69,11 +63,6 @@ public final class OrcFormatFactory implements FormatFactory {
                 new RowDataVectorizer(schema.toString(), fieldTypes),
                 OrcOptions.writerProperties(context.options(), rowType),
                 hadoopConfiguration());
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.BULK;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.ConfigOption;
@@ -32,7 +31,7 @@ import java.util.Set;
  * map reads back as one holding a single null.
  */
 @Extension
-public final class ParquetFormatFactory implements FormatFactory {
+public final class ParquetFormatFactory implements FileFormats.BulkFile {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "parquet";
@@ -54,11 +53,6 @@ public final class ParquetFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return true;
-    }
-
-    @Override
     public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext context) {
         RowType rowType = context.rowType();
         Configuration conf = ParquetWriterConfiguration.create(context.options());
@@ -68,11 +62,6 @@ public final class ParquetFormatFactory implements FormatFactory {
         boolean int64Nanos = context.options().get(ParquetOptions.WRITE_INT64_TIMESTAMP)
                 && "nanos".equalsIgnoreCase(context.options().get(ParquetOptions.TIMESTAMP_TIME_UNIT));
         return int64Nanos ? NanosTimestampRange.of(writer, rowType, utc) : writer;
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.BULK;
     }
 
     /**

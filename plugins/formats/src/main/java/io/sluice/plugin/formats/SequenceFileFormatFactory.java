@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.ConfigOption;
@@ -37,7 +36,7 @@ import java.util.Set;
  * SequenceFileStreamFormat}).
  */
 @Extension
-public final class SequenceFileFormatFactory implements FormatFactory {
+public final class SequenceFileFormatFactory implements FileFormats.BulkWrittenStreamRead {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "sequence-file";
@@ -70,11 +69,6 @@ public final class SequenceFileFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return true;
-    }
-
-    @Override
     public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext context) {
         RowType rowType = context.rowType();
         SequenceFileValue value = SequenceFileValue.of(IDENTIFIER, rowType);
@@ -84,11 +78,6 @@ public final class SequenceFileFormatFactory implements FormatFactory {
         SequenceFileWriterFactory factory = new SequenceFileWriterFactory(value, codec, type);
         requireWorkingCodec(factory, value, codec);
         return factory;
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.STREAM;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
-import io.sluice.spi.format.FormatFactory;
 
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
@@ -21,7 +20,7 @@ import java.util.Set;
  * character string column ({@code STRING}, {@code VARCHAR} or {@code CHAR}).
  */
 @Extension
-public final class TextFormatFactory implements FormatFactory {
+public final class TextFormatFactory implements FileFormats.RowFile {
 
     /** The name users select this format by. */
     public static final String IDENTIFIER = "text";
@@ -46,20 +45,10 @@ public final class TextFormatFactory implements FormatFactory {
     }
 
     @Override
-    public boolean isBulk() {
-        return false;
-    }
-
-    @Override
     public Encoder<RowData> createEncoder(FormatContext context) {
         requireSingleStringColumn(context.rowType());
         Charset charset = OptionValues.charset(IDENTIFIER, context.options(), CHARSET);
         return new TextLineEncoder(charset);
-    }
-
-    @Override
-    public ReaderKind readerKind() {
-        return ReaderKind.STREAM;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.avro.Conversions;
 import org.apache.avro.LogicalTypes;
@@ -48,15 +47,13 @@ class AvroFormatFactoryTest {
     @Test
     void declaresFlinksAvroOptions() {
         assertThat(factory.identifier()).isEqualTo("avro");
-        assertThat(factory.isBulk()).isTrue();
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.BULK);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder("codec", "timestamp_mapping.legacy");
         assertThat(AvroFormatFactory.CODEC.defaultValue()).isEqualTo("snappy");
         assertThat(AvroFormatFactory.TIMESTAMP_LEGACY_MAPPING.defaultValue()).isTrue();
         assertThat(format(SampleRows.ROW_TYPE).isSplittable()).isTrue();
-        assertThatThrownBy(() -> factory.createEncoder(TestFormatContext.of(SampleRows.ROW_TYPE)))
-                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

@@ -32,7 +32,7 @@ class CsvFormatFactoryTest {
     @Test
     void declaresTheUpstreamOptionsWithoutPrefix() {
         assertThat(factory.identifier()).isEqualTo("csv");
-        assertThat(factory.isBulk()).isFalse();
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "field-delimiter",

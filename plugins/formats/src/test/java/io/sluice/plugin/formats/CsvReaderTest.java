@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.table.data.GenericArrayData;
@@ -38,7 +37,7 @@ class CsvReaderTest {
 
     @Test
     void readsRecordByRecordFromOneStream() {
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.STREAM);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
         StreamFormat<RowData> format =
                 factory.createStreamFormat(TestFormatContext.of(NAME_AND_COUNT));
         assertThat(format.isSplittable()).isFalse();

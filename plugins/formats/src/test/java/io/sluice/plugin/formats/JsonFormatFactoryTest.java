@@ -40,7 +40,7 @@ class JsonFormatFactoryTest {
     @Test
     void declaresTheUpstreamOptionsWithoutPrefix() {
         assertThat(factory.identifier()).isEqualTo("json");
-        assertThat(factory.isBulk()).isFalse();
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "timestamp-format.standard",

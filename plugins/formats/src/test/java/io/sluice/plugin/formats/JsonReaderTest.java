@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.IntType;
@@ -33,7 +32,7 @@ class JsonReaderTest {
 
     @Test
     void readsObjectByObjectFromOneStream() {
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.STREAM);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
         assertThat(factory.createStreamFormat(TestFormatContext.of(NAME_AND_COUNT)).isSplittable())
                 .isFalse();
     }

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.connector.file.src.FileSourceSplit;
@@ -51,8 +50,8 @@ class OrcFormatFactoryTest {
     @Test
     void declaresOrcsWriterOptionsWithoutPrefix() {
         assertThat(factory.identifier()).isEqualTo("orc");
-        assertThat(factory.isBulk()).isTrue();
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.BULK);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "compress",

@@ -43,7 +43,7 @@ class ParquetFormatFactoryTest {
     @Test
     void declaresFlinksParquetOptions() {
         assertThat(factory.identifier()).isEqualTo("parquet");
-        assertThat(factory.isBulk()).isTrue();
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "utc-timezone",
@@ -57,8 +57,6 @@ class ParquetFormatFactoryTest {
                         "writer.version");
         assertThat(ParquetOptions.UTC_TIMEZONE.defaultValue()).isFalse();
         assertThat(ParquetOptions.COMPRESSION.defaultValue()).isEqualTo("SNAPPY");
-        assertThatThrownBy(() -> factory.createEncoder(TestFormatContext.of(SampleRows.ROW_TYPE)))
-                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

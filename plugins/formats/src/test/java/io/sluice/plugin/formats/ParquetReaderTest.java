@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
@@ -30,7 +29,7 @@ class ParquetReaderTest {
 
     @Test
     void readsInBatches() {
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.BULK);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
         assertThat(factory.createBulkFormat(TestFormatContext.of(SampleRows.ROW_TYPE)).isSplittable())
                 .isTrue();
     }

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.data.GenericRowData;
@@ -42,8 +41,8 @@ class SequenceFileFormatFactoryTest {
     @Test
     void describesItself() {
         assertThat(factory.identifier()).isEqualTo("sequence-file");
-        assertThat(factory.isBulk()).isTrue();
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.STREAM);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
         assertThat(factory.createStreamFormat(TestFormatContext.of(LINE)).isSplittable()).isFalse();
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder("compression.codec", "compression.type");

@@ -28,11 +28,9 @@ class TextFormatFactoryTest {
     @Test
     void describesItself() {
         assertThat(factory.identifier()).isEqualTo("text");
-        assertThat(factory.isBulk()).isFalse();
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
         assertThat(factory.optionalOptions()).containsExactly(TextFormatFactory.CHARSET);
         assertThat(TextFormatFactory.CHARSET.defaultValue()).isEqualTo("UTF-8");
-        assertThatThrownBy(() -> factory.createBulkWriterFactory(TestFormatContext.of(LINE)))
-                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-import io.sluice.spi.format.FormatFactory.ReaderKind;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -31,10 +30,8 @@ class TextReaderTest {
 
     @Test
     void readsLineByLine() {
-        assertThat(factory.readerKind()).isEqualTo(ReaderKind.STREAM);
+        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
         assertThat(factory.createStreamFormat(TestFormatContext.of(LINE)).isSplittable()).isFalse();
-        assertThatThrownBy(() -> factory.createBulkFormat(TestFormatContext.of(LINE)))
-                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

@@ -3,7 +3,11 @@ package io.sluice.runtime.plugin.wrap;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.catalog.TargetCatalogFactory;
 import io.sluice.spi.compact.FileCompactorFactory;
+import io.sluice.spi.format.BulkReadingFormat;
+import io.sluice.spi.format.BulkWritingFormat;
 import io.sluice.spi.format.FormatFactory;
+import io.sluice.spi.format.RowEncodingFormat;
+import io.sluice.spi.format.StreamReadingFormat;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionTimeExtractorFactory;
 import io.sluice.spi.sink.BucketAssignerFactory;
@@ -25,6 +29,10 @@ public final class SpiWrappers {
                     Arrays.asList(
                             TargetFactory.class,
                             FormatFactory.class,
+                            RowEncodingFormat.class,
+                            BulkWritingFormat.class,
+                            StreamReadingFormat.class,
+                            BulkReadingFormat.class,
                             BucketAssignerFactory.class,
                             RollingPolicyFactory.class,
                             CommitPolicyFactory.class,
@@ -43,6 +51,14 @@ public final class SpiWrappers {
             return (T) new TcclTargetFactory((TargetFactory) factory, loader);
         } else if (type == FormatFactory.class) {
             return (T) new TcclFormatFactory((FormatFactory) factory, loader);
+        } else if (type == RowEncodingFormat.class) {
+            return (T) new TcclRowEncodingFormat((RowEncodingFormat) factory, loader);
+        } else if (type == BulkWritingFormat.class) {
+            return (T) new TcclBulkWritingFormat((BulkWritingFormat) factory, loader);
+        } else if (type == StreamReadingFormat.class) {
+            return (T) new TcclStreamReadingFormat((StreamReadingFormat) factory, loader);
+        } else if (type == BulkReadingFormat.class) {
+            return (T) new TcclBulkReadingFormat((BulkReadingFormat) factory, loader);
         } else if (type == BucketAssignerFactory.class) {
             return (T) new TcclBucketAssignerFactory((BucketAssignerFactory) factory, loader);
         } else if (type == RollingPolicyFactory.class) {

@@ -154,6 +154,8 @@ class BadValuesIT {
     @CsvSource(delimiter = '|', value = {
             "format | parquet", "path | /tmp/elsewhere", "auto-compaction | true", "compaction.file-size | 1mb",
             "source.monitor-interval | 1 s", "partition.default-name | none", "sink.rolling-policy.file-size | 1mb",
+            "sink.partition-commit.policy.kind | success-file", "sink.partition-commit.trigger | partition-time",
+            "partition.time-extractor.timestamp-pattern | $dt",
     })
     void optionsOfAnotherTargetOnAnIcebergTable(String option, String value) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());

@@ -58,6 +58,9 @@ public final class KnownOptions {
             if (!factory.supportsCompaction()) {
                 known.removeAll(SluiceOptions.compaction());
             }
+            if (!factory.supportsPartitionCommit()) {
+                known.removeAll(SluiceOptions.partitionCommit());
+            }
             known.addAll(declared(factory));
             prefixes.addAll(factory.optionPrefixes());
         }

@@ -107,6 +107,15 @@ public final class SluiceOptions {
                 AUTO_COMPACTION, COMPACTION_FILE_SIZE, COMPACTION_CHECKPOINTS, COMPACTION_COMPACTOR)));
     }
 
+    /** The options of partition commit, which only targets with partition directories take. */
+    public static Set<ConfigOption<?>> partitionCommit() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
+                PARTITION_COMMIT_TRIGGER, PARTITION_COMMIT_DELAY, PARTITION_COMMIT_WATERMARK_TIME_ZONE,
+                PARTITION_COMMIT_POLICY_KIND, PARTITION_COMMIT_POLICY_CLASS, PARTITION_TIME_EXTRACTOR_KIND,
+                PARTITION_TIME_EXTRACTOR_CLASS, PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN,
+                PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER)));
+    }
+
     /** Every framework option. */
     public static Set<ConfigOption<?>> all() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(

@@ -5,13 +5,14 @@ import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionCommitContext;
+import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.SinkContext;
 
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.Path;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,13 +24,12 @@ import java.util.List;
 final class PartitionCommitPolicies {
 
     private final List<CommitPolicy> policies;
-    private final Path basePath; // nullable: a target without a 'path'
+    private final String target;
 
     /** @throws IllegalArgumentException naming the option for an unknown policy */
     PartitionCommitPolicies(SinkContext context) {
         this.policies = create(context.options(), context);
-        String path = context.options().getOptional(ConfigOptions.key("path").stringType().noDefaultValue()).orElse(null);
-        this.basePath = path == null ? null : new Path(path);
+        this.target = context.options().getOptional(SluiceOptions.TARGET).orElse("?");
     }
 
     /** Whether any policy is configured; without one, partitions need no tracking at all. */
@@ -63,10 +63,9 @@ final class PartitionCommitPolicies {
         return policies;
     }
 
-    /** Runs every policy on the partition. */
-    void commit(String partition, long checkpointId) throws Exception {
+    /** Runs every policy on the partition, whose files {@code committer} has made visible. */
+    void commit(String partition, long checkpointId, TargetCommitter committer) throws Exception {
         LinkedHashMap<String, String> spec = PartitionPaths.spec(partition);
-        Path location = basePath == null ? new Path(partition) : new Path(basePath, partition);
         PartitionCommitContext context = new PartitionCommitContext() {
             @Override
             public String partitionId() {
@@ -80,7 +79,19 @@ final class PartitionCommitPolicies {
 
             @Override
             public Path partitionLocation() {
-                return location;
+                try {
+                    return committer.partitionLocation(partition).orElseThrow(() -> new IllegalStateException(
+                            "Target '" + target + "' has no partition directories: a commit policy of '"
+                                    + SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key() + "' asked for the location of"
+                                    + " partition '" + partition + "'"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+
+            @Override
+            public List<Path> visibleFiles() throws IOException {
+                return committer.visibleFiles(partition);
             }
 
             @Override

@@ -76,7 +76,7 @@ final class SluiceCommitter implements Committer<Committable> {
         }
         for (String partition : c.duePartitions()) {
             try {
-                policies.commit(partition, c.checkpointId());
+                policies.commit(partition, c.checkpointId(), committer);
             } catch (IOException | RuntimeException e) {
                 SluiceSinkWriter.failFast(e);
                 throw e;

@@ -4,6 +4,7 @@ import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.Payload;
 import io.sluice.spi.source.SourceContext;
 
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
@@ -25,20 +26,22 @@ final class TaskSourceContext implements SourceContext {
     private final ExtensionLookup extensions;
     private final Optional<Payload> pushedFilters;
     private final OptionalLong pushedLimit;
+    private final Boundedness boundedness;
 
     TaskSourceContext(SourceDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions,
-                Optional.empty(), OptionalLong.empty());
+                Optional.empty(), OptionalLong.empty(), boundedness(descriptor.isContinuous()));
     }
 
     TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), descriptor.jobConfiguration(),
-                extensions, descriptor.pushedFilters(), descriptor.pushedLimit());
+                extensions, descriptor.pushedFilters(), descriptor.pushedLimit(), boundedness(descriptor.isContinuous()));
     }
 
     private TaskSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> rawOptions,
             Map<String, String> jobConfiguration, ExtensionLookup extensions, Optional<Payload> pushedFilters,
-            OptionalLong pushedLimit) {
+            OptionalLong pushedLimit, Boundedness boundedness) {
+        this.boundedness = boundedness;
         this.pushedFilters = pushedFilters;
         this.pushedLimit = pushedLimit;
         this.rowType = rowType;
@@ -72,6 +75,15 @@ final class TaskSourceContext implements SourceContext {
     @Override
     public ExtensionLookup extensions() {
         return extensions;
+    }
+
+    private static Boundedness boundedness(boolean continuous) {
+        return continuous ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
+    }
+
+    @Override
+    public Boundedness boundedness() {
+        return boundedness;
     }
 
     @Override

@@ -299,6 +299,7 @@ class PluginContextClassLoaderTest {
                         "  public boolean supportsOverwrite() { " + probe("TargetFactory.supportsOverwrite") + " return false; }",
                         "  public boolean acceptsChanges(SinkContext c) { " + probe("TargetFactory.acceptsChanges") + " return false; }",
                         "  public boolean supportsCompaction() { " + probe("TargetFactory.supportsCompaction") + " return true; }",
+                        "  public boolean supportsPartitionCommit() { " + probe("TargetFactory.supportsPartitionCommit") + " return true; }",
                         "  public List<String> changeKey(SinkContext c) { " + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
                         "}"))
                 .source("testplugin.probe.ProbeWriter", p + src(
@@ -315,6 +316,10 @@ class PluginContextClassLoaderTest {
                 .source("testplugin.probe.ProbeCommitter", p + src(
                         "public class ProbeCommitter implements TargetCommitter {",
                         "  public void commit(CommitRequest r) throws IOException { " + probe("TargetCommitter.commit") + " }",
+                        "  public java.util.Optional<org.apache.flink.core.fs.Path> partitionLocation(String id) {",
+                        "    " + probe("TargetCommitter.partitionLocation") + " return java.util.Optional.empty(); }",
+                        "  public List<org.apache.flink.core.fs.Path> visibleFiles(String id) {",
+                        "    " + probe("TargetCommitter.visibleFiles") + " return new ArrayList<>(); }",
                         "  public void close() throws Exception { " + probe("TargetCommitter.close") + " }",
                         "}"))
                 .source("testplugin.probe.ProbeRowFile", p + src(

@@ -1,6 +1,11 @@
 package io.sluice.spi.sink;
 
+import org.apache.flink.core.fs.Path;
+
 import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Makes pending data visible: renames part files, commits a table snapshot.
@@ -15,6 +20,32 @@ public interface TargetCommitter extends AutoCloseable {
 
     /** Commits everything in the request, or nothing. */
     void commit(CommitRequest request) throws IOException;
+
+    /**
+     * Where the files of a partition are, for the commit policies that work on its directory (a
+     * success file) or register it (a metastore partition's location). The target decides: a file
+     * target from its base path, a Hive table from the metastore. Empty (the default) for a target
+     * without partition directories, such as a table format that tracks its files in metadata; a
+     * policy that asks for the location then fails, naming the target.
+     *
+     * @param partitionId the partition, as the writers reported it ({@link PendingCommit#partition()})
+     * @since 2.0.0
+     */
+    default Optional<Path> partitionLocation(String partitionId) throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * The data files a reader of the partition sees now, after every commit so far: what a policy
+     * that records a partition's files (a manifest, an external catalog) writes down. Asked after
+     * the commit that made the partition due, and again when a policy is retried after a failure,
+     * so it lists the visible files rather than those of one commit. Empty by default.
+     *
+     * @since 2.0.0
+     */
+    default List<Path> visibleFiles(String partitionId) throws IOException {
+        return Collections.emptyList();
+    }
 
     @Override
     default void close() throws Exception {}

@@ -50,6 +50,19 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
+     * Whether the framework's partition commit ({@code sink.partition-commit.*}, {@code
+     * partition.time-extractor.*}) applies: the target's writers report the partitions they write
+     * ({@link PendingCommit#partition()}) and its committer knows their locations. A table format
+     * that commits whole snapshots says no, and those options are then rejected for its tables
+     * instead of being silently ignored.
+     *
+     * @since 2.0.0
+     */
+    default boolean supportsPartitionCommit() {
+        return true;
+    }
+
+    /**
      * Whether the writer takes changes (rows of kind {@code UPDATE_AFTER} and {@code DELETE}, as
      * upserts and deletes by {@link SinkContext#primaryKey()}) for this sink, rather than inserts
      * only. Decided on the client, from the options and the table.

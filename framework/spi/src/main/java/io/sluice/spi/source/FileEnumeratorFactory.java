@@ -12,7 +12,8 @@ import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
  * <p>The enumerator runs in the source's split enumerator on the JobManager, once for a bounded
  * read and every {@code source.monitor-interval} for a continuous one; it must list every file
  * that is there at the time (the framework skips those it has read before) and must never list
- * hidden or in-progress files (names starting with {@code .} or {@code _}). Splits must carry the
+ * hidden or in-progress files (names starting with {@code .} or {@code _}); {@link
+ * SourceContext#boundedness()} says which of the two reads it serves. Splits must carry the
  * file's modification time and size. It is called from one thread at a time and may throw {@link
  * java.io.IOException}, which fails the enumeration with a message naming the path.
  */

@@ -3,6 +3,7 @@ package io.sluice.spi.source;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.Payload;
 
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
@@ -29,6 +30,19 @@ public interface SourceContext {
 
     /** Other plugins' extensions. */
     ExtensionLookup extensions();
+
+    /**
+     * Whether the read is bounded or continuous, as the options decided on the client: continuous
+     * when a file source has {@code source.monitor-interval} set, or a scan source's {@link
+     * ScanSourceFactory#monitorInterval} gave an interval. An enumerator that plans differently for
+     * a one-off listing (every file at once) and a repeated one (only what is new) asks here. While
+     * {@code monitorInterval} itself is being decided, this is {@link Boundedness#BOUNDED}.
+     *
+     * @since 2.0.0
+     */
+    default Boundedness boundedness() {
+        return Boundedness.BOUNDED;
+    }
 
     /**
      * The configuration of the job or SQL session that planned the source: where upstream

@@ -126,7 +126,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         RecoverableWriter writer = recoverableWriter(basePath);
         // the format and the compactor only when a unit comes: a job without compaction needs neither
         return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), context.compactor()),
-                context.overwrite(), new TableRoot(basePath));
+                context.overwrite(), basePath);
     }
 
     static RecoverableWriter recoverableWriter(Path basePath) throws IOException {

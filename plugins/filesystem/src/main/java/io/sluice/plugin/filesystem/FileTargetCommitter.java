@@ -5,11 +5,15 @@ import io.sluice.spi.sink.CompactionUnit;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -27,9 +31,11 @@ final class FileTargetCommitter implements TargetCommitter {
     private final Supplier<UnitCompaction> compaction; // created on the first unit
     private final boolean overwrite;
     private final TableRoot root;
+    private final Path basePath;
 
-    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, TableRoot root) {
-        this.root = root;
+    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, Path basePath) {
+        this.basePath = basePath;
+        this.root = new TableRoot(basePath);
         this.fsWriter = fsWriter;
         this.compaction = compaction;
         this.overwrite = overwrite;
@@ -55,6 +61,29 @@ final class FileTargetCommitter implements TargetCommitter {
         for (CompactionUnit unit : request.compactions()) {
             units.run(unit);
         }
+    }
+
+    /** A partition's directory below the base path: its id is the bucket id, {@code k1=v1/k2=v2}. */
+    @Override
+    public Optional<Path> partitionLocation(String partitionId) {
+        return Optional.of(partitionId.isEmpty() ? basePath : new Path(basePath, partitionId));
+    }
+
+    @Override
+    public List<Path> visibleFiles(String partitionId) throws IOException {
+        Path dir = partitionLocation(partitionId).get();
+        FileSystem fs = dir.getFileSystem();
+        FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
+        List<Path> files = new ArrayList<>();
+        if (entries != null) {
+            for (FileStatus f : entries) {
+                if (!f.isDir() && VisibleFiles.isVisibleName(f.getPath().getName())) {
+                    files.add(f.getPath());
+                }
+            }
+        }
+        files.sort(java.util.Comparator.comparing(Path::toString));
+        return files;
     }
 
     /** Fails before any change if a file of the request lies outside the table. */

@@ -76,6 +76,11 @@ public final class IcebergTargetFactory implements TargetFactory {
     }
 
     @Override
+    public boolean supportsPartitionCommit() {
+        return false; // a snapshot commit makes a partition's data visible at once: nothing is left to commit
+    }
+
+    @Override
     public boolean acceptsChanges(SinkContext context) {
         return settings(context).upsert();
     }

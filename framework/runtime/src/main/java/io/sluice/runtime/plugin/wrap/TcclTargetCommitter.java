@@ -3,7 +3,11 @@ package io.sluice.runtime.plugin.wrap;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.TargetCommitter;
 
+import org.apache.flink.core.fs.Path;
+
 import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
 
 /** A plugin's {@link TargetCommitter}, called under the plugin's context class loader. */
 public final class TcclTargetCommitter implements TargetCommitter, PluginBound {
@@ -20,6 +24,20 @@ public final class TcclTargetCommitter implements TargetCommitter, PluginBound {
     public void commit(CommitRequest request) throws IOException {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             delegate.commit(request);
+        }
+    }
+
+    @Override
+    public Optional<Path> partitionLocation(String partitionId) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.partitionLocation(partitionId);
+        }
+    }
+
+    @Override
+    public List<Path> visibleFiles(String partitionId) throws IOException {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.visibleFiles(partitionId);
         }
     }
 

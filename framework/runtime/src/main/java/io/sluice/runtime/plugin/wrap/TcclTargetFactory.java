@@ -45,6 +45,13 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public boolean supportsPartitionCommit() {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.supportsPartitionCommit();
+        }
+    }
+
+    @Override
     public boolean supportsCompaction() {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             return delegate.supportsCompaction();

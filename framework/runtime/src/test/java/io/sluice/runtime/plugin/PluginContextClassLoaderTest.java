@@ -118,6 +118,7 @@ class PluginContextClassLoaderTest {
         }
         assertThat(visited).containsExactlyInAnyOrder(
                 TargetFactory.class, TargetWriter.class, TargetCommitter.class,
+                io.sluice.spi.distribution.DistributionKey.class,
                 FormatFactory.class, RowEncodingFormat.class, BulkWritingFormat.class, StreamReadingFormat.class,
                 BulkReadingFormat.class, Encoder.class, BulkWriter.Factory.class, BulkWriter.class,
                 BucketAssignerFactory.class, BucketAssigner.class,
@@ -300,6 +301,11 @@ class PluginContextClassLoaderTest {
                         "  public boolean acceptsChanges(SinkContext c) { " + probe("TargetFactory.acceptsChanges") + " return false; }",
                         "  public boolean supportsCompaction() { " + probe("TargetFactory.supportsCompaction") + " return true; }",
                         "  public boolean supportsPartitionCommit() { " + probe("TargetFactory.supportsPartitionCommit") + " return true; }",
+                        "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext c) {",
+                        "    " + probe("TargetFactory.distributionModes")
+                                + " return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class); }",
+                        "  public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext c) {",
+                        "    " + probe("TargetFactory.distributionKey") + " return new ProbeDistributionKey(); }",
                         "  public List<String> changeKey(SinkContext c) { " + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
                         "}"))
                 .source("testplugin.probe.ProbeWriter", p + src(
@@ -312,6 +318,10 @@ class PluginContextClassLoaderTest {
                         "  public long processingTimeInterval() { " + probe("TargetWriter.processingTimeInterval") + " return 5; }",
                         "  public void onProcessingTime(long t) throws IOException { " + probe("TargetWriter.onProcessingTime") + " }",
                         "  public void close() throws Exception { " + probe("TargetWriter.close") + " }",
+                        "}"))
+                .source("testplugin.probe.ProbeDistributionKey", p + src(
+                        "public class ProbeDistributionKey implements io.sluice.spi.distribution.DistributionKey {",
+                        "  public byte[] of(RowData r) { " + probe("DistributionKey.of") + " return new byte[0]; }",
                         "}"))
                 .source("testplugin.probe.ProbeCommitter", p + src(
                         "public class ProbeCommitter implements TargetCommitter {",

@@ -4,8 +4,13 @@ import io.sluice.spi.Payload;
 
 import io.sluice.spi.SluiceFactory;
 
+import io.sluice.spi.distribution.DistributionKey;
+import io.sluice.spi.distribution.DistributionMode;
+
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A whole storage target (files, Hive, Iceberg): creates the writer of each parallel subtask and
@@ -84,5 +89,35 @@ public interface TargetFactory extends SluiceFactory {
      */
     default List<String> changeKey(SinkContext context) {
         return context.primaryKey();
+    }
+
+    /**
+     * The distribution modes this sink may write with (the table and the options decide: Iceberg
+     * allows RANGE only with a sort order or partition spec). The framework rejects a mode the
+     * target does not list, naming the ones it does. Asked on the client. By default {@link
+     * DistributionMode#NONE} only.
+     *
+     * @since 2.0.0
+     */
+    default Set<DistributionMode> distributionModes(SinkContext context) {
+        return EnumSet.of(DistributionMode.NONE);
+    }
+
+    /**
+     * What the framework distributes the rows of this sink by, in a mode other than NONE, and what
+     * orders them for RANGE: the partition key (a file target's partition columns, Iceberg's
+     * partition transforms) or, for an unpartitioned table, its equality fields or sort order.
+     * Created on every subtask that shuffles. By default the partition columns, else the {@link
+     * #changeKey}.
+     *
+     * @throws IllegalArgumentException if the sink has nothing to distribute by
+     * @since 2.0.0
+     */
+    default DistributionKey distributionKey(SinkContext context) {
+        List<String> columns = context.partitionKeys().isEmpty() ? changeKey(context) : context.partitionKeys();
+        if (columns.isEmpty()) {
+            throw new IllegalArgumentException("The sink has neither partition columns nor a key to distribute rows by");
+        }
+        return DistributionKey.ofColumns(context.rowType(), columns);
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.runtime.plugin.wrap;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.distribution.DistributionKey;
+import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -8,6 +10,7 @@ import io.sluice.spi.sink.TargetWriter;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /** {@link TargetFactory} of a plugin, called under the plugin's context class loader. */
 public final class TcclTargetFactory extends TcclFactory<TargetFactory> implements TargetFactory {
@@ -41,6 +44,20 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     public boolean supportsOverwrite() {
         try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
             return delegate.supportsOverwrite();
+        }
+    }
+
+    @Override
+    public Set<DistributionMode> distributionModes(SinkContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return delegate.distributionModes(context);
+        }
+    }
+
+    @Override
+    public DistributionKey distributionKey(SinkContext context) {
+        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            return new TcclDistributionKey(delegate.distributionKey(context), loader);
         }
     }
 

@@ -3,6 +3,7 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
@@ -44,7 +45,7 @@ public final class SinkValidation {
         PartitionCommitTrigger.validate(config, descriptor.rowType().getFieldNames(), descriptor.partitionKeys());
         CompactionPlanner.of(config, descriptor.options());
         SinkContext clientContext = clientContext(descriptor);
-        if (clientContext.compactionEnabled()) {
+        if (clientContext.compaction().map(SinkCompaction::enabled).orElse(false)) {
             CompactorChoice.factory(config, descriptor.options(), registry)
                     .validate(CompactorChoice.context(config, descriptor.options(), registry));
         }

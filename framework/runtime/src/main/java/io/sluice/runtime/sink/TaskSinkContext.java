@@ -3,6 +3,8 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.SinkCompaction;
+import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.sink.SinkContext;
 
@@ -13,6 +15,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The {@link SinkContext} the framework gives to plugin parts, on the client or on a task. */
 final class TaskSinkContext implements SinkContext {
@@ -24,7 +27,7 @@ final class TaskSinkContext implements SinkContext {
     private final int numberOfSubtasks;
     private final MetricGroup metricGroup;
     private final ExtensionLookup extensions;
-    private FileCompactor compactor;
+    private Optional<SinkCompaction> compaction; // decided when first asked for
 
     TaskSinkContext(SinkDescriptor descriptor, String jobId, int subtaskIndex, int numberOfSubtasks,
             MetricGroup metricGroup, ExtensionLookup extensions) {
@@ -83,17 +86,31 @@ final class TaskSinkContext implements SinkContext {
     }
 
     @Override
-    public boolean compactionEnabled() {
-        return options.get(SluiceOptions.AUTO_COMPACTION);
+    public Optional<SinkCompaction> compaction() {
+        if (compaction == null) {
+            boolean supported = extensions.find(TargetFactory.class, descriptor.target()).supportsCompaction();
+            compaction = supported ? Optional.of(new Compaction()) : Optional.empty();
+        }
+        return compaction;
     }
 
-    @Override
-    public FileCompactor compactor() {
-        if (compactor == null) {
-            FileCompactorFactory factory = CompactorChoice.factory(options, descriptor.options(), extensions);
-            compactor = factory.createCompactor(CompactorChoice.context(options, descriptor.options(), extensions));
+    /** The framework's compaction for this sink; the compactor is created when first asked for. */
+    private final class Compaction implements SinkCompaction {
+        private FileCompactor compactor;
+
+        @Override
+        public boolean enabled() {
+            return options.get(SluiceOptions.AUTO_COMPACTION);
         }
-        return compactor;
+
+        @Override
+        public FileCompactor compactor() {
+            if (compactor == null) {
+                FileCompactorFactory factory = CompactorChoice.factory(options, descriptor.options(), extensions);
+                compactor = factory.createCompactor(CompactorChoice.context(options, descriptor.options(), extensions));
+            }
+            return compactor;
+        }
     }
 
     @Override

@@ -401,6 +401,7 @@ class PluginContextClassLoaderTest {
                         "public class ProbeCompactor implements FileCompactor {",
                         "  public void compact(CompactionInputs in, CompactionOutput out) throws IOException {",
                         "    " + probe("FileCompactor.compact") + " }",
+                        "  public boolean mustSeeEveryUnit() { " + probe("FileCompactor.mustSeeEveryUnit") + " return false; }",
                         "}"))
                 .source("testplugin.probe.ProbeCatalogFactory", p + src(
                         "@org.pf4j.Extension",

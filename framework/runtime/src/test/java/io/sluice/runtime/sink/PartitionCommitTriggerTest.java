@@ -2,7 +2,6 @@ package io.sluice.runtime.sink;
 
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
-import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.configuration.Configuration;
@@ -183,16 +182,6 @@ class PartitionCommitTriggerTest {
         @Override
         public MetricGroup metricGroup() {
             return UnregisteredMetricsGroup.createSinkWriterMetricGroup();
-        }
-
-        @Override
-        public boolean compactionEnabled() {
-            return false;
-        }
-
-        @Override
-        public FileCompactor compactor() {
-            throw new UnsupportedOperationException();
         }
 
         @Override

@@ -15,4 +15,17 @@ public interface FileCompactor {
 
     /** Writes the content of every input, in order, to the output. */
     void compact(CompactionInputs inputs, CompactionOutput output) throws IOException;
+
+    /**
+     * Whether the compactor must run on every unit, also a unit of a single file. By default it
+     * need not: a single file is published as it is, without being read, because merging one file
+     * changes nothing for a compactor that copies its records. A compactor that transforms records
+     * (removes duplicates, drops or rewrites records) says yes, or its transformation is skipped for
+     * every partition that had only one small file at a checkpoint.
+     *
+     * @since 2.0.0
+     */
+    default boolean mustSeeEveryUnit() {
+        return false;
+    }
 }

@@ -1,7 +1,7 @@
 package io.sluice.spi.sink;
 
 import io.sluice.spi.ExtensionLookup;
-import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.SinkCompaction;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -11,6 +11,7 @@ import org.apache.flink.table.types.logical.RowType;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the framework tells the parts of a sink (writer, committer, assigners, policies) about the
@@ -49,20 +50,14 @@ public interface SinkContext {
     ExtensionLookup extensions();
 
     /**
-     * Whether the sink compacts ({@code auto-compaction}): a file target's writers then write
-     * their files under hidden names and mark them {@link PendingCommit#forCompaction()}.
-     */
-    boolean compactionEnabled();
-
-    /**
-     * The compactor chosen for the sink ({@code compaction.compactor}, by default {@code concat}
-     * for row formats and {@code record-wise} for bulk formats), for the {@link CompactionUnit}s a
-     * committer runs. Available also when compaction is off: files written for compaction before
-     * a restore are still published through it.
+     * The sink's file compaction, for a target that takes part in it ({@link
+     * TargetFactory#supportsCompaction()}); empty for one that does not.
      *
-     * @throws IllegalArgumentException if no compactor of the chosen name exists (listing those that do)
+     * @since 2.0.0
      */
-    FileCompactor compactor();
+    default Optional<SinkCompaction> compaction() {
+        return Optional.empty();
+    }
 
     /**
      * The primary key columns of the table (the {@code PRIMARY KEY ... NOT ENFORCED} of SQL, or the

@@ -1,6 +1,7 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.PathNames;
+import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.format.BulkWritingFormat;
 import io.sluice.spi.format.Formats;
 import io.sluice.spi.partition.PartitionPaths;
@@ -109,7 +110,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         PartFileNames names = new PartFileNames(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
         FileTargetWriter target = new FileTargetWriter(basePath, writer, PartWriters.create(context),
                 bucketAssigner(context), rollingPolicy(context), names,
-                options.get(FileSystemOptions.ROLLING_CHECK_INTERVAL).toMillis(), context.compactionEnabled());
+                options.get(FileSystemOptions.ROLLING_CHECK_INTERVAL).toMillis(), compaction(context).enabled());
         target.restore(restoredState);
         return target;
     }
@@ -125,8 +126,14 @@ public final class FileSystemTargetFactory implements TargetFactory {
         Path basePath = new Path(context.options().get(FileSystemOptions.PATH));
         RecoverableWriter writer = recoverableWriter(basePath);
         // the format and the compactor only when a unit comes: a job without compaction needs neither
-        return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), context.compactor()),
+        return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), compaction(context).compactor()),
                 context.overwrite(), basePath);
+    }
+
+    /** The framework offers compaction to every target that supports it, as this one does. */
+    private static SinkCompaction compaction(SinkContext context) {
+        return context.compaction().orElseThrow(() -> new IllegalStateException(
+                "The framework offers no compaction to the filesystem target"));
     }
 
     static RecoverableWriter recoverableWriter(Path basePath) throws IOException {

@@ -26,7 +26,8 @@ import java.util.List;
  * one visible file named after the first input without the prefix, and the inputs are removed.
  *
  * <p>Idempotent at every step, because a unit is handed over again after a failure: the output is
- * published atomically (the recoverable writer's commit, or a rename for a unit of one file), and
+ * published atomically (the recoverable writer's commit, or a rename for a unit of one file whose
+ * compactor need not see it, {@link FileCompactor#mustSeeEveryUnit()}), and
  * inputs are removed only once it exists. So an existing output means the unit is done up to
  * removing what is left of the inputs; a missing one means every input is still there, either as
  * the writer's in-progress file or already committed under its hidden name.
@@ -65,7 +66,7 @@ final class UnitCompaction {
             for (PendingFile input : inputs) {
                 input.commit(fsWriter); // under its hidden name
             }
-            if (inputs.size() == 1) {
+            if (inputs.size() == 1 && !compactor.mustSeeEveryUnit()) {
                 Path only = inputs.get(0).path();
                 if (!fs.rename(only, output)) {
                     throw new IOException("Cannot publish " + only + " as " + output);

@@ -49,7 +49,7 @@ class CompactionUnitTest {
                 .set("sink.rolling-policy.kind", "on-checkpoint")
                 .set("auto-compaction", "true")
                 .set("compaction.compactor", compactor);
-        ctx.register(new FailingCompactorFactory());
+        ctx.register(new FailingCompactorFactory(), new UppercasingCompactorFactory());
         return ctx;
     }
 
@@ -111,6 +111,21 @@ class CompactionUnitTest {
             committer.commit(request);
         }
         assertThat(visible(tmp.resolve("out")).values()).containsExactlyInAnyOrder("a\n", "b\nc\n");
+        assertThat(hidden(tmp.resolve("out"))).isEmpty();
+    }
+
+    /** A compactor that transforms records is run on a unit of one file too, when it says it must be. */
+    @Test
+    void aUnitOfOneFileGoesThroughACompactorThatMustSeeEveryUnit() throws Exception {
+        TestSinkContext ctx = context("uppercasing");
+        List<PendingCommit> files = threeSmallFiles(ctx);
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            CommitRequest request = request(1, Collections.emptyList(),
+                    List.of(unit("", files.subList(0, 1)), unit("", files.subList(1, 3))));
+            committer.commit(request);
+            committer.commit(request); // handed over again: the one-file unit is not transformed twice
+        }
+        assertThat(visible(tmp.resolve("out")).values()).containsExactlyInAnyOrder("A\n", "B\nC\n");
         assertThat(hidden(tmp.resolve("out"))).isEmpty();
     }
 
@@ -191,6 +206,35 @@ class CompactionUnitTest {
             return (CompactionInputs inputs, CompactionOutput output) -> {
                 output.stream().write('a');
                 throw new IOException("injected");
+            };
+        }
+    }
+
+    /** Upper-cases every byte: a transforming compactor, which must see units of one file too. */
+    static final class UppercasingCompactorFactory implements FileCompactorFactory {
+        @Override
+        public String identifier() {
+            return "uppercasing";
+        }
+
+        @Override
+        public FileCompactor createCompactor(CompactorContext context) {
+            return new FileCompactor() {
+                @Override
+                public void compact(CompactionInputs inputs, CompactionOutput output) throws IOException {
+                    for (org.apache.flink.core.fs.Path file : inputs.files()) {
+                        try (java.io.InputStream in = inputs.open(file)) {
+                            for (byte b : in.readAllBytes()) {
+                                output.stream().write(Character.toUpperCase((char) b));
+                            }
+                        }
+                    }
+                }
+
+                @Override
+                public boolean mustSeeEveryUnit() {
+                    return true;
+                }
             };
         }
     }

@@ -3,6 +3,7 @@ package io.sluice.plugin.filesystem;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.BulkWritingFormat;
 import io.sluice.spi.format.Formats;
@@ -23,6 +24,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -145,18 +147,23 @@ final class TestSinkContext implements SinkContext, ExtensionLookup {
         return options.toMap().getOrDefault("test.overwrite", "false").equals("true");
     }
 
+    /** On with {@code auto-compaction}; the compactor {@code compaction.compactor} names, by default as the framework chooses it. */
     @Override
-    public boolean compactionEnabled() {
-        return options.toMap().getOrDefault("auto-compaction", "false").equals("true");
-    }
+    public Optional<SinkCompaction> compaction() {
+        return Optional.of(new SinkCompaction() {
+            @Override
+            public boolean enabled() {
+                return options.toMap().getOrDefault("auto-compaction", "false").equals("true");
+            }
 
-    /** The compactor {@code compaction.compactor} names, by default as the framework chooses it. */
-    @Override
-    public FileCompactor compactor() {
-        String format = options.toMap().get("format");
-        boolean bulk = format != null && Formats.offers(this, BulkWritingFormat.class, format);
-        String name = options.toMap().getOrDefault("compaction.compactor", bulk ? "record-wise" : "concat");
-        return find(FileCompactorFactory.class, name).createCompactor(null);
+            @Override
+            public FileCompactor compactor() {
+                String format = options.toMap().get("format");
+                boolean bulk = format != null && Formats.offers(TestSinkContext.this, BulkWritingFormat.class, format);
+                String name = options.toMap().getOrDefault("compaction.compactor", bulk ? "record-wise" : "concat");
+                return find(FileCompactorFactory.class, name).createCompactor(null);
+            }
+        });
     }
 
     // ---- ExtensionLookup

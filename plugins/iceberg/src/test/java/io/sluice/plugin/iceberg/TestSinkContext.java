@@ -2,7 +2,6 @@ package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
-import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.configuration.Configuration;
@@ -136,16 +135,6 @@ final class TestSinkContext implements SinkContext {
                 return Collections.emptyList();
             }
         };
-    }
-
-    @Override
-    public boolean compactionEnabled() {
-        return false;
-    }
-
-    @Override
-    public FileCompactor compactor() {
-        throw new UnsupportedOperationException("the iceberg target does not compact through the framework");
     }
 
     private final org.apache.flink.configuration.Configuration jobConfiguration = new org.apache.flink.configuration.Configuration();

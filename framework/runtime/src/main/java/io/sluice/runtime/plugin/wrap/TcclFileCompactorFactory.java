@@ -47,6 +47,13 @@ public final class TcclFileCompactorFactory extends TcclFactory<FileCompactorFac
         }
 
         @Override
+        public boolean mustSeeEveryUnit() {
+            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+                return delegate.mustSeeEveryUnit();
+            }
+        }
+
+        @Override
         public ClassLoader pluginClassLoader() {
             return loader;
         }

@@ -1,0 +1,27 @@
+package io.sluice.spi.compact;
+
+/**
+ * The framework's file compaction as one sink sees it: whether it is on, and the compactor that
+ * merges the units a committer runs. Offered to targets that take part in it ({@link
+ * io.sluice.spi.sink.TargetFactory#supportsCompaction()}).
+ *
+ * @since 2.0.0 (before, two methods of {@code SinkContext})
+ */
+public interface SinkCompaction {
+
+    /**
+     * Whether the sink compacts ({@code auto-compaction}): a file target's writers then write their
+     * files under hidden names and mark them {@link io.sluice.spi.sink.PendingCommit#forCompaction()}.
+     */
+    boolean enabled();
+
+    /**
+     * The compactor chosen for the sink ({@code compaction.compactor}, by default {@code concat}
+     * for row formats and {@code record-wise} for bulk formats), for the {@link
+     * io.sluice.spi.sink.CompactionUnit}s a committer runs. Available also when compaction is off:
+     * files written for compaction before a restore are still published through it.
+     *
+     * @throws IllegalArgumentException if no compactor of the chosen name exists (listing those that do)
+     */
+    FileCompactor compactor();
+}

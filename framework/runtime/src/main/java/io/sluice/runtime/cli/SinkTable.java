@@ -1,5 +1,7 @@
 package io.sluice.runtime.cli;
 
+import io.sluice.spi.FileOptions;
+
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
@@ -19,7 +21,7 @@ import java.util.Map;
  */
 final class SinkTable {
 
-    static final String PATH = "path";
+    static final String PATH = FileOptions.PATH.key();
     static final String FORMAT = "format";
     static final String SUCCESS_FILE_NAME = "sink.partition-commit.success-file.name";
     static final String DEFAULT_SUCCESS_FILE_NAME = "_SUCCESS";

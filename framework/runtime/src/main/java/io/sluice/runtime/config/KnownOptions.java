@@ -1,5 +1,7 @@
 package io.sluice.runtime.config;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.source.SourceOptions;
 import io.sluice.spi.SluiceFactory;
@@ -69,8 +71,8 @@ public final class KnownOptions {
             known.addAll(declared(scans));
             prefixes.addAll(scans.optionPrefixes());
         }
-        addChosen(registry, BucketAssignerFactory.class, given.get("sink.bucket-assigner"), known);
-        addChosen(registry, RollingPolicyFactory.class, given.get("sink.rolling-policy.kind"), known);
+        addChosen(registry, BucketAssignerFactory.class, given.get(FileOptions.BUCKET_ASSIGNER.key()), known);
+        addChosen(registry, RollingPolicyFactory.class, given.get(FileOptions.ROLLING_POLICY.key()), known);
         addChosen(registry, FileEnumeratorFactory.class, given.get(SourceOptions.ENUMERATOR.key()), known);
         addChosen(registry, FileCompactorFactory.class, given.get(SluiceOptions.COMPACTION_COMPACTOR.key()), known);
         String kinds = given.get(SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key());
@@ -79,7 +81,7 @@ public final class KnownOptions {
                 addChosen(registry, CommitPolicyFactory.class, kind.trim(), known);
             }
         }
-        String format = given.get("format");
+        String format = given.get(FileOptions.FORMAT.key());
         List<ConfigOption<?>> formatOptions = new ArrayList<>();
         if (format != null) {
             formatOptions.addAll(declared(registry.find(FormatFactory.class, format)));

@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.spi.FileOptions;
+
 import java.time.ZoneId;
 import java.util.Collections;
 
@@ -11,7 +13,7 @@ import java.util.Collections;
 public final class BucketAssigners {
 
     /** Option selecting the bucket assigner by identifier. */
-    public static final String KIND = "sink.bucket-assigner";
+    public static final String KIND = FileOptions.BUCKET_ASSIGNER.key();
 
     private BucketAssigners() {}
 

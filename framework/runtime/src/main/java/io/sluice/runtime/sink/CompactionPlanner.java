@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
@@ -31,7 +33,7 @@ import java.util.Map;
 final class CompactionPlanner {
 
     static final MemorySize DEFAULT_FILE_SIZE = MemorySize.parse("128mb");
-    private static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
+    private static final String ROLLING_FILE_SIZE = FileOptions.ROLLING_FILE_SIZE.key();
 
     private final boolean enabled;
     private final long targetSize;

@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.CompactorContext;
@@ -34,7 +36,7 @@ final class CompactorChoice {
     }
 
     static CompactorContext context(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
-        String format = raw.get("format");
+        String format = raw.get(FileOptions.FORMAT.key());
         boolean bulk = format != null && Formats.offers(extensions, BulkWritingFormat.class, format);
         boolean readable = format != null && (Formats.offers(extensions, StreamReadingFormat.class, format)
                 || Formats.offers(extensions, BulkReadingFormat.class, format));

@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.spi.FileOptions;
+
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 
@@ -14,16 +16,16 @@ import java.util.Collections;
 public final class RollingPolicies {
 
     /** Option selecting the rolling policy by identifier. */
-    public static final String KIND = "sink.rolling-policy.kind";
+    public static final String KIND = FileOptions.ROLLING_POLICY.key();
 
     private RollingPolicies() {}
 
     /** Rolls on size, age and inactivity. */
     public static DefaultPolicy defaultPolicy() {
         return new DefaultPolicy(named("default")
-                .with("sink.rolling-policy.file-size", "128mb")
-                .with("sink.rolling-policy.rollover-interval", "60 s")
-                .with("sink.rolling-policy.inactivity-interval", "60 s"));
+                .with(FileOptions.ROLLING_FILE_SIZE.key(), "128mb")
+                .with(FileOptions.ROLLING_ROLLOVER_INTERVAL.key(), "60 s")
+                .with(FileOptions.ROLLING_INACTIVITY_INTERVAL.key(), "60 s"));
     }
 
     /** Rolls at every checkpoint (and only then). */
@@ -45,22 +47,22 @@ public final class RollingPolicies {
         }
 
         public DefaultPolicy withMaxPartSize(MemorySize size) {
-            choice = choice.with("sink.rolling-policy.file-size", size.toString());
+            choice = choice.with(FileOptions.ROLLING_FILE_SIZE.key(), size.toString());
             return this;
         }
 
         public DefaultPolicy withRolloverInterval(Duration interval) {
-            choice = choice.with("sink.rolling-policy.rollover-interval", TimeUtils.formatWithHighestUnit(interval));
+            choice = choice.with(FileOptions.ROLLING_ROLLOVER_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
             return this;
         }
 
         public DefaultPolicy withInactivityInterval(Duration interval) {
-            choice = choice.with("sink.rolling-policy.inactivity-interval", TimeUtils.formatWithHighestUnit(interval));
+            choice = choice.with(FileOptions.ROLLING_INACTIVITY_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
             return this;
         }
 
         public DefaultPolicy withCheckInterval(Duration interval) {
-            choice = choice.with("sink.rolling-policy.check-interval", TimeUtils.formatWithHighestUnit(interval));
+            choice = choice.with(FileOptions.ROLLING_CHECK_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
             return this;
         }
 

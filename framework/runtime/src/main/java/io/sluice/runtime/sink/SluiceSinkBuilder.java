@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.sink.TargetFactory;
@@ -52,12 +54,12 @@ public final class SluiceSinkBuilder {
 
     /** The format identifier, e.g. {@code csv}, {@code parquet}. */
     public SluiceSinkBuilder withFormat(String format) {
-        return withOption("format", format);
+        return withOption(FileOptions.FORMAT.key(), format);
     }
 
     /** The base path ({@code path}). */
     public SluiceSinkBuilder withPath(String path) {
-        return withOption("path", path);
+        return withOption(FileOptions.PATH.key(), path);
     }
 
     /** Where plugins are, if not set for the JVM. */

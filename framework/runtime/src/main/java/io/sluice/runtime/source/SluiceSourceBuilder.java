@@ -1,5 +1,7 @@
 package io.sluice.runtime.source;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
@@ -44,11 +46,11 @@ public final class SluiceSourceBuilder {
 
     /** The path(s) to read; directories are read recursively. */
     public SluiceSourceBuilder withPath(String... paths) {
-        return withOption(SourceOptions.PATH.key(), String.join(",", paths));
+        return withOption(FileOptions.PATH.key(), String.join(",", paths));
     }
 
     public SluiceSourceBuilder withFormat(String format) {
-        return withOption(SourceOptions.FORMAT.key(), format);
+        return withOption(FileOptions.FORMAT.key(), format);
     }
 
     /** Reads continuously, listing the paths at this interval. */
@@ -92,13 +94,13 @@ public final class SluiceSourceBuilder {
      */
     public static SourceDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys) {
         Map<String, String> own = new LinkedHashMap<>(options);
-        String path = own.get(SourceOptions.PATH.key());
-        String format = own.get(SourceOptions.FORMAT.key());
+        String path = own.get(FileOptions.PATH.key());
+        String format = own.get(FileOptions.FORMAT.key());
         if (path == null || path.trim().isEmpty()) {
-            throw new IllegalArgumentException("Missing required option '" + SourceOptions.PATH.key() + "'");
+            throw new IllegalArgumentException("Missing required option '" + FileOptions.PATH.key() + "'");
         }
         if (format == null || format.trim().isEmpty()) {
-            throw new IllegalArgumentException("Missing required option '" + SourceOptions.FORMAT.key() + "'");
+            throw new IllegalArgumentException("Missing required option '" + FileOptions.FORMAT.key() + "'");
         }
         for (String key : partitionKeys) {
             // the listing skips hidden names, so such a table would read as empty, silently

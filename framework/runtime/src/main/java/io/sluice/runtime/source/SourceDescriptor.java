@@ -1,5 +1,7 @@
 package io.sluice.runtime.source;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 
@@ -73,7 +75,7 @@ public final class SourceDescriptor implements Serializable {
     }
 
     public String format() {
-        return options.get(SourceOptions.FORMAT.key());
+        return options.get(FileOptions.FORMAT.key());
     }
 
     /** Whether the read is continuous ({@code source.monitor-interval} is set). */

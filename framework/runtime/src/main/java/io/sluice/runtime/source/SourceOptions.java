@@ -1,5 +1,7 @@
 package io.sluice.runtime.source;
 
+import io.sluice.spi.FileOptions;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -11,12 +13,6 @@ import java.util.Set;
 
 /** Options of the file source, with the names of Flink's filesystem connector where it has them. */
 public final class SourceOptions {
-
-    public static final ConfigOption<String> PATH =
-            ConfigOptions.key("path").stringType().noDefaultValue().withDescription("Path(s) to read, comma-separated.");
-
-    public static final ConfigOption<String> FORMAT =
-            ConfigOptions.key("format").stringType().noDefaultValue().withDescription("Format identifier.");
 
     public static final ConfigOption<Duration> MONITOR_INTERVAL =
             ConfigOptions.key("source.monitor-interval").durationType().noDefaultValue()
@@ -42,6 +38,6 @@ public final class SourceOptions {
     /** Every option of the source itself (formats and enumerators declare their own). */
     public static Set<ConfigOption<?>> all() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
-                PATH, FORMAT, MONITOR_INTERVAL, ENUMERATOR, MONITOR_LOOKBACK, PARTITION_DEFAULT_NAME)));
+                FileOptions.PATH, FileOptions.FORMAT, MONITOR_INTERVAL, ENUMERATOR, MONITOR_LOOKBACK, PARTITION_DEFAULT_NAME)));
     }
 }

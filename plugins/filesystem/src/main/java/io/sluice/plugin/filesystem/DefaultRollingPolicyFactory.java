@@ -1,5 +1,7 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.RollingPolicyFactory;
@@ -28,16 +30,16 @@ public final class DefaultRollingPolicyFactory implements RollingPolicyFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return new HashSet<>(Arrays.asList(FileSystemOptions.ROLLING_FILE_SIZE, FileSystemOptions.ROLLING_ROLLOVER_INTERVAL,
-                FileSystemOptions.ROLLING_INACTIVITY_INTERVAL, FileSystemOptions.ROLLING_CHECK_INTERVAL));
+        return new HashSet<>(Arrays.asList(FileOptions.ROLLING_FILE_SIZE, FileOptions.ROLLING_ROLLOVER_INTERVAL,
+                FileOptions.ROLLING_INACTIVITY_INTERVAL, FileOptions.ROLLING_CHECK_INTERVAL));
     }
 
     @Override
     public RollingPolicy create(SinkContext context) {
         ReadableConfig o = context.options();
-        long size = o.get(FileSystemOptions.ROLLING_FILE_SIZE).getBytes();
-        long rollover = o.get(FileSystemOptions.ROLLING_ROLLOVER_INTERVAL).toMillis();
-        long inactivity = o.get(FileSystemOptions.ROLLING_INACTIVITY_INTERVAL).toMillis();
+        long size = o.get(FileOptions.ROLLING_FILE_SIZE).getBytes();
+        long rollover = o.get(FileOptions.ROLLING_ROLLOVER_INTERVAL).toMillis();
+        long inactivity = o.get(FileOptions.ROLLING_INACTIVITY_INTERVAL).toMillis();
         if (size <= 0) {
             throw new IllegalArgumentException("Invalid 'sink.rolling-policy.file-size' " + size + ": must be positive");
         }

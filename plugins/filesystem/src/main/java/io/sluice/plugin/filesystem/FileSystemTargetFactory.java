@@ -1,5 +1,7 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.spi.PathNames;
 import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.format.BulkWritingFormat;
@@ -43,15 +45,15 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return new HashSet<>(Arrays.asList(FileSystemOptions.PATH, FileSystemOptions.FORMAT));
+        return new HashSet<>(Arrays.asList(FileOptions.PATH, FileOptions.FORMAT));
     }
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return new HashSet<>(Arrays.asList(
-                FileSystemOptions.BUCKET_ASSIGNER, FileSystemOptions.ROLLING_POLICY,
-                FileSystemOptions.ROLLING_FILE_SIZE, FileSystemOptions.ROLLING_ROLLOVER_INTERVAL,
-                FileSystemOptions.ROLLING_INACTIVITY_INTERVAL, FileSystemOptions.ROLLING_CHECK_INTERVAL,
+                FileOptions.BUCKET_ASSIGNER, FileOptions.ROLLING_POLICY,
+                FileOptions.ROLLING_FILE_SIZE, FileOptions.ROLLING_ROLLOVER_INTERVAL,
+                FileOptions.ROLLING_INACTIVITY_INTERVAL, FileOptions.ROLLING_CHECK_INTERVAL,
                 FileSystemOptions.PART_PREFIX, FileSystemOptions.PART_SUFFIX,
                 FileSystemOptions.PARTITION_DEFAULT_NAME, FileSystemOptions.SUCCESS_FILE_NAME));
     }
@@ -60,14 +62,14 @@ public final class FileSystemTargetFactory implements TargetFactory {
     public void validate(SinkContext context) {
         ReadableConfig options = context.options();
         // every user string that becomes part of a path, checked before the job starts
-        PathNames.checkBaseDirectory(FileSystemOptions.PATH.key(), options.get(FileSystemOptions.PATH));
+        PathNames.checkBaseDirectory(FileOptions.PATH.key(), options.get(FileOptions.PATH));
         PartFileNames.check(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
         checkPartitionDirectories(context);
         // building every part once on the client reports bad options before the job starts
         PartWriters.create(context);
         bucketAssigner(context);
         rollingPolicy(context);
-        Path path = new Path(context.options().get(FileSystemOptions.PATH));
+        Path path = new Path(context.options().get(FileOptions.PATH));
         try {
             FileSystem.get(path.toUri());
         } catch (IOException e) {
@@ -104,13 +106,13 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
-        Path basePath = new Path(context.options().get(FileSystemOptions.PATH));
+        Path basePath = new Path(context.options().get(FileOptions.PATH));
         RecoverableWriter writer = recoverableWriter(basePath);
         ReadableConfig options = context.options();
         PartFileNames names = new PartFileNames(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
         FileTargetWriter target = new FileTargetWriter(basePath, writer, PartWriters.create(context),
                 bucketAssigner(context), rollingPolicy(context), names,
-                options.get(FileSystemOptions.ROLLING_CHECK_INTERVAL).toMillis(), compaction(context).enabled());
+                options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis(), compaction(context).enabled());
         target.restore(restoredState);
         return target;
     }
@@ -123,7 +125,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
-        Path basePath = new Path(context.options().get(FileSystemOptions.PATH));
+        Path basePath = new Path(context.options().get(FileOptions.PATH));
         RecoverableWriter writer = recoverableWriter(basePath);
         // the format and the compactor only when a unit comes: a job without compaction needs neither
         return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), compaction(context).compactor()),
@@ -145,15 +147,15 @@ public final class FileSystemTargetFactory implements TargetFactory {
     }
 
     private static BucketAssigner bucketAssigner(SinkContext context) {
-        String kind = context.options().getOptional(FileSystemOptions.BUCKET_ASSIGNER)
+        String kind = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
                 .orElse(context.partitionKeys().isEmpty() ? "base-path" : "partition");
         return context.extensions().find(BucketAssignerFactory.class, kind).create(context);
     }
 
     private static RollingPolicy rollingPolicy(SinkContext context) {
-        String kind = context.options().get(FileSystemOptions.ROLLING_POLICY);
+        String kind = context.options().get(FileOptions.ROLLING_POLICY);
         RollingPolicy policy = context.extensions().find(RollingPolicyFactory.class, kind).create(context);
-        String format = context.options().get(FileSystemOptions.FORMAT);
+        String format = context.options().get(FileOptions.FORMAT);
         boolean bulk = Formats.offers(context.extensions(), BulkWritingFormat.class, format);
         // a bulk file cannot be resumed after a failure: it always closes at a checkpoint
         return bulk ? new CheckpointRollingPolicy(policy) : policy;

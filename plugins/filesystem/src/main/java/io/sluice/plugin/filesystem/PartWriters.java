@@ -1,5 +1,7 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.BulkWritingFormat;
@@ -49,7 +51,7 @@ final class PartWriters {
 
     /** @throws IllegalArgumentException for an unknown format or invalid format options */
     static PartWriters create(SinkContext context) {
-        String format = context.options().get(FileSystemOptions.FORMAT);
+        String format = context.options().get(FileOptions.FORMAT);
         ExtensionLookup extensions = context.extensions();
         int[] projection = projection(context);
         RowType fileType = projection == null ? context.rowType() : project(context.rowType(), projection);
@@ -103,7 +105,7 @@ final class PartWriters {
 
     private static int[] projection(SinkContext context) {
         List<String> keys = context.partitionKeys();
-        String assigner = context.options().getOptional(FileSystemOptions.BUCKET_ASSIGNER)
+        String assigner = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
                 .orElse(keys.isEmpty() ? "base-path" : "partition");
         if (keys.isEmpty() || !assigner.equals("partition")) {
             return null;

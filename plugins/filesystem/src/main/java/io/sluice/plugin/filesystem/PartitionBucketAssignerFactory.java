@@ -1,5 +1,7 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.FileOptions;
+
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
@@ -42,7 +44,7 @@ public final class PartitionBucketAssignerFactory implements BucketAssignerFacto
     public BucketAssigner create(SinkContext context) {
         List<String> keys = context.partitionKeys();
         if (keys.isEmpty()) {
-            throw new IllegalArgumentException("Invalid '" + FileSystemOptions.BUCKET_ASSIGNER.key()
+            throw new IllegalArgumentException("Invalid '" + FileOptions.BUCKET_ASSIGNER.key()
                     + "' 'partition': the sink has no partition keys (PARTITIONED BY)");
         }
         RowType rowType = context.rowType();

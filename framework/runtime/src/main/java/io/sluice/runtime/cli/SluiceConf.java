@@ -1,6 +1,5 @@
 package io.sluice.runtime.cli;
 
-import io.sluice.runtime.plugin.ParentFirstPatterns;
 import io.sluice.runtime.plugin.PluginSettings;
 
 import java.io.IOException;
@@ -31,7 +30,7 @@ final class SluiceConf {
 
     /** Keys a system property may set even when the file does not mention them. */
     private static final List<String> KNOWN_KEYS = Arrays.asList(
-            PluginSettings.PLUGINS_DIR, PluginSettings.PLUGINS_ENABLED, ParentFirstPatterns.ADDITIONAL_KEY);
+            PluginSettings.PLUGINS_DIR, PluginSettings.PLUGINS_ENABLED, PluginSettings.PARENT_FIRST_ADDITIONAL);
 
     private final Map<String, String> values;
 

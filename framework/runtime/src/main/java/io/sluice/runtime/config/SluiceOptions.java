@@ -1,6 +1,5 @@
 package io.sluice.runtime.config;
 
-import io.sluice.runtime.plugin.ParentFirstPatterns;
 import io.sluice.runtime.plugin.PluginSettings;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -32,11 +31,11 @@ public final class SluiceOptions {
                     .withDescription("Comma-separated plugin ids to load; all when absent.");
 
     public static final ConfigOption<String> PARENT_FIRST_ADDITIONAL =
-            ConfigOptions.key(ParentFirstPatterns.ADDITIONAL_KEY).stringType().noDefaultValue()
+            ConfigOptions.key(PluginSettings.PARENT_FIRST_ADDITIONAL).stringType().noDefaultValue()
                     .withDescription("Extra ';'-separated class prefixes plugins share with the framework.");
 
     public static final ConfigOption<String> PLUGIN_FIRST_ADDITIONAL =
-            ConfigOptions.key(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY).stringType().noDefaultValue()
+            ConfigOptions.key(PluginSettings.PLUGIN_FIRST_ADDITIONAL).stringType().noDefaultValue()
                     .withDescription("Extra ';'-separated prefixes under the shared ones that a plugin's own copy wins for.");
 
     public static final ConfigOption<Integer> SINK_PARALLELISM =

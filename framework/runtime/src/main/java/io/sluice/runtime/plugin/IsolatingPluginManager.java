@@ -19,11 +19,11 @@ import java.nio.file.Path;
  */
 final class IsolatingPluginManager extends DefaultPluginManager {
 
-    private final ParentFirstPatterns parentFirst;
+    private final ClassLoadingRule rule;
 
-    IsolatingPluginManager(Path pluginsDir, ParentFirstPatterns parentFirst) {
+    IsolatingPluginManager(Path pluginsDir, ClassLoadingRule rule) {
         super(pluginsDir);
-        this.parentFirst = parentFirst;
+        this.rule = rule;
     }
 
     @Override
@@ -54,9 +54,8 @@ final class IsolatingPluginManager extends DefaultPluginManager {
     }
 
     private PluginClassLoader newLoader(PluginDescriptor descriptor) {
-        // parentFirst is read lazily: createPluginLoader runs inside the super constructor
-        ParentFirstPatterns patterns = parentFirst != null ? parentFirst : ParentFirstPatterns.defaults();
-        return new IsolatingPluginClassLoader(
-                this, descriptor, IsolatingPluginManager.class.getClassLoader(), patterns);
+        // the rule is read here, not captured: createPluginLoader runs inside the super constructor
+        return new IsolatingPluginClassLoader(this, descriptor, IsolatingPluginManager.class.getClassLoader(),
+                rule != null ? rule : ClassLoadingRule.defaults());
     }
 }

@@ -49,7 +49,7 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
     private PluginRegistry(PluginSettings settings) {
         this.settings = settings;
         FlinkFileSystems.loadBeforePlugins();
-        this.manager = new IsolatingPluginManager(settings.pluginsDir(), settings.parentFirstPatterns());
+        this.manager = new IsolatingPluginManager(settings.pluginsDir(), settings.classLoadingRule());
         load();
     }
 

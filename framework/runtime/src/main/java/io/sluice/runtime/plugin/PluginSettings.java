@@ -37,15 +37,15 @@ public final class PluginSettings implements Serializable {
     public static final String PLUGINS_DIR_ENV = "SLUICE_PLUGINS_DIR";
     /** Option / system property: comma-separated ids of the plugins to load; all when absent. */
     public static final String PLUGINS_ENABLED = "sluice.plugins.enabled";
+    /** Option / system property: extra {@code ;}-separated prefixes plugins share with the framework ({@link ClassLoadingRule}). */
+    public static final String PARENT_FIRST_ADDITIONAL = "sluice.classloader.parent-first-patterns.additional";
+    /** Option / system property: extra {@code ;}-separated prefixes under the shared ones that a plugin's own copy wins for. */
+    public static final String PLUGIN_FIRST_ADDITIONAL = "sluice.classloader.plugin-first-patterns.additional";
 
     private final String pluginsDir;
     private final TreeSet<String> enabled; // empty: all
     private final String additionalParentFirst;
     private final String additionalPluginFirst;
-
-    private PluginSettings(String pluginsDir, Set<String> enabled, String additionalParentFirst) {
-        this(pluginsDir, enabled, additionalParentFirst, null);
-    }
 
     private PluginSettings(String pluginsDir, Set<String> enabled, String additionalParentFirst, String additionalPluginFirst) {
         this.pluginsDir = pluginsDir;
@@ -56,14 +56,15 @@ public final class PluginSettings implements Serializable {
 
     /** Settings with an explicit directory, all plugins enabled. */
     public static PluginSettings of(Path pluginsDir) {
-        return new PluginSettings(pluginsDir.toAbsolutePath().normalize().toString(), Collections.emptySet(), null);
+        return new PluginSettings(pluginsDir.toAbsolutePath().normalize().toString(), Collections.emptySet(), null, null);
     }
 
     /**
      * Settings from options (table options, a configuration map), falling back to system
      * properties and the environment.
      *
-     * @throws IllegalArgumentException if no plugins directory is configured anywhere
+     * @throws IllegalArgumentException if no plugins directory is configured anywhere, or a
+     *     plugin-first prefix is not under a shared one
      */
     public static PluginSettings fromOptions(Map<String, String> options) {
         String dir = firstNonEmpty(options.get(PLUGINS_DIR), processSetting());
@@ -75,9 +76,10 @@ public final class PluginSettings implements Serializable {
         }
         String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED),
                 FlinkProcessConfiguration.get(PLUGINS_ENABLED).orElse(null));
-        String additional = firstNonEmpty(options.get(ParentFirstPatterns.ADDITIONAL_KEY), System.getProperty(ParentFirstPatterns.ADDITIONAL_KEY));
-        String pluginFirst = firstNonEmpty(options.get(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY),
-                System.getProperty(ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY));
+        String additional = firstNonEmpty(options.get(PARENT_FIRST_ADDITIONAL), System.getProperty(PARENT_FIRST_ADDITIONAL));
+        String pluginFirst = firstNonEmpty(options.get(PLUGIN_FIRST_ADDITIONAL), System.getProperty(PLUGIN_FIRST_ADDITIONAL));
+        // here, where the client validates its options, rather than when a task first loads the plugins
+        ClassLoadingRule.withAdditional(additional, pluginFirst);
         return new PluginSettings(
                 Paths.get(dir).toAbsolutePath().normalize().toString(), parseList(enabled), additional, pluginFirst);
     }
@@ -112,8 +114,9 @@ public final class PluginSettings implements Serializable {
         return Collections.unmodifiableSet(enabled);
     }
 
-    public ParentFirstPatterns parentFirstPatterns() {
-        return ParentFirstPatterns.withAdditional(additionalParentFirst, additionalPluginFirst);
+    /** The class-loading rule of the plugin class loaders, with the configured extra prefixes. */
+    public ClassLoadingRule classLoadingRule() {
+        return ClassLoadingRule.withAdditional(additionalParentFirst, additionalPluginFirst);
     }
 
     private static Set<String> parseList(String value) {

@@ -2,7 +2,6 @@ package io.sluice.runtime.table;
 
 import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
-import io.sluice.runtime.plugin.ParentFirstPatterns;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.plugin.wrap.TcclCatalog;
@@ -33,7 +32,7 @@ import java.util.Set;
 public final class SluiceCatalogFactory implements CatalogFactory {
 
     private static final List<String> PLUGIN_SETTINGS = Arrays.asList(PluginSettings.PLUGINS_DIR,
-            PluginSettings.PLUGINS_ENABLED, ParentFirstPatterns.ADDITIONAL_KEY, ParentFirstPatterns.PLUGIN_FIRST_ADDITIONAL_KEY);
+            PluginSettings.PLUGINS_ENABLED, PluginSettings.PARENT_FIRST_ADDITIONAL, PluginSettings.PLUGIN_FIRST_ADDITIONAL);
 
     @Override
     public String factoryIdentifier() {

@@ -83,7 +83,7 @@ class PluginContextClassLoaderTest {
         Map<String, String> options = new LinkedHashMap<>();
         options.put(PluginSettings.PLUGINS_DIR, dir.toString());
         // the plugin reports through the framework's TcclProbe
-        options.put(ParentFirstPatterns.ADDITIONAL_KEY, "io.sluice.testshared.");
+        options.put(PluginSettings.PARENT_FIRST_ADDITIONAL, "io.sluice.testshared.");
         registry = PluginRegistry.get(PluginSettings.fromOptions(options));
         callerLoader = new URLClassLoader("caller", new URL[0], null);
         TcclProbe.drain();

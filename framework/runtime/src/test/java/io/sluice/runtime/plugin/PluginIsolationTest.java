@@ -36,10 +36,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Proves the plugin class-loader rules with real plugins: two plugins bundling different Avro
- * versions each see their own and the framework sees none; the SPI, Flink and PF4J are shared;
- * an additional parent-first prefix is taken from the framework; an {@code org.apache.flink.}
- * class the framework lacks falls back to the plugin's jar, one it has never does.
+ * Proves the plugin class-loader rules ({@link ClassLoadingRule}) with real plugins: two plugins
+ * bundling different Avro versions each see their own and the framework sees none; a library the
+ * framework has and a plugin lacks is not found; non-JDK {@code javax} classes are a plugin's
+ * own; the SPI, Flink and PF4J are shared; an additional parent-first prefix is taken from the
+ * framework; an {@code org.apache.flink.} class the framework lacks falls back to the plugin's
+ * jar, one it has never does.
  */
 class PluginIsolationTest {
 
@@ -214,6 +216,48 @@ class PluginIsolationTest {
     }
 
     @Test
+    void librariesAPluginLacksAreNotFoundAlthoughTheFrameworkHasThem() throws Exception {
+        Path dir = tmp.resolve("plugins");
+        reportingFormatPlugin(dir, "bare", "bare").build();
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+        ClassLoader pluginLoader = registry.classLoader("bare");
+
+        // this test's class path, the framework's, has Jackson, Guava and JSR-305 from Flink's dependencies
+        for (String name : List.of("com.fasterxml.jackson.databind.ObjectMapper", "com.google.common.collect.ImmutableList",
+                "javax.annotation.Nullable")) {
+            assertThat(Class.forName(name, false, getClass().getClassLoader())).as("the framework has %s", name).isNotNull();
+            assertThatThrownBy(() -> pluginLoader.loadClass(name)).as(name)
+                    .isInstanceOf(ClassNotFoundException.class)
+                    .hasMessageContaining("not in plugin 'bare'");
+        }
+    }
+
+    @Test
+    void javaxClassesAPluginBundlesAreItsOwnAndTheJdksJavaxPackagesStayTheJdks() throws Exception {
+        // what a Hive plugin bundles: the JDO and servlet APIs, and JSR-305's annotations
+        Path apis = TestPlugins.compileJar(tmp.resolve("javax-apis.jar"), Map.of(
+                "javax.jdo.JDOHelper", src("package javax.jdo;", "public class JDOHelper {}"),
+                "javax.servlet.Servlet", src("package javax.servlet;", "public interface Servlet {}"),
+                "javax.annotation.Nullable", src("package javax.annotation;", "public @interface Nullable {}")),
+                Map.of(), List.of());
+        Path dir = tmp.resolve("plugins");
+        reportingFormatPlugin(dir, "javax-apis", "javax-apis").library(apis).build();
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+        ClassLoader pluginLoader = registry.classLoader("javax-apis");
+
+        for (String name : List.of("javax.jdo.JDOHelper", "javax.servlet.Servlet", "javax.annotation.Nullable")) {
+            assertThat(pluginLoader.loadClass(name).getClassLoader()).as(name).isSameAs(pluginLoader);
+        }
+        assertThat(pluginLoader.loadClass("javax.annotation.Nullable"))
+                .as("not the framework's JSR-305 copy")
+                .isNotSameAs(Class.forName("javax.annotation.Nullable", false, getClass().getClassLoader()));
+        for (Class<?> jdk : List.of(javax.xml.parsers.DocumentBuilderFactory.class, javax.management.ObjectName.class,
+                javax.annotation.processing.Processor.class, javax.security.auth.Subject.class, javax.sql.DataSource.class)) {
+            assertThat(pluginLoader.loadClass(jdk.getName())).as(jdk.getName()).isSameAs(jdk);
+        }
+    }
+
+    @Test
     void spiFlinkAndPf4jClassesAreSharedWithTheFramework() throws Exception {
         Path dir = tmp.resolve("plugins");
         reportingFormatPlugin(dir, "avro-a", "avro-version-a").library(TestPlugins.testLib("avro-" + AVRO_A + ".jar")).build();
@@ -260,9 +304,9 @@ class PluginIsolationTest {
         // with the prefix configured, the framework's copy wins although the plugin bundles one
         Map<String, String> options = new LinkedHashMap<>();
         options.put(PluginSettings.PLUGINS_DIR, shared.toString());
-        options.put(ParentFirstPatterns.ADDITIONAL_KEY, "com.example.unused.;io.sluice.testshared.");
+        options.put(PluginSettings.PARENT_FIRST_ADDITIONAL, "com.example.unused.;io.sluice.testshared.");
         PluginSettings settings = PluginSettings.fromOptions(options);
-        assertThat(settings.parentFirstPatterns().prefixes()).contains("io.sluice.testshared.", "com.example.unused.");
+        assertThat(settings.classLoadingRule().originOf(SharedMarker.class.getName())).isEqualTo(ClassLoadingRule.Origin.SHARED);
         PluginRegistry sharedRegistry = registry(settings);
         assertThat(sharedRegistry.classLoader("marker").loadClass(SharedMarker.class.getName())).isSameAs(SharedMarker.class);
         assertThat(report(sharedRegistry.find(RowEncodingFormat.class, "marker"))).containsEntry("marker", "framework");

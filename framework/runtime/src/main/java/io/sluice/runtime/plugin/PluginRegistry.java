@@ -151,13 +151,16 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             }
             String requires = descriptor.getRequires();
             boolean compatible;
+            boolean unbounded;
             try {
                 compatible = manager.getVersionManager().checkVersionConstraint(SpiVersion.CURRENT, requires);
+                // PF4J reads a missing plugin.requires as '*', and '>=1.1.0' admits every later major too
+                unbounded = manager.getVersionManager().checkVersionConstraint(nextMajor(SpiVersion.CURRENT), requires);
             } catch (RuntimeException e) {
                 plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
                         "plugin '" + id + "' has a malformed plugin.requires '" + requires + "' (" + e.getClass().getSimpleName()
-                                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); expected an SPI version range such as '>="
-                                + SpiVersion.CURRENT + " & <2.0.0'", Collections.emptyMap()));
+                                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); expected an SPI version range such as "
+                                + exampleRequirement(), Collections.emptyMap()));
                 return;
             }
             String corrupt = corruptJar(unpacked);
@@ -173,6 +176,16 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                         Collections.emptyMap()));
                 return;
             }
+            if (unbounded) {
+                // a plugin built for an earlier major would die with AbstractMethodError or NoSuchMethodError
+                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
+                        "plugin '" + id + "' requires SPI " + (requires == null || requires.isEmpty() ? "*" : requires)
+                                + ", which admits SPI " + nextMajor(SpiVersion.CURRENT) + " and later majors too; a major version"
+                                + " of the SPI may break a plugin, so plugin.requires must end before the next major: for a"
+                                + " plugin built for this framework's SPI " + SpiVersion.CURRENT + ", " + exampleRequirement(),
+                        Collections.emptyMap()));
+                return;
+            }
             manager.loadPlugin(unpacked);
             manager.startPlugin(id);
             PluginWrapper wrapper = manager.getPlugin(id);
@@ -184,6 +197,17 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
         } catch (Throwable t) {
             fail(name, path, describe(t));
         }
+    }
+
+    /** The first version of the major after {@code version} ({@code major.minor.patch}): 2.3.1 -> 3.0.0. */
+    static String nextMajor(String version) {
+        int dot = version.indexOf('.');
+        return (Integer.parseInt(dot < 0 ? version : version.substring(0, dot)) + 1) + ".0.0";
+    }
+
+    /** The requirement of a plugin built for this framework's SPI, as a message shows it. */
+    private static String exampleRequirement() {
+        return "'>=" + SpiVersion.CURRENT + " & <" + nextMajor(SpiVersion.CURRENT) + "' (or '^" + SpiVersion.CURRENT + "')";
     }
 
     private void fail(String key, Path path, String reason) {

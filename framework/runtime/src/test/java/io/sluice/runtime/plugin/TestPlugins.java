@@ -133,7 +133,7 @@ public final class TestPlugins {
         private final String id;
         private String folder;
         private String version = "1.0.0";
-        private String requires = ">=" + SpiVersion.CURRENT;
+        private String requires = "^" + SpiVersion.CURRENT;
         private String provider = "Sluice tests";
         private final Map<String, String> sources = new TreeMap<>();
         private final Map<String, String> resources = new TreeMap<>();
@@ -156,7 +156,7 @@ public final class TestPlugins {
             return this;
         }
 
-        /** {@code plugin.requires}, default {@code >=} the current SPI version. */
+        /** {@code plugin.requires}, default {@code ^} the current SPI version (as the built-in plugins: {@code >=} it, {@code <} the next major). */
         public Builder requires(String requires) {
             this.requires = requires;
             return this;

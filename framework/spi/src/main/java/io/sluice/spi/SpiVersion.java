@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * the version it is compiled against up to the next major, {@code >=2.0.0 & <3.0.0} or {@code
  * ^2.0.0}); the framework refuses to load a plugin whose requirement this version does not meet,
  * or that sets no upper bound. The version follows semantic versioning: a minor version only adds,
- * a major version may break.
+ * a major version may break; the build checks this against the last released SPI, except for what
+ * is {@link Experimental}.
  *
  * <p>The version comes from the build (property {@code sluice.spi.version} of the parent pom),
  * through the resource {@code io/sluice/spi/spi-version.properties} of this jar.
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
  * io.sluice.spi.compact}) and target catalogs ({@code io.sluice.spi.catalog}); 1.2.0 added {@code
  * TargetFactory.changeKey}, {@code TargetFactory.supportsCompaction}, {@code
  * NonRecoverableException} and {@code PathNames}; 2.0.0 breaks: {@code Payload} moved from {@code
- * io.sluice.spi.sink} to {@code io.sluice.spi}.
+ * io.sluice.spi.sink} to {@code io.sluice.spi}, and marks the scan-source types {@link
+ * Experimental}.
  */
 public final class SpiVersion {
 

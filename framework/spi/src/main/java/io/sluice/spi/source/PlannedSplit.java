@@ -9,6 +9,7 @@ import java.util.Objects;
  * Iceberg, a combined scan task with its delete files) and a short description the framework puts
  * in error messages and logs (the data files, say).
  */
+@io.sluice.spi.Experimental
 public final class PlannedSplit {
 
     private final String description;

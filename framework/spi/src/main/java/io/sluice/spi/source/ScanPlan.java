@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** What one call of a {@link ScanPlanner} found: splits to read, and the position after them. */
+@io.sluice.spi.Experimental
 public final class ScanPlan {
 
     private final List<PlannedSplit> splits;

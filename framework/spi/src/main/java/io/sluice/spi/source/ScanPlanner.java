@@ -15,6 +15,7 @@ import java.io.IOException;
  * checkpoint together with the splits that plan produced, and passes it back on the next call, so
  * a planner keeps no state of its own that a restore would have to recover.
  */
+@io.sluice.spi.Experimental
 public interface ScanPlanner extends Closeable {
 
     /**

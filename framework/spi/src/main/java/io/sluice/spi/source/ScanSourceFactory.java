@@ -25,6 +25,7 @@ import java.util.Optional;
  * far they got. Splits and positions reach Flink only as {@link Payload}s, so nothing of the
  * plugin is ever serialized by Flink.
  */
+@io.sluice.spi.Experimental
 public interface ScanSourceFactory extends SluiceFactory {
 
     /**

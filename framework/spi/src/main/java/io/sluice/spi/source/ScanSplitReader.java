@@ -10,6 +10,7 @@ import java.io.IOException;
  * rows before it opens the next), as rows of the source's {@link SourceContext#rowType()}. Closed
  * when the source subtask ends.
  */
+@io.sluice.spi.Experimental
 public interface ScanSplitReader extends Closeable {
 
     /**

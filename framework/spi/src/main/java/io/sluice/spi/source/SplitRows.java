@@ -12,6 +12,7 @@ import java.io.IOException;
  * reader defines (for Iceberg: the file within the split and the row within that file); passed to
  * {@link ScanSplitReader#open}, they must resume at the row after the last one returned.
  */
+@io.sluice.spi.Experimental
 public interface SplitRows extends Closeable {
 
     /**

@@ -20,6 +20,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -64,6 +65,20 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
 
     private static final long serialVersionUID = 1L;
 
+    /** Operator state: the handovers not emitted yet ({@link #pendingState}). */
+    static final String PENDING_STATE = "sluice-pending-committables";
+    /**
+     * Operator state: the compaction planner's, each element framed by Flink's {@link
+     * SimpleVersionedSerialization} ({@link CompactionPlanner#snapshot()}).
+     */
+    static final String COMPACTION_STATE = "sluice-compaction-planner";
+    /**
+     * Operator state written before {@link #COMPACTION_STATE}: the compaction planner's version 1
+     * without a frame, so without its version. Read on restore, then left empty; a new name
+     * because unframed bytes cannot be told from framed ones by looking at them.
+     */
+    static final String UNFRAMED_COMPACTION_STATE = "sluice-compaction-waiting";
+
     private final SinkDescriptor descriptor;
     private final boolean tracksPartitions;
 
@@ -93,22 +108,51 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
         pending = new TreeMap<>();
         waitingPartitions = new TreeMap<>();
         watermark = Long.MIN_VALUE;
+        // Flink's own tuple serializer: its snapshot, kept by Flink with the state, reads old bytes
         waitingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
                 "sluice-waiting-partitions", Types.TUPLE(Types.STRING, Types.LONG)));
         pendingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                "sluice-pending-committables", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        for (byte[] bytes : pendingState.get()) {
-            Committable c = SimpleVersionedSerialization.readVersionAndDeSerialize(new CommittableSerializer(), bytes);
-            pending.computeIfAbsent(c.checkpointId(), k -> new ArrayList<>()).addAll(c.entries());
-        }
+                PENDING_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        readPending(pendingState.get(), pending);
         for (Tuple2<String, Long> t : waitingState.get()) {
             waitingPartitions.merge(t.f0, t.f1, Math::min);
         }
         compaction = CompactionPlanner.of(descriptor.configuration(), descriptor.options());
         compactionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                "sluice-compaction-waiting", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+                COMPACTION_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        ListState<byte[]> unframedCompactionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
+                UNFRAMED_COMPACTION_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        for (byte[] snapshot : unframedCompactionState.get()) {
+            compaction.restoreUnframed(snapshot);
+        }
+        // registered state is snapshotted with every checkpoint: the old one goes empty from now on
+        unframedCompactionState.clear();
         for (byte[] snapshot : compactionState.get()) {
             compaction.restore(snapshot);
+        }
+    }
+
+    /**
+     * The pending handovers as {@link #PENDING_STATE} holds them: per checkpoint id (or {@link
+     * CommittableMessage#EOI}) one committable of its entries, framed by Flink's {@link
+     * SimpleVersionedSerialization} with {@link CommittableSerializer}, so each element carries its
+     * version (2 until the serializer's version 3, 3 since).
+     */
+    static List<byte[]> pendingState(TreeMap<Long, List<Committable.Entry>> pending) throws IOException {
+        List<byte[]> state = new ArrayList<>(pending.size());
+        for (Map.Entry<Long, List<Committable.Entry>> e : pending.entrySet()) {
+            Committable c = new Committable(e.getKey(), "", "", "", e.getValue(), Collections.emptyList(),
+                    Collections.emptyList());
+            state.add(SimpleVersionedSerialization.writeVersionAndSerialize(new CommittableSerializer(), c));
+        }
+        return state;
+    }
+
+    /** Adds what {@link #pendingState} wrote, of any version, to {@code pending} (merging equal ids). */
+    static void readPending(Iterable<byte[]> state, TreeMap<Long, List<Committable.Entry>> pending) throws IOException {
+        for (byte[] bytes : state) {
+            Committable c = SimpleVersionedSerialization.readVersionAndDeSerialize(new CommittableSerializer(), bytes);
+            pending.computeIfAbsent(c.checkpointId(), k -> new ArrayList<>()).addAll(c.entries());
         }
     }
 
@@ -154,13 +198,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        List<byte[]> pendingSnapshot = new ArrayList<>(pending.size());
-        for (Map.Entry<Long, List<Committable.Entry>> e : pending.entrySet()) {
-            Committable c = new Committable(e.getKey(), "", "", "", e.getValue(), Collections.emptyList(),
-                    Collections.emptyList());
-            pendingSnapshot.add(SimpleVersionedSerialization.writeVersionAndSerialize(new CommittableSerializer(), c));
-        }
-        pendingState.update(pendingSnapshot);
+        pendingState.update(pendingState(pending));
         waitingState.clear();
         for (Map.Entry<String, Long> e : waitingPartitions.entrySet()) {
             waitingState.add(Tuple2.of(e.getKey(), e.getValue()));

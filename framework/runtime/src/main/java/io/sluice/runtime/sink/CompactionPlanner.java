@@ -9,6 +9,8 @@ import io.sluice.runtime.state.Envelope;
 
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
@@ -153,21 +155,83 @@ final class CompactionPlanner {
         return n;
     }
 
+    /**
+     * The planner's state, framed by Flink's {@link SimpleVersionedSerialization} with {@link
+     * StateSerializer} (its version inside).
+     */
     byte[] snapshot() throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(256);
-        out.writeInt(checkpointsSinceCompaction);
         List<Committable.Entry> all = new ArrayList<>();
         waiting.values().forEach(all::addAll);
-        CommittableSerializer.writeEntries(all, out);
-        return out.getCopyOfBuffer();
+        return SimpleVersionedSerialization.writeVersionAndSerialize(StateSerializer.INSTANCE,
+                new State(checkpointsSinceCompaction, all));
     }
 
-    /** Adds what a snapshot held (several, when aggregator states are merged). */
+    /** Adds what a {@link #snapshot()} held (several, when aggregator states are merged). */
     void restore(byte[] snapshot) throws IOException {
-        DataInputDeserializer in = new DataInputDeserializer(snapshot);
-        checkpointsSinceCompaction = Math.max(checkpointsSinceCompaction, in.readInt());
-        for (Committable.Entry e : CommittableSerializer.readEntries(in)) {
+        add(SimpleVersionedSerialization.readVersionAndDeSerialize(StateSerializer.INSTANCE, snapshot));
+    }
+
+    /**
+     * Adds a snapshot written without a frame: the aggregator's state before it had {@link
+     * #snapshot()}'s frame held version 1 so.
+     */
+    void restoreUnframed(byte[] version1) throws IOException {
+        add(StateSerializer.INSTANCE.deserialize(1, version1));
+    }
+
+    private void add(State state) {
+        checkpointsSinceCompaction = Math.max(checkpointsSinceCompaction, state.checkpointsSinceCompaction);
+        for (Committable.Entry e : state.waiting) {
             add(e);
+        }
+    }
+
+    /** What the planner keeps across a restore: the checkpoints since the last compaction, the waiting files. */
+    static final class State {
+        final int checkpointsSinceCompaction;
+        final List<Committable.Entry> waiting;
+
+        State(int checkpointsSinceCompaction, List<Committable.Entry> waiting) {
+            this.checkpointsSinceCompaction = checkpointsSinceCompaction;
+            this.waiting = waiting;
+        }
+    }
+
+    /**
+     * Serializes the planner's {@link State}. Version 1 (the only one so far): the checkpoints
+     * since the last compaction, then the waiting files in {@link CommittableSerializer#writeEntries}'s
+     * layout.
+     */
+    static final class StateSerializer implements SimpleVersionedSerializer<State> {
+
+        static final StateSerializer INSTANCE = new StateSerializer();
+        static final int VERSION = 1;
+
+        @Override
+        public int getVersion() {
+            return VERSION;
+        }
+
+        @Override
+        public byte[] serialize(State state) throws IOException {
+            DataOutputSerializer out = new DataOutputSerializer(256);
+            out.writeInt(state.checkpointsSinceCompaction);
+            CommittableSerializer.writeEntries(state.waiting, out);
+            return out.getCopyOfBuffer();
+        }
+
+        @Override
+        public State deserialize(int version, byte[] serialized) throws IOException {
+            switch (version) {
+                case 1:
+                    DataInputDeserializer in = new DataInputDeserializer(serialized);
+                    int checkpoints = in.readInt();
+                    return new State(checkpoints, CommittableSerializer.readEntries(in));
+                default:
+                    throw new IOException("Cannot read the Sluice commit aggregator's compaction state of version "
+                            + version + ": this build reads version 1. Was the state written by a newer Sluice? Restore"
+                            + " it with that version, or start without state.");
+            }
         }
     }
 }

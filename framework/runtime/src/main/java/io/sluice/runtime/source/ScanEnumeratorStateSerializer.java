@@ -2,8 +2,10 @@ package io.sluice.runtime.source;
 
 import io.sluice.runtime.state.Envelope;
 
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 import java.io.IOException;
@@ -11,13 +13,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Serializes {@link ScanEnumeratorState}. Version 1: the next split number, the pending splits
- * (each as {@link ScanSplitSerializer} version 1 writes it), then a flag and the position's
- * envelope.
+ * Serializes {@link ScanEnumeratorState}, the scan source's enumerator checkpoint. Reads every
+ * version it ever wrote.
+ *
+ * <ul>
+ *   <li>Version 2 (written): the next split number, the count of pending splits, each framed by
+ *       Flink's {@link SimpleVersionedSerialization} with {@link ScanSplitSerializer} (so a new
+ *       split version needs no new version here), then a flag and the position's envelope.
+ *   <li>Version 1: the same, but the splits without a frame, each as {@link ScanSplitSerializer}
+ *       version 1 writes it.
+ * </ul>
  */
 public final class ScanEnumeratorStateSerializer implements SimpleVersionedSerializer<ScanEnumeratorState> {
 
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+
+    private static final ScanSplitSerializer SPLITS = new ScanSplitSerializer();
 
     @Override
     public int getVersion() {
@@ -30,7 +41,7 @@ public final class ScanEnumeratorStateSerializer implements SimpleVersionedSeria
         out.writeLong(state.nextSplitNumber());
         out.writeInt(state.pendingSplits().size());
         for (ScanSourceSplit split : state.pendingSplits()) {
-            ScanSplitSerializer.write(split, out);
+            SimpleVersionedSerialization.writeVersionAndSerialize(SPLITS, split, out);
         }
         out.writeBoolean(state.position() != null);
         if (state.position() != null) {
@@ -41,15 +52,26 @@ public final class ScanEnumeratorStateSerializer implements SimpleVersionedSeria
 
     @Override
     public ScanEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("Unknown Sluice scan enumerator state version " + version);
-        }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
+        switch (version) {
+            case 1:
+                return read(in, false);
+            case 2:
+                return read(in, true);
+            default:
+                throw new IOException("Cannot read a Sluice scan enumerator state of version " + version + ": this"
+                        + " build reads versions 1 and 2. Was the state written by a newer Sluice? Restore it with"
+                        + " that version, or start without state.");
+        }
+    }
+
+    private static ScanEnumeratorState read(DataInputView in, boolean framedSplits) throws IOException {
         long nextSplitNumber = in.readLong();
         int n = in.readInt();
-        List<ScanSourceSplit> pending = new ArrayList<>(n);
+        List<ScanSourceSplit> pending = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
-            pending.add(ScanSplitSerializer.read(in));
+            pending.add(framedSplits ? SimpleVersionedSerialization.readVersionAndDeSerialize(SPLITS, in)
+                    : ScanSplitSerializer.read(in));
         }
         Envelope position = in.readBoolean() ? Envelope.read(in) : null;
         return new ScanEnumeratorState(pending, position, nextSplitNumber);

@@ -12,7 +12,8 @@ import org.apache.flink.core.memory.DataOutputView;
 import java.io.IOException;
 
 /**
- * Serializes {@link ScanSourceSplit}s. Version 1: id, description, the envelope, then a flag and
+ * Serializes {@link ScanSourceSplit}s. Version 1 (the only one so far): id, description, the
+ * envelope of the plugin's split ({@link Envelope}: the plugin's version inside), then a flag and
  * the reader's position (offset, records after it).
  */
 public final class ScanSplitSerializer implements SimpleVersionedSerializer<ScanSourceSplit> {
@@ -33,13 +34,18 @@ public final class ScanSplitSerializer implements SimpleVersionedSerializer<Scan
 
     @Override
     public ScanSourceSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("Unknown Sluice scan split version " + version);
+        switch (version) {
+            case 1:
+                return read(new DataInputDeserializer(serialized));
+            default:
+                throw new IOException("Cannot read a Sluice scan split of version " + version + ": this build reads"
+                        + " version 1. Was the state written by a newer Sluice? Restore it with that version, or start"
+                        + " without state.");
         }
-        return read(new DataInputDeserializer(serialized));
     }
 
-    static void write(ScanSourceSplit split, DataOutputView out) throws IOException {
+    /** Writes the layout of version 1. */
+    private static void write(ScanSourceSplit split, DataOutputView out) throws IOException {
         out.writeUTF(split.splitId());
         out.writeUTF(split.description());
         split.split().write(out);
@@ -51,6 +57,7 @@ public final class ScanSplitSerializer implements SimpleVersionedSerializer<Scan
         }
     }
 
+    /** Reads the layout of version 1: also how version 1 of {@link ScanEnumeratorStateSerializer} holds splits. */
     static ScanSourceSplit read(DataInputView in) throws IOException {
         String id = in.readUTF();
         String description = in.readUTF();

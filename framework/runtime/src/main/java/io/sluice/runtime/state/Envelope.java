@@ -2,6 +2,8 @@ package io.sluice.runtime.state;
 
 import io.sluice.spi.Payload;
 
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -12,6 +14,11 @@ import java.util.Objects;
  * A plugin's bytes in the framework's frame: which plugin and extension wrote them, the plugin's
  * serialization version, and the bytes. Flink only ever checkpoints envelopes, never a plugin
  * object, so a task can restore state without the plugin's classes on the job's classpath.
+ *
+ * <p>Layout (unchanged since the first envelope, so every serializer that holds envelopes reads
+ * them the same in all its versions): the plugin id and the extension ({@code writeUTF}), then the
+ * payload framed by Flink's {@link SimpleVersionedSerialization}: the plugin's version, the length,
+ * the bytes. The framework never interprets the bytes; the plugin reads them by their version.
  */
 public final class Envelope {
 
@@ -56,19 +63,46 @@ public final class Envelope {
     public void write(DataOutputView out) throws IOException {
         out.writeUTF(pluginId);
         out.writeUTF(extension);
-        out.writeInt(payload.version());
-        out.writeInt(payload.bytes().length);
-        out.write(payload.bytes());
+        SimpleVersionedSerialization.writeVersionAndSerialize(new PayloadFrame(payload.version()), payload, out);
     }
 
     /** Reads an envelope written by {@link #write}. */
     public static Envelope read(DataInputView in) throws IOException {
         String pluginId = in.readUTF();
         String extension = in.readUTF();
-        int version = in.readInt();
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        return new Envelope(pluginId, extension, new Payload(version, bytes));
+        Payload payload = SimpleVersionedSerialization.readVersionAndDeSerialize(PayloadFrame.READING, in);
+        return new Envelope(pluginId, extension, payload);
+    }
+
+    /**
+     * Hands a payload to Flink's framing as it is: the framework does not know the plugin's
+     * serializer, only the version the plugin gave with the bytes, and gives both back on read.
+     */
+    private static final class PayloadFrame implements SimpleVersionedSerializer<Payload> {
+
+        /** For reading: the version comes from the frame, not from here. */
+        static final PayloadFrame READING = new PayloadFrame(-1);
+
+        private final int version;
+
+        PayloadFrame(int version) {
+            this.version = version;
+        }
+
+        @Override
+        public int getVersion() {
+            return version;
+        }
+
+        @Override
+        public byte[] serialize(Payload payload) {
+            return payload.bytes();
+        }
+
+        @Override
+        public Payload deserialize(int version, byte[] bytes) {
+            return new Payload(version, bytes);
+        }
     }
 
     @Override

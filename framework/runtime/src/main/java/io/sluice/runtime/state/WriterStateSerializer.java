@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Serializes {@link WriterState}. Version 1: count, then envelopes. */
+/**
+ * Serializes {@link WriterState}. Version 1 (the only one so far): the count, then the envelopes
+ * ({@link Envelope}; each target writer's payload keeps its own version inside).
+ */
 public final class WriterStateSerializer implements SimpleVersionedSerializer<WriterState> {
 
     public static final int VERSION = 1;
@@ -30,12 +33,19 @@ public final class WriterStateSerializer implements SimpleVersionedSerializer<Wr
 
     @Override
     public WriterState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("Unknown Sluice writer state version " + version + " (this build reads " + VERSION + ")");
+        switch (version) {
+            case 1:
+                return readVersion1(new DataInputDeserializer(serialized));
+            default:
+                throw new IOException("Cannot read a Sluice writer state of version " + version + ": this build reads"
+                        + " version 1. Was the state written by a newer Sluice? Restore it with that version, or start"
+                        + " without state.");
         }
-        DataInputDeserializer in = new DataInputDeserializer(serialized);
+    }
+
+    private static WriterState readVersion1(DataInputDeserializer in) throws IOException {
         int n = in.readInt();
-        List<Envelope> envelopes = new ArrayList<>(n);
+        List<Envelope> envelopes = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
             envelopes.add(Envelope.read(in));
         }

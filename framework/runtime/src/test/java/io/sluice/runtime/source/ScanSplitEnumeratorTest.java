@@ -87,7 +87,7 @@ class ScanSplitEnumeratorTest {
         ScanSplitEnumerator enumerator = ScanSplitEnumerator.bounded(context, "p", "t", planned);
         enumerator.start();
         enumerator.handleSplitRequest(0, null);
-        ScanEnumeratorState checkpoint = serializer.deserialize(1, serializer.serialize(enumerator.snapshotState(1)));
+        ScanEnumeratorState checkpoint = serializer.deserialize(serializer.getVersion(), serializer.serialize(enumerator.snapshotState(1)));
 
         TestEnumeratorContext<ScanSourceSplit> restoredContext = new TestEnumeratorContext<>();
         ScanSplitEnumerator restored = ScanSplitEnumerator.bounded(restoredContext, "p", "t", checkpoint);

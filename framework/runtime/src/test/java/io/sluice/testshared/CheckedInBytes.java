@@ -44,6 +44,11 @@ public final class CheckedInBytes {
         }
     }
 
+    /** Whether bytes are checked in as {@code resource}. */
+    public static boolean exists(String resource) {
+        return CheckedInBytes.class.getClassLoader().getResource(resource) != null;
+    }
+
     /** The elements of a list state checked in under {@code directory}: {@code 0.b64}, {@code 1.b64}, ... */
     public static List<byte[]> readList(String directory) {
         List<byte[]> elements = new ArrayList<>();

@@ -12,8 +12,6 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.RowData;
 
 import java.io.IOException;
@@ -30,10 +28,8 @@ import java.util.UUID;
  * rolling policy says so (before a row, at a checkpoint, on a timer) and becomes a pending commit;
  * a file still open at a checkpoint is persisted and resumed after a restore.
  *
- * <p>State payload version 3: the writer's uid and part counter, then per bucket its id, creation
- * time, the part counter again, and the path and resumable of its open file if there is one, then
- * the ids of the buckets it opened files in since the previous snapshot (version 2, still read,
- * has only the buckets). Pending payloads are {@link
+ * <p>State payloads are {@link FileWriterState}s (the uid, the part counter, the buckets and
+ * their open files, the buckets written since the snapshot before); pending payloads are {@link
  * PendingFile}s.
  *
  * <p>A writer that dies (a killed TaskManager) leaves the in-progress files it opened after its
@@ -54,8 +50,6 @@ import java.util.UUID;
  */
 final class FileTargetWriter implements TargetWriter {
 
-    static final int STATE_VERSION = 3;
-    private static final int STATE_VERSION_WITHOUT_UID = 2;
     /**
      * How many directories a restored writer lists at most when it looks for a dead writer's
      * in-progress files: the walk is per restored subtask, and leftovers are hidden and harmless,
@@ -175,7 +169,8 @@ final class FileTargetWriter implements TargetWriter {
         PartFile file = bucket.open;
         bucket.open = null;
         PendingFile done = new PendingFile(file.path(), file.closeForCommit());
-        boolean hidden = file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
+        // no path: resumed from a version 1 state, written before compaction, so never hidden
+        boolean hidden = file.path() != null && file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
         pending.add(new PendingCommit(done.toPayload(fsWriter), bucket.id.isEmpty() ? null : bucket.id,
                 bucket.creationTime, file.size(), hidden));
     }
@@ -199,81 +194,51 @@ final class FileTargetWriter implements TargetWriter {
 
     @Override
     public List<Payload> snapshotState(long checkpointId) throws IOException {
-        SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
-        DataOutputSerializer out = new DataOutputSerializer(256);
-        out.writeUTF(uid);
-        out.writeLong(partCounter);
-        out.writeInt(buckets.size());
+        List<FileWriterState.BucketState> states = new ArrayList<>(buckets.size());
         for (Bucket bucket : buckets.values()) {
-            out.writeUTF(bucket.id);
-            out.writeLong(bucket.creationTime);
-            out.writeLong(partCounter);
-            out.writeBoolean(bucket.open != null);
-            if (bucket.open != null) {
-                out.writeUTF(bucket.open.path().toString());
-                byte[] bytes = serializer.serialize(bucket.open.persist());
-                out.writeInt(serializer.getVersion());
-                out.writeInt(bytes.length);
-                out.write(bytes);
-                out.writeLong(bucket.open.creationTime());
-                out.writeLong(bucket.open.lastUpdateTime());
-            }
+            FileWriterState.OpenFile open = bucket.open == null ? null : new FileWriterState.OpenFile(bucket.open.path(),
+                    bucket.open.persist(), bucket.open.creationTime(), bucket.open.lastUpdateTime());
+            states.add(new FileWriterState.BucketState(bucket.id, bucket.creationTime, partCounter, open));
         }
         java.util.Set<String> touched = new java.util.TreeSet<>(recentBuckets);
         touched.addAll(buckets.keySet());
-        out.writeInt(touched.size());
-        for (String id : touched) {
-            out.writeUTF(id);
-        }
         recentBuckets.clear();
         recentBuckets.addAll(buckets.keySet());
-        return Collections.singletonList(new Payload(STATE_VERSION, out.getCopyOfBuffer()));
+        FileWriterState state = new FileWriterState(uid, partCounter, states, new ArrayList<>(touched));
+        return Collections.singletonList(state.toPayload(fsWriter.getResumeRecoverableSerializer()));
     }
 
-    /** Resumes the open files of the writers this subtask takes over. */
+    /**
+     * Resumes the open files of the writers this subtask takes over. A file of a version 1 state
+     * has no known final path (see {@link FileWriterState}), so it is finished at once instead:
+     * it becomes a pending file of version 1, which the committer publishes under the name inside
+     * the file system's recoverable, as it always did; its rows up to the checkpoint are kept.
+     */
     void restore(List<Payload> states) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
         Map<String, Long> deadWriters = new HashMap<>();
-        for (Payload state : states) {
-            if (state.version() != STATE_VERSION && state.version() != STATE_VERSION_WITHOUT_UID) {
-                throw new IOException("Unknown filesystem writer state version " + state.version());
-            }
-            DataInputDeserializer in = new DataInputDeserializer(state.bytes());
-            String deadUid = null;
-            long deadCounter = 0;
-            if (state.version() == STATE_VERSION) {
-                deadUid = in.readUTF();
-                deadCounter = in.readLong();
-                partCounter = Math.max(partCounter, deadCounter);
-            }
-            int n = in.readInt();
-            for (int i = 0; i < n; i++) {
-                String id = in.readUTF();
-                long creation = in.readLong();
-                long counter = in.readLong();
-                Bucket bucket = buckets.computeIfAbsent(id, k -> new Bucket(k, bucketPath(k), creation));
-                partCounter = Math.max(partCounter, counter);
-                if (in.readBoolean()) {
-                    Path path = new Path(in.readUTF());
-                    int version = in.readInt();
-                    byte[] bytes = new byte[in.readInt()];
-                    in.readFully(bytes);
-                    RecoverableWriter.ResumeRecoverable resumable = serializer.deserialize(version, bytes);
-                    long fileCreation = in.readLong();
-                    long lastUpdate = in.readLong();
+        for (Payload payload : states) {
+            FileWriterState state = FileWriterState.of(payload, serializer);
+            partCounter = Math.max(partCounter, state.partCounter());
+            for (FileWriterState.BucketState restored : state.buckets()) {
+                Bucket bucket = buckets.computeIfAbsent(restored.id(), k -> new Bucket(k, bucketPath(k), restored.creationTime()));
+                partCounter = Math.max(partCounter, restored.partCounter());
+                FileWriterState.OpenFile open = restored.open();
+                if (open != null) {
                     if (bucket.open != null) {
                         // two restored writers had a file open in the same bucket: publish one
                         roll(bucket);
                     }
-                    bucket.open = partWriters.resume(id, path, fsWriter.recover(resumable), fileCreation, lastUpdate);
+                    bucket.open = partWriters.resume(restored.id(), open.path(), fsWriter.recover(open.resumable()),
+                            open.creationTime(), open.lastUpdateTime());
+                    if (open.path() == null) {
+                        roll(bucket);
+                    }
                 }
             }
-            if (deadUid != null) {
-                int touched = in.readInt();
-                for (int i = 0; i < touched; i++) {
-                    in.readUTF(); // the buckets written since the snapshot before: the walk finds them
-                }
-                deadWriters.put(deadUid, deadCounter);
+            // the buckets written since the snapshot before: the walk below finds them anyway
+            if (state.uid() != null) {
+                deadWriters.put(state.uid(), state.partCounter());
             }
         }
         if (!deadWriters.isEmpty()) {

@@ -4,6 +4,7 @@ import io.sluice.spi.Payload;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -12,8 +13,14 @@ import java.io.IOException;
 
 /**
  * A finished part file waiting for its commit: where it will be published and the file system's
- * commit recoverable. Payload version 2: the final path, then the recoverable's serializer version,
- * length and bytes (version 1 had no path).
+ * commit recoverable. Reads every payload version the plugin ever wrote.
+ *
+ * <ul>
+ *   <li>Version 2 (written): the final path, then the recoverable framed by Flink's {@link
+ *       SimpleVersionedSerialization} with the file system's commit recoverable serializer.
+ *   <li>Version 1: the recoverable only, framed the same. Still written for a file resumed from a
+ *       version 1 writer state, whose path is unknown ({@link FileWriterState}).
+ * </ul>
  */
 final class PendingFile {
 
@@ -27,6 +34,7 @@ final class PendingFile {
         this.recoverable = recoverable;
     }
 
+    /** Where the file is published; null if it was written by a version that did not record it. */
     Path path() {
         return path;
     }
@@ -38,24 +46,27 @@ final class PendingFile {
     Payload toPayload(RecoverableWriter fsWriter) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer = fsWriter.getCommitRecoverableSerializer();
         DataOutputSerializer out = new DataOutputSerializer(192);
-        out.writeUTF(path.toString());
-        out.writeInt(serializer.getVersion());
-        byte[] bytes = serializer.serialize(recoverable);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-        return new Payload(VERSION, out.getCopyOfBuffer());
+        if (path != null) {
+            out.writeUTF(path.toString());
+        }
+        SimpleVersionedSerialization.writeVersionAndSerialize(serializer, recoverable, out);
+        return new Payload(path == null ? 1 : VERSION, out.getCopyOfBuffer());
     }
 
     static PendingFile of(Payload payload, RecoverableWriter fsWriter) throws IOException {
-        if (payload.version() != 1 && payload.version() != VERSION) {
-            throw new IOException("Unknown filesystem pending-file version " + payload.version());
-        }
+        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer = fsWriter.getCommitRecoverableSerializer();
         DataInputDeserializer in = new DataInputDeserializer(payload.bytes());
-        Path path = payload.version() == 1 ? null : new Path(in.readUTF());
-        int version = in.readInt();
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        return new PendingFile(path, fsWriter.getCommitRecoverableSerializer().deserialize(version, bytes));
+        switch (payload.version()) {
+            case 1:
+                return new PendingFile(null, SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, in));
+            case 2:
+                Path path = new Path(in.readUTF());
+                return new PendingFile(path, SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, in));
+            default:
+                throw new IOException("Cannot read a filesystem target pending file of version " + payload.version()
+                        + ": this plugin reads versions 1 and 2. Was the state written by a newer filesystem plugin?"
+                        + " Restore it with that version, or start without state.");
+        }
     }
 
     /** Publishes the file under its final name; a no-op if that already happened. */

@@ -36,8 +36,10 @@ import java.util.TreeMap;
  * versions. After a successful commit the manifests are deleted; the committed snapshot has its
  * own.
  *
- * <p>Payload version 1: {@code int} count, then per manifest {@code int} length and the encoded
- * manifest.
+ * <p>Payload version 1 (the only one so far): {@code int} count, then per manifest {@code int}
+ * length and the encoded manifest. The encoding is Iceberg's own ({@link ManifestFiles#encode},
+ * Avro with its schema), which Iceberg keeps readable across its versions; so it takes no version
+ * frame of ours.
  */
 final class PendingFiles {
 
@@ -96,13 +98,20 @@ final class PendingFiles {
 
     /** Reads the payload of {@link #toPayload()}, of this or an earlier version. */
     static PendingFiles of(Payload payload) throws IOException {
-        if (payload.version() != 1) {
-            throw new IOException("Unknown version " + payload.version() + " of the iceberg target's pending files"
-                    + " (this plugin reads version 1): was the job restored with an older plugin?");
+        switch (payload.version()) {
+            case 1:
+                return readVersion1(payload.bytes());
+            default:
+                throw new IOException("Cannot read the iceberg target's pending files of version " + payload.version()
+                        + ": this plugin reads version 1. Was the job restored with an older plugin than the one that"
+                        + " wrote them? Restore it with that version, or start without state.");
         }
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload.bytes()))) {
+    }
+
+    private static PendingFiles readVersion1(byte[] bytes) throws IOException {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             int count = in.readInt();
-            List<ManifestFile> manifests = new ArrayList<>(count);
+            List<ManifestFile> manifests = new ArrayList<>(Math.min(count, 1024));
             for (int i = 0; i < count; i++) {
                 byte[] encoded = new byte[in.readInt()];
                 in.readFully(encoded);

@@ -45,9 +45,13 @@ final class PushedFilters {
      * @throws IllegalArgumentException for a payload of another version
      */
     static Expression expression(Payload payload) {
-        if (payload.version() != VERSION) {
-            throw new IllegalArgumentException("Unknown version " + payload.version() + " of pushed Iceberg filters");
+        // not state: the payload goes from the planner to the tasks of the same job in its job graph
+        switch (payload.version()) {
+            case 1:
+                return ExpressionParser.fromJson(new String(payload.bytes(), StandardCharsets.UTF_8));
+            default:
+                throw new IllegalArgumentException("Cannot read pushed Iceberg filters of version " + payload.version()
+                        + ": this plugin reads version 1");
         }
-        return ExpressionParser.fromJson(new String(payload.bytes(), StandardCharsets.UTF_8));
     }
 }

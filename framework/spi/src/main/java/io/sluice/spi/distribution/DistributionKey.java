@@ -16,6 +16,7 @@ import java.util.List;
  *
  * @since 2.0.0
  */
+@io.sluice.spi.Experimental // settles with the distribution modes (HASH, RANGE) that use it
 public interface DistributionKey {
 
     /** The key of one row; the array is the caller's from now on. */

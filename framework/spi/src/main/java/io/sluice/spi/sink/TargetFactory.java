@@ -99,6 +99,7 @@ public interface TargetFactory extends SluiceFactory {
      *
      * @since 2.0.0
      */
+    @io.sluice.spi.Experimental
     default Set<DistributionMode> distributionModes(SinkContext context) {
         return EnumSet.of(DistributionMode.NONE);
     }
@@ -113,6 +114,7 @@ public interface TargetFactory extends SluiceFactory {
      * @throws IllegalArgumentException if the sink has nothing to distribute by
      * @since 2.0.0
      */
+    @io.sluice.spi.Experimental
     default DistributionKey distributionKey(SinkContext context) {
         List<String> columns = context.partitionKeys().isEmpty() ? changeKey(context) : context.partitionKeys();
         if (columns.isEmpty()) {

@@ -106,12 +106,12 @@ class BadValuesIT {
      */
     @ParameterizedTest(name = "[{index}] {0} = {1}")
     @CsvSource(delimiter = '|', value = {
-            "sink.rolling-policy.file-size | 12xb",
-            "sink.rolling-policy.rollover-interval | 3 fortnights",
-            "sink.partition-commit.delay | soon",
-            "csv.disable-quote-character | maybe",
+            "sink.rolling-policy.file-size | 12xb | of plugin filesystem",
+            "sink.rolling-policy.rollover-interval | 3 fortnights | of plugin filesystem",
+            "sink.partition-commit.delay | soon | ''",
+            "csv.disable-quote-character | maybe | FormatFactory 'csv' of plugin formats",
     })
-    void theInnermostCauseOfAParseErrorNamesOptionAndValue(String option, String value) throws Exception {
+    void theInnermostCauseOfAParseErrorNamesOptionAndValue(String option, String value, String extension) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         java.nio.file.Path out = tmp.resolve("parse");
         tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
@@ -122,7 +122,8 @@ class BadValuesIT {
                 "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')").await());
         assertThat(t).isNotNull();
         assertThat(ExceptionUtils.findThrowable(t, c -> c.getCause() == null).orElseThrow().getMessage())
-                .as("innermost cause of %s", messages(t)).contains("'" + option + "'").contains("'" + value + "'");
+                .as("innermost cause of %s", messages(t)).contains("'" + option + "'").contains("'" + value + "'")
+                .contains(extension == null ? "" : extension); // an extension's option names the extension and its plugin
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }

@@ -36,9 +36,12 @@ public final class KnownOptions {
     private final String format; // nullable
     private final List<ConfigOption<?>> formatOptions;
     private final TreeSet<String> prefixes;
+    /** Option key (as given, with a format's prefix) to the extension that declares it, for messages. */
+    private final Map<String, String> owners;
 
     private KnownOptions(List<ConfigOption<?>> options, String format, List<ConfigOption<?>> formatOptions,
-            TreeSet<String> prefixes) {
+            TreeSet<String> prefixes, Map<String, String> owners) {
+        this.owners = owners;
         this.options = options;
         this.format = format;
         this.formatOptions = formatOptions;
@@ -49,6 +52,7 @@ public final class KnownOptions {
     public static KnownOptions of(Map<String, String> given, PluginRegistry registry) {
         List<ConfigOption<?>> known = new ArrayList<>(SluiceOptions.all());
         TreeSet<String> prefixes = new TreeSet<>();
+        Map<String, String> owners = new java.util.HashMap<>();
         String target = given.get(SluiceOptions.TARGET.key());
         boolean readsByScan = target != null && registry.identifiers(ScanSourceFactory.class).contains(target);
         if (!readsByScan) {
@@ -63,43 +67,51 @@ public final class KnownOptions {
             if (!factory.supportsPartitionCommit()) {
                 known.removeAll(SluiceOptions.partitionCommit());
             }
-            known.addAll(declared(factory));
+            known.addAll(declared(factory, TargetFactory.class, registry, owners, ""));
             prefixes.addAll(factory.optionPrefixes());
         }
         if (readsByScan) {
             ScanSourceFactory scans = registry.find(ScanSourceFactory.class, target);
-            known.addAll(declared(scans));
+            known.addAll(declared(scans, ScanSourceFactory.class, registry, owners, ""));
             prefixes.addAll(scans.optionPrefixes());
         }
-        addChosen(registry, BucketAssignerFactory.class, given.get(FileOptions.BUCKET_ASSIGNER.key()), known);
-        addChosen(registry, RollingPolicyFactory.class, given.get(FileOptions.ROLLING_POLICY.key()), known);
-        addChosen(registry, FileEnumeratorFactory.class, given.get(SourceOptions.ENUMERATOR.key()), known);
-        addChosen(registry, FileCompactorFactory.class, given.get(SluiceOptions.COMPACTION_COMPACTOR.key()), known);
+        addChosen(registry, BucketAssignerFactory.class, given.get(FileOptions.BUCKET_ASSIGNER.key()), known, owners);
+        addChosen(registry, RollingPolicyFactory.class, given.get(FileOptions.ROLLING_POLICY.key()), known, owners);
+        addChosen(registry, FileEnumeratorFactory.class, given.get(SourceOptions.ENUMERATOR.key()), known, owners);
+        addChosen(registry, FileCompactorFactory.class, given.get(SluiceOptions.COMPACTION_COMPACTOR.key()), known, owners);
         String kinds = given.get(SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key());
         if (kinds != null) {
             for (String kind : kinds.split(",")) {
-                addChosen(registry, CommitPolicyFactory.class, kind.trim(), known);
+                addChosen(registry, CommitPolicyFactory.class, kind.trim(), known, owners);
             }
         }
         String format = given.get(FileOptions.FORMAT.key());
         List<ConfigOption<?>> formatOptions = new ArrayList<>();
         if (format != null) {
-            formatOptions.addAll(declared(registry.find(FormatFactory.class, format)));
+            formatOptions.addAll(declared(registry.find(FormatFactory.class, format), FormatFactory.class, registry, owners,
+                    format + "."));
         }
-        return new KnownOptions(known, format, formatOptions, prefixes);
+        return new KnownOptions(known, format, formatOptions, prefixes, owners);
     }
 
-    private static <T extends SluiceFactory> void addChosen(
-            PluginRegistry registry, Class<T> type, String identifier, List<ConfigOption<?>> known) {
+    private static <T extends SluiceFactory> void addChosen(PluginRegistry registry, Class<T> type, String identifier,
+            List<ConfigOption<?>> known, Map<String, String> owners) {
         // an unknown identifier is reported by whoever uses it, with the available ones
         if (identifier != null && registry.identifiers(type).contains(identifier)) {
-            known.addAll(declared(registry.find(type, identifier)));
+            known.addAll(declared(registry.find(type, identifier), type, registry, owners, ""));
         }
     }
 
-    private static List<ConfigOption<?>> declared(SluiceFactory f) {
+    /** The factory's options, each recorded as the factory's (first declarer wins) for messages. */
+    private static List<ConfigOption<?>> declared(SluiceFactory f, Class<? extends SluiceFactory> type,
+            PluginRegistry registry, Map<String, String> owners, String keyPrefix) {
         List<ConfigOption<?>> all = new ArrayList<>(f.requiredOptions());
         all.addAll(f.optionalOptions());
+        String owner = type.getSimpleName() + " '" + f.identifier() + "' of plugin "
+                + registry.pluginOf(type, f.identifier());
+        for (ConfigOption<?> option : all) {
+            owners.putIfAbsent(keyPrefix + option.key(), owner);
+        }
         return all;
     }
 
@@ -125,12 +137,12 @@ public final class KnownOptions {
         }
         Configuration config = Configuration.fromMap(given);
         for (ConfigOption<?> option : options) {
-            parse(config, option, option.key(), given);
+            parse(config, option, option.key(), given, owners.get(option.key()));
         }
         if (format != null) {
             DelegatingConfiguration formatConfig = new DelegatingConfiguration(config, format + ".");
             for (ConfigOption<?> option : formatOptions) {
-                parse(formatConfig, option, format + "." + option.key(), given);
+                parse(formatConfig, option, format + "." + option.key(), given, owners.get(format + "." + option.key()));
             }
         }
     }
@@ -142,7 +154,8 @@ public final class KnownOptions {
      * the type's message (a {@code MemorySize} unit error names neither the option nor the whole
      * value). Flink's error stays attached as suppressed, for the stack trace.
      */
-    private static void parse(Configuration config, ConfigOption<?> option, String key, Map<String, String> given) {
+    private static void parse(Configuration config, ConfigOption<?> option, String key, Map<String, String> given,
+            String owner) {
         try {
             config.getOptional(option);
         } catch (IllegalArgumentException e) {
@@ -152,8 +165,9 @@ public final class KnownOptions {
             }
             // a value given under a fallback key is not in 'given' under this key: Flink's message names it
             String value = given.get(key);
-            IllegalArgumentException invalid = new IllegalArgumentException(value == null ? e.getMessage()
-                    : "Invalid value '" + value + "' for option '" + key + "': " + innermost.getMessage());
+            String declaredBy = owner == null ? "" : " (an option of " + owner + ")";
+            IllegalArgumentException invalid = new IllegalArgumentException(value == null ? e.getMessage() + declaredBy
+                    : "Invalid value '" + value + "' for option '" + key + "'" + declaredBy + ": " + innermost.getMessage());
             invalid.addSuppressed(e);
             throw invalid;
         }

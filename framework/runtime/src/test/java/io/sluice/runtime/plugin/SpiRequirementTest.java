@@ -2,6 +2,7 @@ package io.sluice.runtime.plugin;
 
 import static io.sluice.runtime.plugin.TestPlugins.info;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.spi.SpiVersion;
 
@@ -89,6 +90,29 @@ class SpiRequirementTest {
     void aPluginOfTheNextMajorIsRefused() throws IOException {
         assertRefused(">=" + NEXT_MAJOR + " & <" + (MAJOR + 2) + ".0.0");
         assertRefused("^" + NEXT_MAJOR);
+    }
+
+    /** A job that asks for an extension of a refused plugin learns why it is missing. */
+    @Test
+    void aMissingExtensionNamesThePluginRefusedForItsSpiVersion() throws IOException {
+        Path dir = tmp.resolve("plugins-refused");
+        String requires = "^" + NEXT_MAJOR;
+        TestPlugins.plugin(dir, "newer").requires(requires)
+                .source("testplugin.newer.NewerFormat", String.join("\n",
+                        "package testplugin.newer;",
+                        "@org.pf4j.Extension",
+                        "public class NewerFormat implements io.sluice.spi.format.FormatFactory {",
+                        "  public String identifier() { return \"newer-format\"; }",
+                        "}"))
+                .build();
+        PluginRegistry registry = PluginRegistry.get(PluginSettings.of(dir));
+        registries.add(registry);
+        assertThatThrownBy(() -> registry.find(io.sluice.spi.format.FormatFactory.class, "newer-format"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("No FormatFactory named 'newer-format'")
+                .hasMessageContaining("failed plugin newer")
+                .hasMessageContaining("requires SPI " + requires)
+                .hasMessageContaining(SpiVersion.CURRENT);
     }
 
     @Test

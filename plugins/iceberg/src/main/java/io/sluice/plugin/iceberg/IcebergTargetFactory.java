@@ -106,7 +106,14 @@ public final class IcebergTargetFactory implements TargetFactory {
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
-        // restoredState is always empty: the writer keeps nothing open across a checkpoint
+        // the writer keeps nothing open across a checkpoint and so never writes state: state that
+        // arrives was written by something else (another target under the same uid), not to be ignored
+        if (!restoredState.isEmpty()) {
+            Payload state = restoredState.get(0);
+            throw new IOException("The iceberg writer keeps no state, yet was restored with state of version "
+                    + state.version() + " (" + state.bytes().length + " bytes): was the sink's uid that of another"
+                    + " target's sink?");
+        }
         CatalogTable table = CatalogTable.load(context.options());
         try {
             WriteSchemas.checkWritable(table.table(), context.rowType());

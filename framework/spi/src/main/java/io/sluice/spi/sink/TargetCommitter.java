@@ -10,8 +10,11 @@ import java.util.Optional;
 /**
  * Makes pending data visible: renames part files, commits a table snapshot.
  *
- * <p>One committer runs per sink (parallelism one), on a single thread, after the checkpoint the
- * data belongs to has completed. A commit must be idempotent: after a failure the framework may
+ * <p>The framework creates a committer on every subtask of the sink's commit operator (Flink runs
+ * it at the writers' parallelism), but hands requests to one of them only: each sink's requests
+ * reach one committer, on a single thread, after the checkpoint the data belongs to has completed.
+ * So a committer should open what it needs (a catalog, a table) when the first request comes, not
+ * when it is created. A commit must be idempotent: after a failure the framework may
  * call it again with the same request, also when the first call succeeded but its outcome was
  * never acknowledged; such a retry must find the earlier success and change nothing. Requests
  * arrive in checkpoint order. An exception fails the job; the request is retried after restore.

@@ -390,6 +390,20 @@ class ClassLoadingRuleTest {
     }
 
     @Test
+    void thePartFileLibraryIsEachPluginsOwn() {
+        // framework/part-files: bundled in the zip of every plugin that writes part files, never in lib/
+        assertOrigin(PLUGIN_ONLY,
+                "io.sluice.partfiles.PartFiles",
+                "io.sluice.partfiles.PartFiles$Builder",
+                "io.sluice.partfiles.PartWriters",
+                "io.sluice.partfiles.PartFileNames",
+                "io.sluice.partfiles.VisibleFiles",
+                "io.sluice.partfiles.FileWriterState",
+                "io.sluice.partfiles.PendingFile",
+                "io/sluice/partfiles/PartFiles.class");
+    }
+
+    @Test
     void loggingApisAreShared() {
         assertOrigin(SHARED,
                 "org.slf4j.Logger",

@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.VisibleFiles;
 import io.sluice.spi.source.FileEnumeratorFactory;
 import io.sluice.spi.source.SourceContext;
 

@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.VisibleFiles;
 import io.sluice.spi.PathNames;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;

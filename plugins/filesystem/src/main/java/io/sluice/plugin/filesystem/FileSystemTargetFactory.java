@@ -1,11 +1,13 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.PartFileNames;
+import io.sluice.partfiles.PartFiles;
+import io.sluice.partfiles.PartWriters;
+import io.sluice.partfiles.VisibleFiles;
 import io.sluice.spi.FileOptions;
 
 import io.sluice.spi.PathNames;
 import io.sluice.spi.compact.SinkCompaction;
-import io.sluice.spi.format.BulkWritingFormat;
-import io.sluice.spi.format.Formats;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
@@ -21,11 +23,11 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.fs.RecoverableWriter;
 import org.pf4j.Extension;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,6 +36,9 @@ import java.util.Set;
  * The {@code filesystem} target: part files under a base path on any Flink {@link FileSystem},
  * written through its {@link RecoverableWriter}, so in-progress files survive failures and
  * commits are idempotent renames (or multi-part upload completions).
+ *
+ * <p>The part files themselves are the part-file library's ({@link PartFiles}): this target maps
+ * its options onto it, with the partitions' directories below {@code path}.
  */
 @Extension
 public final class FileSystemTargetFactory implements TargetFactory {
@@ -63,10 +68,11 @@ public final class FileSystemTargetFactory implements TargetFactory {
         ReadableConfig options = context.options();
         // every user string that becomes part of a path, checked before the job starts
         PathNames.checkBaseDirectory(FileOptions.PATH.key(), options.get(FileOptions.PATH));
-        PartFileNames.check(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
+        PartFileNames.check(FileSystemOptions.PART_PREFIX.key(), options.get(FileSystemOptions.PART_PREFIX),
+                FileSystemOptions.PART_SUFFIX.key(), options.get(FileSystemOptions.PART_SUFFIX));
         checkPartitionDirectories(context);
         // building every part once on the client reports bad options before the job starts
-        PartWriters.create(context);
+        partWriters(context);
         bucketAssigner(context);
         rollingPolicy(context);
         Path path = new Path(context.options().get(FileOptions.PATH));
@@ -106,15 +112,35 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
-        Path basePath = new Path(context.options().get(FileOptions.PATH));
-        RecoverableWriter writer = recoverableWriter(basePath);
         ReadableConfig options = context.options();
-        PartFileNames names = new PartFileNames(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX));
-        FileTargetWriter target = new FileTargetWriter(basePath, writer, PartWriters.create(context),
-                bucketAssigner(context), rollingPolicy(context), names,
-                options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis(), compaction(context).enabled());
-        target.restore(restoredState);
-        return target;
+        return partFiles(context)
+                .bucketAssigner(bucketAssigner(context))
+                .rollingPolicy(rollingPolicy(context))
+                .rollingCheckIntervalMillis(options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis())
+                .build()
+                .createWriter(restoredState);
+    }
+
+    /** The engine as this target's options configure it: part files below {@code path}, in its bucket directories. */
+    private static PartFiles.Builder partFiles(SinkContext context) {
+        ReadableConfig options = context.options();
+        return PartFiles.builder(new Path(options.get(FileOptions.PATH)))
+                .names(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX))
+                .compaction(compaction(context).enabled())
+                .overwrite(context.overwrite())
+                // the format and the compactor of a committer only when a unit comes: a job without compaction needs neither
+                .writers(() -> partWriters(context))
+                .compactor(() -> compaction(context).compactor());
+    }
+
+    /** The format's writers; the partition assigner's columns are in the directory names, not in the files. */
+    private static PartWriters partWriters(SinkContext context) {
+        List<String> keys = context.partitionKeys();
+        String assigner = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
+                .orElse(keys.isEmpty() ? "base-path" : "partition");
+        List<String> pathColumns = assigner.equals("partition") ? keys : Collections.emptyList();
+        return PartWriters.create(context.extensions(), context.options().get(FileOptions.FORMAT), context.rowType(),
+                context.rawOptions(), pathColumns);
     }
 
     /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
@@ -125,11 +151,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
-        Path basePath = new Path(context.options().get(FileOptions.PATH));
-        RecoverableWriter writer = recoverableWriter(basePath);
-        // the format and the compactor only when a unit comes: a job without compaction needs neither
-        return new FileTargetCommitter(writer, () -> new UnitCompaction(writer, PartWriters.create(context), compaction(context).compactor()),
-                context.overwrite(), basePath);
+        return partFiles(context).build().createCommitter();
     }
 
     /** The framework offers compaction to every target that supports it, as this one does. */
@@ -138,26 +160,15 @@ public final class FileSystemTargetFactory implements TargetFactory {
                 "The framework offers no compaction to the filesystem target"));
     }
 
-    static RecoverableWriter recoverableWriter(Path basePath) throws IOException {
-        try {
-            return FileSystem.get(basePath.toUri()).createRecoverableWriter();
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new IOException("Cannot write to 'path' " + basePath + ": " + e.getMessage(), e);
-        }
-    }
-
     private static BucketAssigner bucketAssigner(SinkContext context) {
         String kind = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
                 .orElse(context.partitionKeys().isEmpty() ? "base-path" : "partition");
         return context.extensions().find(BucketAssignerFactory.class, kind).create(context);
     }
 
+    /** The configured policy; the engine also rolls a bulk format's files at every checkpoint (they cannot be resumed). */
     private static RollingPolicy rollingPolicy(SinkContext context) {
         String kind = context.options().get(FileOptions.ROLLING_POLICY);
-        RollingPolicy policy = context.extensions().find(RollingPolicyFactory.class, kind).create(context);
-        String format = context.options().get(FileOptions.FORMAT);
-        boolean bulk = Formats.offers(context.extensions(), BulkWritingFormat.class, format);
-        // a bulk file cannot be resumed after a failure: it always closes at a checkpoint
-        return bulk ? new CheckpointRollingPolicy(policy) : policy;
+        return context.extensions().find(RollingPolicyFactory.class, kind).create(context);
     }
 }

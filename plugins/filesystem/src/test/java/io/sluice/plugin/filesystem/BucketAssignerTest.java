@@ -39,13 +39,13 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static io.sluice.plugin.filesystem.TargetTesting.T0;
-import static io.sluice.plugin.filesystem.TargetTesting.at;
-import static io.sluice.plugin.filesystem.TargetTesting.commit;
-import static io.sluice.plugin.filesystem.TargetTesting.hidden;
-import static io.sluice.plugin.filesystem.TargetTesting.parent;
-import static io.sluice.plugin.filesystem.TargetTesting.row;
-import static io.sluice.plugin.filesystem.TargetTesting.visible;
+import static io.sluice.partfiles.testing.PartFileTesting.T0;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.commit;
+import static io.sluice.partfiles.testing.PartFileTesting.hidden;
+import static io.sluice.partfiles.testing.PartFileTesting.parent;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.visible;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

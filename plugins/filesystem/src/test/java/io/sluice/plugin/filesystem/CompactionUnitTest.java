@@ -11,7 +11,6 @@ import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
 
-import org.apache.flink.core.fs.RecoverableWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,13 +23,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import static io.sluice.plugin.filesystem.TargetTesting.T0;
-import static io.sluice.plugin.filesystem.TargetTesting.at;
-import static io.sluice.plugin.filesystem.TargetTesting.hidden;
-import static io.sluice.plugin.filesystem.TargetTesting.request;
-import static io.sluice.plugin.filesystem.TargetTesting.row;
-import static io.sluice.plugin.filesystem.TargetTesting.unit;
-import static io.sluice.plugin.filesystem.TargetTesting.visible;
+import static io.sluice.partfiles.testing.PartFileTesting.T0;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.hidden;
+import static io.sluice.partfiles.testing.PartFileTesting.request;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.unit;
+import static io.sluice.partfiles.testing.PartFileTesting.visible;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -151,9 +150,8 @@ class CompactionUnitTest {
         TestSinkContext ctx = context("concat");
         List<PendingCommit> files = threeSmallFiles(ctx);
         // stage the inputs as the first attempt did, and keep copies of them
-        RecoverableWriter fsWriter = FileSystemTargetFactory.recoverableWriter(new org.apache.flink.core.fs.Path(tmp.toUri()));
-        for (PendingCommit f : files) {
-            PendingFile.of(f.payload(), fsWriter).commit(fsWriter);
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request(1, files)); // publishes them under their hidden names
         }
         Map<String, String> staged = hidden(tmp.resolve("out"));
         assertThat(staged).hasSize(3);

@@ -13,10 +13,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import static io.sluice.plugin.filesystem.TargetTesting.T0;
-import static io.sluice.plugin.filesystem.TargetTesting.at;
-import static io.sluice.plugin.filesystem.TargetTesting.commit;
-import static io.sluice.plugin.filesystem.TargetTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.T0;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.commit;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.PartFileNames;
 import io.sluice.spi.PathNames;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.TargetCommitter;
@@ -21,10 +22,10 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
-import static io.sluice.plugin.filesystem.TargetTesting.at;
-import static io.sluice.plugin.filesystem.TargetTesting.files;
-import static io.sluice.plugin.filesystem.TargetTesting.request;
-import static io.sluice.plugin.filesystem.TargetTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.files;
+import static io.sluice.partfiles.testing.PartFileTesting.request;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -213,17 +214,6 @@ class PathOptionsTest {
                     .hasMessageContaining(orders.toString()).hasMessageContaining("not under the table's 'path'");
         }
         assertThat(visibleFiles(tmp)).isEqualTo(visible(before));
-    }
-
-    @Test
-    void theOverwriteCheckResolvesDotSegmentsAndComparesWholeSegments() {
-        TableRoot root = new TableRoot(new org.apache.flink.core.fs.Path(tmp.resolve("t").toUri()));
-        String t = tmp.resolve("t").toUri().toString();
-        assertThat(root.isBelow(new org.apache.flink.core.fs.Path(t))).isTrue();
-        assertThat(root.isBelow(new org.apache.flink.core.fs.Path(t + "/dt=a/part-0"))).isTrue();
-        assertThat(root.isBelow(new org.apache.flink.core.fs.Path(t + "/../orders/part-0"))).isFalse();
-        assertThat(root.isBelow(new org.apache.flink.core.fs.Path(tmp.resolve("t2").toUri()))).isFalse();
-        assertThat(root.isBelow(new org.apache.flink.core.fs.Path(tmp.toUri()))).isFalse();
     }
 
     private static RowType rowOf(String partitionColumn) {

@@ -1,5 +1,6 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.testing.PartFileTesting;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
@@ -15,13 +16,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import static io.sluice.plugin.filesystem.TargetTesting.T0;
-import static io.sluice.plugin.filesystem.TargetTesting.at;
-import static io.sluice.plugin.filesystem.TargetTesting.commit;
-import static io.sluice.plugin.filesystem.TargetTesting.files;
-import static io.sluice.plugin.filesystem.TargetTesting.hidden;
-import static io.sluice.plugin.filesystem.TargetTesting.row;
-import static io.sluice.plugin.filesystem.TargetTesting.visible;
+import static io.sluice.partfiles.testing.PartFileTesting.T0;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.commit;
+import static io.sluice.partfiles.testing.PartFileTesting.files;
+import static io.sluice.partfiles.testing.PartFileTesting.hidden;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.visible;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -128,7 +129,7 @@ class RestoreTest {
         state.addAll(second.snapshotState(1));
         first.write(row("a-h8"), at(T0 + hour)); // buckets no checkpoint knows of
         second.write(row("b-h9"), at(T0 + 2 * hour));
-        assertThat(hidden(base).keySet()).extracting(TargetTesting::parent)
+        assertThat(hidden(base).keySet()).extracting(PartFileTesting::parent)
                 .containsExactlyInAnyOrder("2024-03-05--07", "2024-03-05--07", "2024-03-05--08", "2024-03-05--09");
         // both killed: neither closed nor disposed
 
@@ -140,19 +141,6 @@ class RestoreTest {
         }
         assertThat(hidden(base)).isEmpty();
         assertThat(visible(base).values()).containsExactlyInAnyOrder("a-h7\n", "b-h7\n");
-    }
-
-    @Test
-    void partFileNamesProveWhoseInProgressFileItIs() {
-        PartFileNames names = new PartFileNames("part", ".csv");
-        String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", uid, 7)).isTrue();
-        assertThat(names.isInProgressPart("." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", uid, 7))
-                .isTrue();
-        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", uid, 7)).as("before the checkpoint").isFalse();
-        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", uid, 7)).as("committed").isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1", "another-uid", 0)).as("another writer's").isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", uid, 0)).isFalse();
     }
 
     @Test

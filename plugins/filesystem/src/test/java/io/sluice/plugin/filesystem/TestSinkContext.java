@@ -1,5 +1,8 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.testing.BulkLinesFormatFactory;
+import io.sluice.partfiles.testing.LinesFormatFactory;
+import io.sluice.partfiles.testing.PartFileTesting;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.FileCompactor;
@@ -14,9 +17,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,7 +36,7 @@ import java.util.TreeMap;
 final class TestSinkContext implements SinkContext, ExtensionLookup {
 
     /** One nullable STRING column {@code line}. */
-    static final RowType LINE = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"line"});
+    static final RowType LINE = PartFileTesting.LINE;
 
     final LinesFormatFactory lines = new LinesFormatFactory();
     final BulkLinesFormatFactory bulkLines = new BulkLinesFormatFactory();

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles.testing;
 
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
@@ -24,20 +24,29 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** Helpers for driving a filesystem target by hand and looking at what it left on disk. */
-final class TargetTesting {
+/**
+ * Helpers for driving a part-file target (the library's engine, or a plugin's target on top of it)
+ * by hand, and looking at what it left on disk. Shared with the plugins' tests through the test-jar.
+ */
+public final class PartFileTesting {
+
+    /** One nullable STRING column {@code line}: the rows of the test formats. */
+    public static final org.apache.flink.table.types.logical.RowType LINE = org.apache.flink.table.types.logical.RowType.of(
+            new org.apache.flink.table.types.logical.LogicalType[] {
+                new org.apache.flink.table.types.logical.VarCharType(org.apache.flink.table.types.logical.VarCharType.MAX_LENGTH)},
+            new String[] {"line"});
 
     /** 2024-03-05T07:08:09.010Z. */
-    static final long T0 = 1709622489010L;
+    public static final long T0 = 1709622489010L;
 
-    private TargetTesting() {}
+    private PartFileTesting() {}
 
-    static RowData row(String line) {
+    public static RowData row(String line) {
         return GenericRowData.of(StringData.fromString(line));
     }
 
     /** A record context at processing time {@code time}. */
-    static RecordContext at(long time) {
+    public static RecordContext at(long time) {
         return new RecordContext() {
             @Override
             public long currentProcessingTime() {
@@ -57,16 +66,16 @@ final class TargetTesting {
     }
 
     /** Commits what writers prepared for {@code checkpointId}, as the framework would after the checkpoint. */
-    static void commit(TargetCommitter committer, long checkpointId, List<PendingCommit> pending) throws IOException {
+    public static void commit(TargetCommitter committer, long checkpointId, List<PendingCommit> pending) throws IOException {
         committer.commit(request(checkpointId, pending));
     }
 
-    static CommitRequest request(long checkpointId, List<PendingCommit> pending) {
+    public static CommitRequest request(long checkpointId, List<PendingCommit> pending) {
         return request(checkpointId, pending, Collections.emptyList());
     }
 
     /** A unit of the given pending files (of one bucket), as the framework hands it over. */
-    static CompactionUnit unit(String bucketId, List<PendingCommit> inputs) {
+    public static CompactionUnit unit(String bucketId, List<PendingCommit> inputs) {
         List<Payload> payloads = inputs.stream()
                 .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
                 .collect(Collectors.toList());
@@ -83,7 +92,7 @@ final class TargetTesting {
         };
     }
 
-    static CommitRequest request(long checkpointId, List<PendingCommit> pending, List<CompactionUnit> units) {
+    public static CommitRequest request(long checkpointId, List<PendingCommit> pending, List<CompactionUnit> units) {
         // the framework keeps committables as bytes: hand the committer copies, not the writer's objects
         List<Payload> payloads = pending.stream()
                 .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
@@ -117,7 +126,7 @@ final class TargetTesting {
     }
 
     /** Every regular file under {@code root}: path relative to root ('/'-separated) -> content. */
-    static Map<String, String> files(Path root) {
+    public static Map<String, String> files(Path root) {
         Map<String, String> result = new TreeMap<>();
         if (!Files.exists(root)) {
             return result;
@@ -134,24 +143,24 @@ final class TargetTesting {
     }
 
     /** Finished files: those whose name does not start with a dot. */
-    static Map<String, String> visible(Path root) {
+    public static Map<String, String> visible(Path root) {
         Map<String, String> result = new TreeMap<>(files(root));
-        result.keySet().removeIf(TargetTesting::isHidden);
+        result.keySet().removeIf(PartFileTesting::isHidden);
         return result;
     }
 
     /** In-progress and pending files: hidden names. */
-    static Map<String, String> hidden(Path root) {
+    public static Map<String, String> hidden(Path root) {
         Map<String, String> result = new TreeMap<>(files(root));
         result.keySet().removeIf(k -> !isHidden(k));
         return result;
     }
 
-    static String fileName(String relativePath) {
+    public static String fileName(String relativePath) {
         return relativePath.substring(relativePath.lastIndexOf('/') + 1);
     }
 
-    static String parent(String relativePath) {
+    public static String parent(String relativePath) {
         int slash = relativePath.lastIndexOf('/');
         return slash < 0 ? "" : relativePath.substring(0, slash);
     }
@@ -160,7 +169,7 @@ final class TargetTesting {
         return fileName(relativePath).startsWith(".");
     }
 
-    static List<String> names(Map<String, String> files) {
+    public static List<String> names(Map<String, String> files) {
         return new ArrayList<>(files.keySet());
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
@@ -31,10 +31,11 @@ final class FileTargetCommitter implements TargetCommitter {
     private final Supplier<UnitCompaction> compaction; // created on the first unit
     private final boolean overwrite;
     private final TableRoot root;
-    private final Path basePath;
+    private final java.util.function.Function<String, Path> locations; // partition (bucket) id -> its directory
 
-    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, Path basePath) {
-        this.basePath = basePath;
+    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, Path basePath,
+            java.util.function.Function<String, Path> locations) {
+        this.locations = locations;
         this.root = new TableRoot(basePath);
         this.fsWriter = fsWriter;
         this.compaction = compaction;
@@ -63,10 +64,10 @@ final class FileTargetCommitter implements TargetCommitter {
         }
     }
 
-    /** A partition's directory below the base path: its id is the bucket id, {@code k1=v1/k2=v2}. */
+    /** A partition's directory: its id is the bucket id ({@code k1=v1/k2=v2} below the base path by default). */
     @Override
     public Optional<Path> partitionLocation(String partitionId) {
-        return Optional.of(partitionId.isEmpty() ? basePath : new Path(basePath, partitionId));
+        return Optional.of(locations.apply(partitionId));
     }
 
     @Override

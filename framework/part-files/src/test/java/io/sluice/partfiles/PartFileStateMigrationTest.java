@@ -1,15 +1,20 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.partfiles.testing.PartFileTesting;
+import io.sluice.partfiles.testing.TestFormats;
+import io.sluice.spi.sink.PartFileState;
+import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.testshared.CheckedInBytes;
 
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.table.data.RowData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,17 +26,18 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 
-import static io.sluice.plugin.filesystem.TargetTesting.T0;
-import static io.sluice.plugin.filesystem.TargetTesting.at;
-import static io.sluice.plugin.filesystem.TargetTesting.commit;
-import static io.sluice.plugin.filesystem.TargetTesting.hidden;
-import static io.sluice.plugin.filesystem.TargetTesting.row;
-import static io.sluice.plugin.filesystem.TargetTesting.visible;
+import static io.sluice.partfiles.testing.PartFileTesting.T0;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.commit;
+import static io.sluice.partfiles.testing.PartFileTesting.hidden;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.visible;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The filesystem target's payloads stay readable in every version they were written in: writer
+ * The part-file engine's payloads (those of the {@code filesystem} target, which had the engine
+ * before the library) stay readable in every version they were written in: writer
  * states ({@code writer-state-migration/}: {@code v1} written by e26ab44, {@code v2} by 26cf8fe,
  * {@code v3} by f2cb40f) and pending files ({@code pending-file-migration/}: {@code v1} by e26ab44,
  * {@code v2} by 26cf8fe), all by one writer of the code of that commit
@@ -45,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>Flink's local recoverables show their temporary file, offset and final file only in their
  * {@code toString}; nothing else of them is accessible from here.
  */
-class FileSystemStateMigrationTest {
+class PartFileStateMigrationTest {
 
     @TempDir Path tmp;
 
@@ -171,9 +177,8 @@ class FileSystemStateMigrationTest {
     @Test
     void aWriterRestoredFromVersion1FinishesItsOpenFilesAndTheyCommit() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines");
-        FileSystemTargetFactory target = new FileSystemTargetFactory();
-        TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
+        PartFiles target = engine(base.toString());
+        TargetWriter failing = target.createWriter(Collections.emptyList());
         failing.write(row("r1"), at(T0));
         failing.write(row("r2"), at(T0 + 1));
         assertThat(failing.prepareCommit(false)).isEmpty(); // the file stays open
@@ -181,8 +186,8 @@ class FileSystemStateMigrationTest {
         failing.write(row("lost"), at(T0 + 2));
         failing.close();
 
-        try (TargetWriter restored = target.createWriter(ctx, List.of(version1));
-                TargetCommitter committer = target.createCommitter(ctx)) {
+        try (TargetWriter restored = target.createWriter(List.of(version1));
+                TargetCommitter committer = target.createCommitter()) {
             List<PendingCommit> pending = restored.prepareCommit(false);
             assertThat(pending).hasSize(1);
             assertThat(pending.get(0).payload().version()).isEqualTo(1);
@@ -192,6 +197,38 @@ class FileSystemStateMigrationTest {
         assertThat(visible(base).values()).containsExactly("r1\nr2\n");
         assertThat(hidden(base)).isEmpty();
     }
+
+    /** The engine writing {@code lines} under {@code base}, all rows in the root bucket, files rolled only at the end. */
+    private static PartFiles engine(String base) {
+        return PartFiles.builder(new org.apache.flink.core.fs.Path(base))
+                .writers(PartFileStateMigrationTest::lines)
+                .bucketAssigner((row, c) -> "")
+                .rollingPolicy(NEVER)
+                .build();
+    }
+
+    private static PartWriters lines() {
+        return PartWriters.create(TestFormats.lines(), "lines", PartFileTesting.LINE, Collections.emptyMap(),
+                Collections.emptyList());
+    }
+
+    /** Files stay open until the end of the input (as small files with the default policy). */
+    private static final RollingPolicy NEVER = new RollingPolicy() {
+        @Override
+        public boolean shouldRollOnCheckpoint(PartFileState partFile) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnEvent(PartFileState partFile, RowData element) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnProcessingTime(PartFileState partFile, long currentTime) {
+            return false;
+        }
+    };
 
     /** A writer state in the layout of version 1: buckets only, open files without their path. */
     private Payload asVersion1(Payload current) throws IOException {
@@ -222,12 +259,11 @@ class FileSystemStateMigrationTest {
     @EnabledIfSystemProperty(named = CheckedInBytes.WRITE_PROPERTY, matches = "true")
     void writeCurrentVersions() throws Exception {
         String out = "/tmp/sluice-migration/filesystem-v" + FileWriterState.VERSION;
-        FileSystemTargetFactory target = new FileSystemTargetFactory();
-        try (TargetWriter empty = target.createWriter(TestSinkContext.of(Path.of(out, "empty"), "lines"), Collections.emptyList())) {
+        try (TargetWriter empty = engine(out + "/empty").createWriter(Collections.emptyList())) {
             checkInIfAbsent(writerState("no-open-files", FileWriterState.VERSION), empty.snapshotState(1).get(0).bytes());
         }
-        TestSinkContext ctx = TestSinkContext.of(Path.of(out, "out"), "lines").set("sink.bucket-assigner", "base-path");
-        FileTargetWriter w = new FileTargetWriter(new org.apache.flink.core.fs.Path(out + "/out"), fs, PartWriters.create(ctx),
+        org.apache.flink.core.fs.Path outPath = new org.apache.flink.core.fs.Path(out + "/out");
+        FileTargetWriter w = new FileTargetWriter(outPath, id -> PartFiles.belowRoot(outPath, id), fs, lines(),
                 (row, c) -> row.getString(0).toString().startsWith("a") ? "dt=2024-03-04"
                         : row.getString(0).toString().startsWith("b") ? "dt=2024-03-05" : "",
                 new io.sluice.spi.sink.RollingPolicy() {
@@ -278,7 +314,7 @@ class FileSystemStateMigrationTest {
 
     private static RecoverableWriter recoverableWriter() {
         try {
-            return FileSystemTargetFactory.recoverableWriter(new org.apache.flink.core.fs.Path("file:///tmp"));
+            return PartFiles.recoverableWriter(new org.apache.flink.core.fs.Path("file:///tmp"));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -9,8 +9,7 @@ import java.util.Objects;
 
 /**
  * The table's base path, as the last guard before the committer renames, overwrites or deletes a
- * file: every such path must lie below it. Options are checked at planning ({@link
- * FileSystemTargetFactory#validate}); this catches what a bug upstream of the committer (or a
+ * file: every such path must lie below it. Targets check their options at planning; this catches what a bug upstream of the committer (or a
  * pending file from elsewhere) could still hand over. Callers check every path of a commit
  * before its first change, so a refused commit has changed nothing.
  */

@@ -1,13 +1,10 @@
-package io.sluice.plugin.filesystem;
-
-import io.sluice.spi.FileOptions;
+package io.sluice.partfiles;
 
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.BulkWritingFormat;
 import io.sluice.spi.format.Formats;
 import io.sluice.spi.format.RowEncodingFormat;
-import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
@@ -29,8 +26,11 @@ import java.util.Map;
  * The format side of part files: the encoder or bulk writer factory of the chosen format, and the
  * projection that drops partition columns (their values live in the directory names, as in
  * Flink's filesystem connector).
+ *
+ * <p>Public so that a target names its format and the columns its paths hold ({@link #create});
+ * the engine does the rest ({@link PartFiles.Builder#writers}).
  */
-final class PartWriters {
+public final class PartWriters {
 
     private final ExtensionLookup extensions; // finds the format's reader, for compaction
     private final String format;
@@ -49,13 +49,19 @@ final class PartWriters {
         this.projection = projection;
     }
 
-    /** @throws IllegalArgumentException for an unknown format or invalid format options */
-    static PartWriters create(SinkContext context) {
-        String format = context.options().get(FileOptions.FORMAT);
-        ExtensionLookup extensions = context.extensions();
-        int[] projection = projection(context);
-        RowType fileType = projection == null ? context.rowType() : project(context.rowType(), projection);
-        FormatContext formatContext = new PrefixedFormatContext(fileType, formatOptions(context.rawOptions(), format));
+    /**
+     * The writers of {@code format} for rows of {@code rowType}, the format's options being the
+     * {@code <format>.}-prefixed ones of {@code rawOptions} (without the prefix).
+     *
+     * @param pathColumns the columns whose values are in the directory names, not in the files
+     *     (partition columns); empty for none
+     * @throws IllegalArgumentException for an unknown format or invalid format options
+     */
+    public static PartWriters create(ExtensionLookup extensions, String format, RowType rowType,
+            Map<String, String> rawOptions, List<String> pathColumns) {
+        int[] projection = projection(rowType, pathColumns);
+        RowType fileType = projection == null ? rowType : project(rowType, projection);
+        FormatContext formatContext = new PrefixedFormatContext(fileType, formatOptions(rawOptions, format));
         if (Formats.offers(extensions, BulkWritingFormat.class, format)) {
             BulkWriter.Factory<RowData> bulk = extensions.find(BulkWritingFormat.class, format)
                     .createBulkWriterFactory(formatContext);
@@ -103,17 +109,14 @@ final class PartWriters {
         return file;
     }
 
-    private static int[] projection(SinkContext context) {
-        List<String> keys = context.partitionKeys();
-        String assigner = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
-                .orElse(keys.isEmpty() ? "base-path" : "partition");
-        if (keys.isEmpty() || !assigner.equals("partition")) {
+    private static int[] projection(RowType rowType, List<String> pathColumns) {
+        if (pathColumns.isEmpty()) {
             return null;
         }
-        List<String> names = context.rowType().getFieldNames();
+        List<String> names = rowType.getFieldNames();
         List<Integer> kept = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
-            if (!keys.contains(names.get(i))) {
+            if (!pathColumns.contains(names.get(i))) {
                 kept.add(i);
             }
         }

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles.testing;
 
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.BulkWritingFormat;
@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * Test bulk format {@code bulk-lines}: buffers the first column of each row and writes the lines
  * only on {@link BulkWriter#finish()}, like a columnar format writing its footer.
  */
-final class BulkLinesFormatFactory implements BulkWritingFormat {
+public final class BulkLinesFormatFactory implements BulkWritingFormat {
 
     @Override
     public String identifier() {

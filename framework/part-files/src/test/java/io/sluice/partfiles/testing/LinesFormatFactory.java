@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles.testing;
 
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.RowEncodingFormat;
@@ -26,11 +26,12 @@ import java.nio.charset.StandardCharsets;
  * Test row format {@code lines}: writes the first column of each row plus {@code "\n"}, behind the
  * optional {@code lines.line-prefix}. Remembers the row type it was asked to encode.
  */
-final class LinesFormatFactory implements RowEncodingFormat, StreamReadingFormat {
+public final class LinesFormatFactory implements RowEncodingFormat, StreamReadingFormat {
 
-    static final ConfigOption<String> LINE_PREFIX = ConfigOptions.key("line-prefix").stringType().defaultValue("");
+    public static final ConfigOption<String> LINE_PREFIX = ConfigOptions.key("line-prefix").stringType().defaultValue("");
 
-    volatile RowType lastRowType;
+    /** The row type of the last encoder created: the columns a part file holds. */
+    public volatile RowType lastRowType;
 
     @Override
     public String identifier() {

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import io.sluice.spi.compact.RowReader;
 import io.sluice.spi.format.FormatContext;

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;

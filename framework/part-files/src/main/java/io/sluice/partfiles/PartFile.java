@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import io.sluice.spi.sink.PartFileState;
 

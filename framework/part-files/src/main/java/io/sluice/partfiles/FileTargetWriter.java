@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.sink.BucketAssigner;
@@ -59,6 +59,8 @@ final class FileTargetWriter implements TargetWriter {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetWriter.class);
 
     private final Path basePath;
+    private final java.util.function.Function<String, Path> locations; // bucket id -> its directory
+    private final TableRoot root;
     private final RecoverableWriter fsWriter;
     private final PartWriters partWriters;
     private final BucketAssigner assigner;
@@ -77,9 +79,12 @@ final class FileTargetWriter implements TargetWriter {
      */
     private final java.util.Set<String> recentBuckets = new java.util.HashSet<>();
 
-    FileTargetWriter(Path basePath, RecoverableWriter fsWriter, PartWriters partWriters, BucketAssigner assigner,
-            RollingPolicy rollingPolicy, PartFileNames names, long checkInterval, boolean compaction) {
+    FileTargetWriter(Path basePath, java.util.function.Function<String, Path> locations, RecoverableWriter fsWriter,
+            PartWriters partWriters, BucketAssigner assigner, RollingPolicy rollingPolicy, PartFileNames names,
+            long checkInterval, boolean compaction) {
         this.basePath = basePath;
+        this.locations = locations;
+        this.root = new TableRoot(basePath);
         this.fsWriter = fsWriter;
         this.partWriters = partWriters;
         this.assigner = assigner;
@@ -324,19 +329,14 @@ final class FileTargetWriter implements TargetWriter {
         buckets.clear();
     }
 
+    /** The bucket's directory, which must be below the table's root (the committer checks it again). */
     private Path bucketPath(String bucketId) {
-        if (bucketId.isEmpty()) {
-            return basePath;
+        Path path = locations.apply(bucketId);
+        if (!root.isBelow(path)) {
+            throw new IllegalArgumentException("The directory " + path + " of bucket '" + bucketId
+                    + "' is not under the table's 'path' " + basePath);
         }
-        if (bucketId.startsWith("/") || bucketId.contains("\\")) {
-            throw new IllegalArgumentException("Bucket id '" + bucketId + "' is not a relative path under " + basePath);
-        }
-        for (String segment : bucketId.split("/")) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-                throw new IllegalArgumentException("Bucket id '" + bucketId + "' would leave the base path " + basePath);
-            }
-        }
-        return new Path(basePath, bucketId);
+        return path;
     }
 
     /** The state of one bucket of this writer. */

@@ -1,4 +1,4 @@
-package io.sluice.plugin.filesystem;
+package io.sluice.partfiles;
 
 import io.sluice.spi.PathNames;
 
@@ -11,22 +11,26 @@ import io.sluice.spi.PathNames;
  * <p>Names of two writers differ only as long as the uid stays inside the one segment the name is:
  * a prefix or suffix with a separator ({@code ../x}) would put every writer's file at the same
  * path (and outside the table), so {@link #check} refuses it, when the statement is planned.
+ *
+ * <p>Public for that check: a target calls it from its {@code validate} with its own option names,
+ * then hands prefix and suffix to {@link PartFiles.Builder#names}.
  */
-final class PartFileNames {
+public final class PartFileNames {
 
     /**
      * What the longest name adds to prefix and suffix: {@code -}, a 36-character uid, {@code -}, a
      * counter of up to 19 digits; then {@link UnitCompaction#HIDDEN_PREFIX} in front with
      * compaction, and the recoverable writer's in-progress name ({@code .<name>.inprogress.<uuid>},
-     * local and Hadoop file systems) around it.
+     * local and Hadoop file systems) around it. So prefix and suffix together may have {@code
+     * PathNames.MAX_NAME_BYTES - DECORATION_BYTES} bytes.
      */
-    static final int DECORATION_BYTES = 1 + 36 + 1 + 19 + UnitCompaction.HIDDEN_PREFIX.length() + 1 + ".inprogress.".length() + 36;
+    public static final int DECORATION_BYTES = 1 + 36 + 1 + 19 + UnitCompaction.HIDDEN_PREFIX.length() + 1 + ".inprogress.".length() + 36;
 
     private final String prefix;
     private final String suffix;
 
     PartFileNames(String prefix, String suffix) {
-        check(prefix, suffix);
+        check("part file prefix", prefix, "part file suffix", suffix);
         this.prefix = prefix;
         this.suffix = suffix;
     }
@@ -36,23 +40,26 @@ final class PartFileNames {
     }
 
     /**
+     * Checks a prefix and a suffix of part file names, as the target's options {@code prefixKey}
+     * and {@code suffixKey} give them.
+     *
      * @throws IllegalArgumentException naming the option and the value, if part file names made
      *     from them would not be one visible file name below the bucket directory
      */
-    static void check(String prefix, String suffix) {
-        PathNames.checkNamePart(FileSystemOptions.PART_PREFIX.key(), prefix);
-        PathNames.checkNamePart(FileSystemOptions.PART_SUFFIX.key(), suffix);
+    public static void check(String prefixKey, String prefix, String suffixKey, String suffix) {
+        PathNames.checkNamePart(prefixKey, prefix);
+        PathNames.checkNamePart(suffixKey, suffix);
         if (!VisibleFiles.isVisibleName(prefix)) {
-            throw PathNames.invalid(FileSystemOptions.PART_PREFIX.key(), prefix,
+            throw PathNames.invalid(prefixKey, prefix,
                     "part files whose names start with '.' or '_' are hidden from every reader of the table");
         }
         int bytes = PathNames.utf8Length(prefix) + PathNames.utf8Length(suffix) + DECORATION_BYTES;
         if (bytes > PathNames.MAX_NAME_BYTES) {
             int room = PathNames.MAX_NAME_BYTES - DECORATION_BYTES;
-            String option = PathNames.utf8Length(prefix) >= PathNames.utf8Length(suffix)
-                    ? FileSystemOptions.PART_PREFIX.key() : FileSystemOptions.PART_SUFFIX.key();
-            throw PathNames.invalid(option, option.equals(FileSystemOptions.PART_PREFIX.key()) ? prefix : suffix,
-                    "too long: '" + FileSystemOptions.PART_PREFIX.key() + "' and '" + FileSystemOptions.PART_SUFFIX.key()
+            boolean prefixLonger = PathNames.utf8Length(prefix) >= PathNames.utf8Length(suffix);
+            String option = prefixLonger ? prefixKey : suffixKey;
+            throw PathNames.invalid(option, prefixLonger ? prefix : suffix,
+                    "too long: '" + prefixKey + "' and '" + suffixKey
                             + "' together may have " + room + " bytes (UTF-8), so that in-progress part file names stay"
                             + " within " + PathNames.MAX_NAME_BYTES + " bytes");
         }

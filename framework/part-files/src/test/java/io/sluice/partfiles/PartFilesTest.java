@@ -1,0 +1,241 @@
+package io.sluice.partfiles;
+
+import io.sluice.partfiles.testing.PartFileTesting;
+import io.sluice.partfiles.testing.TestFormats;
+import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.sink.PartFileState;
+import io.sluice.spi.sink.PendingCommit;
+import io.sluice.spi.sink.RollingPolicy;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import static io.sluice.partfiles.testing.PartFileTesting.T0;
+import static io.sluice.partfiles.testing.PartFileTesting.at;
+import static io.sluice.partfiles.testing.PartFileTesting.commit;
+import static io.sluice.partfiles.testing.PartFileTesting.hidden;
+import static io.sluice.partfiles.testing.PartFileTesting.request;
+import static io.sluice.partfiles.testing.PartFileTesting.row;
+import static io.sluice.partfiles.testing.PartFileTesting.unit;
+import static io.sluice.partfiles.testing.PartFileTesting.visible;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The library's API as a target other than {@code filesystem} uses it: its own partition
+ * locations (as a metastore gives them), its own names, and the engine's behaviour around them.
+ */
+class PartFilesTest {
+
+    @TempDir Path tmp;
+
+    /** Rows {@code (line, dt)}; the bucket is {@code dt=<dt>}. */
+    private static final RowType LINE_DT = RowType.of(
+            new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)},
+            new String[] {"line", "dt"});
+
+    private static RowData row2(String line, String dt) {
+        return GenericRowData.of(StringData.fromString(line), StringData.fromString(dt));
+    }
+
+    private static final RollingPolicy ON_CHECKPOINT = new RollingPolicy() {
+        @Override
+        public boolean shouldRollOnCheckpoint(PartFileState partFile) {
+            return true;
+        }
+
+        @Override
+        public boolean shouldRollOnEvent(PartFileState partFile, RowData element) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnProcessingTime(PartFileState partFile, long currentTime) {
+            return false;
+        }
+    };
+
+    private static final RollingPolicy NEVER = new RollingPolicy() {
+        @Override
+        public boolean shouldRollOnCheckpoint(PartFileState partFile) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnEvent(PartFileState partFile, RowData element) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnProcessingTime(PartFileState partFile, long currentTime) {
+            return false;
+        }
+    };
+
+    /** A compactor that concatenates the inputs' bytes. */
+    private static final FileCompactor CONCAT = (inputs, output) -> {
+        OutputStream out = output.stream();
+        for (org.apache.flink.core.fs.Path file : inputs.files()) {
+            try (InputStream in = inputs.open(file)) {
+                in.transferTo(out);
+            }
+        }
+    };
+
+    private PartFiles.Builder hiveLike(Path table, Map<String, Path> locations) {
+        return PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
+                .bucketLocations(id -> new org.apache.flink.core.fs.Path(locations.get(id).toUri()))
+                .names("hive", ".txt")
+                .writers(() -> PartWriters.create(TestFormats.lines(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt")))
+                .bucketAssigner((row, c) -> "dt=" + row.getString(1))
+                .rollingPolicy(ON_CHECKPOINT)
+                .compactor(() -> CONCAT);
+    }
+
+    @Test
+    void partitionsGoWhereTheTargetsLocationsSayAndTheCommitterReportsThem() throws Exception {
+        Path table = tmp.resolve("t");
+        // a metastore's locations need not follow k=v names
+        Map<String, Path> locations = Map.of("dt=a", table.resolve("loc-a"), "dt=b", table.resolve("elsewhere/b"));
+        PartFiles engine = hiveLike(table, locations).build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("1", "a"), at(T0));
+            writer.write(row2("2", "b"), at(T0));
+            writer.write(row2("3", "a"), at(T0));
+            List<PendingCommit> pending = writer.prepareCommit(false);
+            assertThat(pending).extracting(PendingCommit::partition).containsExactlyInAnyOrder("dt=a", "dt=b");
+            commit(committer, 1, pending);
+
+            assertThat(committer.partitionLocation("dt=b")).contains(new org.apache.flink.core.fs.Path(
+                    table.resolve("elsewhere/b").toUri()));
+            assertThat(committer.visibleFiles("dt=a")).hasSize(1);
+            assertThat(committer.visibleFiles("dt=a").get(0).getName()).startsWith("hive-").endsWith(".txt");
+        }
+        Map<String, String> files = visible(table);
+        // the partition column is in the location, not in the files
+        assertThat(files).hasSize(2);
+        assertThat(files.keySet()).allMatch(k -> k.startsWith("loc-a/") || k.startsWith("elsewhere/b/"));
+        assertThat(files.values()).containsExactlyInAnyOrder("1\n3\n", "2\n");
+        assertThat(hidden(table)).isEmpty();
+    }
+
+    @Test
+    void aLocationOutsideTheRootIsRefusedBeforeAnyFileIsWritten() throws Exception {
+        Path table = tmp.resolve("t");
+        PartFiles engine = hiveLike(table, Map.of("dt=a", tmp.resolve("other"))).build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList())) {
+            assertThatThrownBy(() -> writer.write(row2("1", "a"), at(T0)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not under the table's 'path'");
+        }
+        assertThat(PartFileTesting.files(tmp)).isEmpty();
+    }
+
+    @Test
+    void theDefaultLocationsAreBelowTheRootAndStayThere() {
+        org.apache.flink.core.fs.Path root = new org.apache.flink.core.fs.Path(tmp.toUri());
+        assertThat(PartFiles.belowRoot(root, "")).isEqualTo(root);
+        assertThat(PartFiles.belowRoot(root, "k=v/x=y")).isEqualTo(new org.apache.flink.core.fs.Path(root, "k=v/x=y"));
+        for (String bad : List.of("/abs", "..", "a/../..", "a//b", "a\\b", "./a")) {
+            assertThatThrownBy(() -> PartFiles.belowRoot(root, bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void withCompactionFilesStayHiddenUntilTheirUnitPublishesThem() throws Exception {
+        Path table = tmp.resolve("t");
+        PartFiles engine = hiveLike(table, Map.of("dt=a", table.resolve("a"))).compaction(true).build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("1", "a"), at(T0));
+            List<PendingCommit> first = writer.prepareCommit(false);
+            writer.write(row2("2", "a"), at(T0 + 1));
+            List<PendingCommit> second = writer.prepareCommit(false);
+            assertThat(first.get(0).forCompaction()).isTrue();
+            commit(committer, 1, first);
+            commit(committer, 2, second);
+            assertThat(visible(table)).isEmpty();
+
+            List<PendingCommit> inputs = new java.util.ArrayList<>(first);
+            inputs.addAll(second);
+            committer.commit(request(3, Collections.emptyList(), List.of(unit("dt=a", inputs))));
+        }
+        assertThat(visible(table).values()).containsExactly("1\n2\n");
+        assertThat(hidden(table)).isEmpty();
+    }
+
+    @Test
+    void overwriteReplacesTheOtherFilesOfThePartitionsItWrites() throws Exception {
+        Path table = tmp.resolve("t");
+        Files.createDirectories(table.resolve("a"));
+        Files.createDirectories(table.resolve("b"));
+        Files.write(table.resolve("a/old"), "old\n".getBytes(StandardCharsets.UTF_8));
+        Files.write(table.resolve("b/kept"), "kept\n".getBytes(StandardCharsets.UTF_8));
+        PartFiles engine = hiveLike(table, Map.of("dt=a", table.resolve("a"), "dt=b", table.resolve("b")))
+                .overwrite(true).build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("new", "a"), at(T0));
+            commit(committer, 1, writer.prepareCommit(true));
+        }
+        assertThat(visible(table)).containsEntry("b/kept", "kept\n").hasSize(2);
+        assertThat(visible(table).values()).containsExactlyInAnyOrder("new\n", "kept\n");
+    }
+
+    @Test
+    void aBulkFormatsFilesRollAtEveryCheckpointWhateverThePolicy() throws Exception {
+        Path table = tmp.resolve("t");
+        PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
+                .writers(() -> PartWriters.create(TestFormats.lines(), "bulk-lines", PartFileTesting.LINE,
+                        Collections.emptyMap(), Collections.emptyList()))
+                .bucketAssigner((r, c) -> "")
+                .rollingPolicy(NEVER)
+                .build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList())) {
+            writer.write(row("x"), at(T0));
+            assertThat(writer.prepareCommit(false)).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRowFormatsOpenFileIsResumedAfterARestore() throws Exception {
+        Path table = tmp.resolve("t");
+        PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
+                .writers(() -> PartWriters.create(TestFormats.lines(), "lines", PartFileTesting.LINE,
+                        Collections.emptyMap(), Collections.emptyList()))
+                .bucketAssigner((r, c) -> "")
+                .rollingPolicy(NEVER)
+                .build();
+        List<io.sluice.spi.Payload> state;
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList())) {
+            writer.write(row("kept"), at(T0));
+            assertThat(writer.prepareCommit(false)).isEmpty();
+            state = writer.snapshotState(1);
+            writer.write(row("lost"), at(T0 + 1));
+        }
+        try (TargetWriter restored = engine.createWriter(state);
+                TargetCommitter committer = engine.createCommitter()) {
+            restored.write(row("after"), at(T0 + 2));
+            commit(committer, 2, restored.prepareCommit(true));
+        }
+        assertThat(visible(table).values()).containsExactly("kept\nafter\n");
+        assertThat(hidden(table)).isEmpty();
+    }
+}

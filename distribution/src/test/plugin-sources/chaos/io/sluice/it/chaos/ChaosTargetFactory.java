@@ -173,6 +173,17 @@ public class ChaosTargetFactory implements TargetFactory {
                 }
             }
 
+            // partition commit asks the target for its directories: the filesystem target's, unchanged
+            @Override
+            public java.util.Optional<org.apache.flink.core.fs.Path> partitionLocation(String partitionId) throws IOException {
+                return committer.partitionLocation(partitionId);
+            }
+
+            @Override
+            public List<org.apache.flink.core.fs.Path> visibleFiles(String partitionId) throws IOException {
+                return committer.visibleFiles(partitionId);
+            }
+
             @Override
             public void close() throws Exception {
                 committer.close();

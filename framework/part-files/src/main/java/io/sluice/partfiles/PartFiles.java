@@ -228,6 +228,7 @@ public final class PartFiles {
             return this;
         }
 
+        /** The engine; cheap, so a target builds one per {@code createWriter} / {@code createCommitter}. */
         public PartFiles build() {
             return new PartFiles(this);
         }

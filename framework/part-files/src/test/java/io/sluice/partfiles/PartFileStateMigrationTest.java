@@ -5,7 +5,6 @@ import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
 import io.sluice.partfiles.testing.PartFileTesting;
-import io.sluice.partfiles.testing.TestFormats;
 import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.testshared.CheckedInBytes;
@@ -208,7 +207,7 @@ class PartFileStateMigrationTest {
     }
 
     private static PartWriters lines() {
-        return PartWriters.create(TestFormats.lines(), "lines", PartFileTesting.LINE, Collections.emptyMap(),
+        return PartWriters.create(PartFileTesting.lineFormats(), "lines", PartFileTesting.LINE, Collections.emptyMap(),
                 Collections.emptyList());
     }
 

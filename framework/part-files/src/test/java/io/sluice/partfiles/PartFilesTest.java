@@ -1,7 +1,6 @@
 package io.sluice.partfiles;
 
 import io.sluice.partfiles.testing.PartFileTesting;
-import io.sluice.partfiles.testing.TestFormats;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.PendingCommit;
@@ -103,7 +102,7 @@ class PartFilesTest {
         return PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
                 .bucketLocations(id -> new org.apache.flink.core.fs.Path(locations.get(id).toUri()))
                 .names("hive", ".txt")
-                .writers(() -> PartWriters.create(TestFormats.lines(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt")))
+                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt")))
                 .bucketAssigner((row, c) -> "dt=" + row.getString(1))
                 .rollingPolicy(ON_CHECKPOINT)
                 .compactor(() -> CONCAT);
@@ -203,7 +202,7 @@ class PartFilesTest {
     void aBulkFormatsFilesRollAtEveryCheckpointWhateverThePolicy() throws Exception {
         Path table = tmp.resolve("t");
         PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
-                .writers(() -> PartWriters.create(TestFormats.lines(), "bulk-lines", PartFileTesting.LINE,
+                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "bulk-lines", PartFileTesting.LINE,
                         Collections.emptyMap(), Collections.emptyList()))
                 .bucketAssigner((r, c) -> "")
                 .rollingPolicy(NEVER)
@@ -218,7 +217,7 @@ class PartFilesTest {
     void aRowFormatsOpenFileIsResumedAfterARestore() throws Exception {
         Path table = tmp.resolve("t");
         PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
-                .writers(() -> PartWriters.create(TestFormats.lines(), "lines", PartFileTesting.LINE,
+                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "lines", PartFileTesting.LINE,
                         Collections.emptyMap(), Collections.emptyList()))
                 .bucketAssigner((r, c) -> "")
                 .rollingPolicy(NEVER)

@@ -36,6 +36,11 @@ public final class PartFileTesting {
                 new org.apache.flink.table.types.logical.VarCharType(org.apache.flink.table.types.logical.VarCharType.MAX_LENGTH)},
             new String[] {"line"});
 
+    /** The test formats {@code lines} and {@code bulk-lines}, as a plugin's extensions hold them. */
+    public static io.sluice.spi.ExtensionLookup lineFormats() {
+        return io.sluice.testkit.TestExtensions.of(new LinesFormatFactory(), new BulkLinesFormatFactory());
+    }
+
     /** 2024-03-05T07:08:09.010Z. */
     public static final long T0 = 1709622489010L;
 

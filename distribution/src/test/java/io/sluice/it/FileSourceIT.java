@@ -2,7 +2,7 @@ package io.sluice.it;
 
 import io.sluice.runtime.sink.BucketAssigners;
 import io.sluice.runtime.sink.SluiceSink;
-import io.sluice.runtime.source.SluiceSource;
+import io.sluice.runtime.source.file.SluiceFileSource;
 
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -139,7 +139,7 @@ class FileSourceIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
         env.enableCheckpointing(100);
-        SluiceSource source = SluiceSource.forRowData(rowType)
+        SluiceFileSource source = SluiceFileSource.forRowData(rowType)
                 .withPluginsDir(TestDistribution.pluginsDir())
                 .withPath(in.toString()).withFormat("csv")
                 .monitorContinuously(Duration.ofMillis(100))

@@ -1,7 +1,7 @@
 package io.sluice.it;
 
 import io.sluice.runtime.sink.SluiceSink;
-import io.sluice.runtime.source.SluiceSource;
+import io.sluice.runtime.source.file.SluiceFileSource;
 
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
@@ -46,7 +46,7 @@ class JobGraphIsolationIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(1000);
         // a continuous Sluice source next to the sink: both hold descriptors only
-        env.fromSource(SluiceSource.forRowData(rowType).withPluginsDir(TestDistribution.pluginsDir())
+        env.fromSource(SluiceFileSource.forRowData(rowType).withPluginsDir(TestDistribution.pluginsDir())
                         .withPath(tmp.resolve("in").toString()).withFormat("csv")
                         .monitorContinuously(java.time.Duration.ofSeconds(1)).build(),
                         org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "files")

@@ -1,8 +1,8 @@
 package io.sluice.testkit;
 
-import io.sluice.runtime.source.EnumeratorHarness;
-import io.sluice.runtime.source.EnumeratorState;
-import io.sluice.runtime.source.EnumeratorStateSerializer;
+import io.sluice.runtime.source.file.EnumeratorHarness;
+import io.sluice.runtime.source.file.EnumeratorState;
+import io.sluice.runtime.source.file.EnumeratorStateSerializer;
 import io.sluice.spi.source.FileEnumeratorFactory;
 import io.sluice.spi.source.SourceContext;
 

@@ -3,7 +3,7 @@ package io.sluice.runtime.config;
 import io.sluice.spi.FileOptions;
 
 import io.sluice.runtime.plugin.PluginRegistry;
-import io.sluice.runtime.source.SourceOptions;
+import io.sluice.runtime.source.file.FileSourceOptions;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.FormatFactory;
@@ -57,7 +57,7 @@ public final class KnownOptions {
         boolean readsByScan = target != null && registry.identifiers(ScanSourceFactory.class).contains(target);
         if (!readsByScan) {
             // the file source's options mean nothing to a table that its target's scan source reads
-            known.addAll(SourceOptions.all());
+            known.addAll(FileSourceOptions.all());
         }
         if (target != null && registry.identifiers(TargetFactory.class).contains(target)) {
             TargetFactory factory = registry.find(TargetFactory.class, target);
@@ -77,7 +77,7 @@ public final class KnownOptions {
         }
         addChosen(registry, BucketAssignerFactory.class, given.get(FileOptions.BUCKET_ASSIGNER.key()), known, owners);
         addChosen(registry, RollingPolicyFactory.class, given.get(FileOptions.ROLLING_POLICY.key()), known, owners);
-        addChosen(registry, FileEnumeratorFactory.class, given.get(SourceOptions.ENUMERATOR.key()), known, owners);
+        addChosen(registry, FileEnumeratorFactory.class, given.get(FileSourceOptions.ENUMERATOR.key()), known, owners);
         addChosen(registry, FileCompactorFactory.class, given.get(SluiceOptions.COMPACTION_COMPACTOR.key()), known, owners);
         String kinds = given.get(SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key());
         if (kinds != null) {

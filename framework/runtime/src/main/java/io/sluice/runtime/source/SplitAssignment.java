@@ -17,33 +17,33 @@ import java.util.Set;
  * one arrives, or, in a bounded read, is told that there will be no more. Shared by the file and
  * the scan enumerators; used from the coordinator thread only.
  */
-final class SplitAssignment<S extends SourceSplit> {
+public final class SplitAssignment<S extends SourceSplit> {
 
     private final SplitEnumeratorContext<S> context;
     private final boolean bounded;
     private final ArrayDeque<S> pending;
     private final Set<Integer> waitingReaders = new LinkedHashSet<>();
 
-    SplitAssignment(SplitEnumeratorContext<S> context, boolean bounded, Collection<S> pending) {
+    public SplitAssignment(SplitEnumeratorContext<S> context, boolean bounded, Collection<S> pending) {
         this.context = context;
         this.bounded = bounded;
         this.pending = new ArrayDeque<>(pending);
     }
 
     /** Queues new splits (or splits a failed reader gave back) and serves waiting readers. */
-    void add(Collection<S> splits) {
+    public void add(Collection<S> splits) {
         pending.addAll(splits);
         assignToWaitingReaders();
     }
 
     /** A reader asks for a split. */
-    void request(int subtaskId) {
+    public void request(int subtaskId) {
         waitingReaders.add(subtaskId);
         assignToWaitingReaders();
     }
 
     /** The splits not yet handed out, for a checkpoint. */
-    List<S> pending() {
+    public List<S> pending() {
         return new ArrayList<>(pending);
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.runtime.source;
 
+import io.sluice.runtime.source.file.FileSourceDescriptor;
+import io.sluice.runtime.source.scan.ScanDescriptor;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.Payload;
 import io.sluice.spi.source.SourceContext;
@@ -16,7 +18,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /** The {@link SourceContext} the framework gives to plugin parts of a source. */
-final class TaskSourceContext implements SourceContext {
+public final class TaskSourceContext implements SourceContext {
 
     private final RowType rowType;
     private final List<String> partitionKeys;
@@ -28,12 +30,12 @@ final class TaskSourceContext implements SourceContext {
     private final OptionalLong pushedLimit;
     private final Boundedness boundedness;
 
-    TaskSourceContext(SourceDescriptor descriptor, ExtensionLookup extensions) {
+    public TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions,
                 Optional.empty(), OptionalLong.empty(), boundedness(descriptor.isContinuous()));
     }
 
-    TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
+    public TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), descriptor.jobConfiguration(),
                 extensions, descriptor.pushedFilters(), descriptor.pushedLimit(), boundedness(descriptor.isContinuous()));
     }

@@ -4,9 +4,9 @@ import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
-import io.sluice.runtime.source.SluiceSourceBuilder;
-import io.sluice.runtime.source.SourceDescriptor;
-import io.sluice.runtime.source.TableSourceBuilder;
+import io.sluice.runtime.source.file.SluiceFileSourceBuilder;
+import io.sluice.runtime.source.file.FileSourceDescriptor;
+import io.sluice.runtime.source.scan.TableSourceBuilder;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -133,7 +133,7 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
                 return new SluiceScanTableSource(TableSourceBuilder.plan(options, rowType, table.getPartitionKeys(),
                         sessionConfiguration(context.getConfiguration())));
             }
-            SourceDescriptor descriptor = SluiceSourceBuilder.plan(options, rowType, table.getPartitionKeys());
+            FileSourceDescriptor descriptor = SluiceFileSourceBuilder.plan(options, rowType, table.getPartitionKeys());
             return new SluiceDynamicTableSource(descriptor);
         } catch (RuntimeException e) {
             return InvalidTable.source(invalid(context, options, e));

@@ -1,8 +1,8 @@
 package io.sluice.runtime.table;
 
-import io.sluice.runtime.source.SluiceSource;
-import io.sluice.runtime.source.SourceDescriptor;
-import io.sluice.runtime.source.SourcePartitions;
+import io.sluice.runtime.source.file.SluiceFileSource;
+import io.sluice.runtime.source.file.FileSourceDescriptor;
+import io.sluice.runtime.source.file.SourcePartitions;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -20,9 +20,9 @@ import java.util.Optional;
  */
 final class SluiceDynamicTableSource implements ScanTableSource, SupportsPartitionPushDown {
 
-    private SourceDescriptor descriptor;
+    private FileSourceDescriptor descriptor;
 
-    SluiceDynamicTableSource(SourceDescriptor descriptor) {
+    SluiceDynamicTableSource(FileSourceDescriptor descriptor) {
         this.descriptor = descriptor;
     }
 
@@ -33,7 +33,7 @@ final class SluiceDynamicTableSource implements ScanTableSource, SupportsPartiti
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        return SourceProvider.of(SluiceSource.of(descriptor));
+        return SourceProvider.of(SluiceFileSource.of(descriptor));
     }
 
     @Override

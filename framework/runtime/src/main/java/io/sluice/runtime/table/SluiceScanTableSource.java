@@ -1,8 +1,8 @@
 package io.sluice.runtime.table;
 
-import io.sluice.runtime.source.ScanDescriptor;
-import io.sluice.runtime.source.ScanSource;
-import io.sluice.runtime.source.TableSourceBuilder;
+import io.sluice.runtime.source.scan.ScanDescriptor;
+import io.sluice.runtime.source.scan.ScanSource;
+import io.sluice.runtime.source.scan.TableSourceBuilder;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;

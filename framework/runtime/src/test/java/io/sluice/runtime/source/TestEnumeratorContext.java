@@ -20,20 +20,20 @@ import java.util.function.BiConsumer;
  * A single-threaded enumerator context with two readers: periodic calls run when the test says
  * so, one-off calls at once; it records the splits assigned and the readers told there are no more.
  */
-final class TestEnumeratorContext<S extends SourceSplit> implements SplitEnumeratorContext<S> {
+public final class TestEnumeratorContext<S extends SourceSplit> implements SplitEnumeratorContext<S> {
 
     private final List<S> assigned = new ArrayList<>();
     private final Set<Integer> finished = new HashSet<>();
     private final List<Periodic<?>> periodic = new ArrayList<>();
     private final Map<Integer, ReaderInfo> readers = new HashMap<>();
 
-    TestEnumeratorContext() {
+    public TestEnumeratorContext() {
         readers.put(0, new ReaderInfo(0, "localhost"));
         readers.put(1, new ReaderInfo(1, "localhost"));
     }
 
     /** Runs every periodic call once, in registration order. */
-    void runPeriodic() {
+    public void runPeriodic() {
         periodic.forEach(call -> call.call().run());
     }
 
@@ -41,7 +41,7 @@ final class TestEnumeratorContext<S extends SourceSplit> implements SplitEnumera
      * Runs every periodic call twice before handing either result over, as Flink's worker thread
      * may when the coordinator thread is slow: both calls see the same state.
      */
-    void runPeriodicTwiceBeforeHandling() {
+    public void runPeriodicTwiceBeforeHandling() {
         List<Runnable> handlers = new ArrayList<>();
         for (Periodic<?> call : periodic) {
             handlers.add(call.call());
@@ -50,12 +50,12 @@ final class TestEnumeratorContext<S extends SourceSplit> implements SplitEnumera
         handlers.forEach(Runnable::run);
     }
 
-    List<S> assigned() {
+    public List<S> assigned() {
         return assigned;
     }
 
     /** The readers told that no more splits will come. */
-    Set<Integer> finished() {
+    public Set<Integer> finished() {
         return finished;
     }
 

@@ -3,7 +3,7 @@ package io.sluice.plugin.iceberg.bench;
 import io.sluice.plugin.iceberg.it.IcebergTables;
 import io.sluice.plugin.iceberg.it.TestPluginsDir;
 import io.sluice.runtime.sink.TableSinkBuilder;
-import io.sluice.runtime.source.TableSourceBuilder;
+import io.sluice.runtime.source.scan.TableSourceBuilder;
 import io.sluice.testshared.BenchmarkRows;
 
 import org.apache.flink.api.common.JobExecutionResult;

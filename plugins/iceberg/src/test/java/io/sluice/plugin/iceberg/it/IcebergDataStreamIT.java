@@ -5,8 +5,8 @@ import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.TableSinkBuilder;
-import io.sluice.runtime.source.ScanSource;
-import io.sluice.runtime.source.TableSourceBuilder;
+import io.sluice.runtime.source.scan.ScanSource;
+import io.sluice.runtime.source.scan.TableSourceBuilder;
 
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;

@@ -1,8 +1,8 @@
 package io.sluice.plugin.iceberg.it;
 
 import io.sluice.runtime.sink.TableSinkBuilder;
-import io.sluice.runtime.source.ScanSource;
-import io.sluice.runtime.source.TableSourceBuilder;
+import io.sluice.runtime.source.scan.ScanSource;
+import io.sluice.runtime.source.scan.TableSourceBuilder;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;

@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.BulkReadingFormat;
@@ -44,32 +45,32 @@ import java.util.List;
  * continuous one, and readers that decode splits with the format's reader, adding partition
  * columns from the directories. A continuous read remembers what it has read in bounded state.
  *
- * <p>The source holds only a {@link SourceDescriptor}; the JobManager and each TaskManager resolve
+ * <p>The source holds only a {@link FileSourceDescriptor}; the JobManager and each TaskManager resolve
  * the enumerator and format from their own plugin registry. Build one with {@link
  * #forRowData(RowType)}.
  */
-public final class SluiceSource
+public final class SluiceFileSource
         implements Source<RowData, FileSourceSplit, EnumeratorState>, ResultTypeQueryable<RowData> {
 
     private static final long serialVersionUID = 1L;
 
-    private final SourceDescriptor descriptor;
+    private final FileSourceDescriptor descriptor;
 
-    SluiceSource(SourceDescriptor descriptor) {
+    SluiceFileSource(FileSourceDescriptor descriptor) {
         this.descriptor = descriptor;
     }
 
     /** Starts a builder for a source of rows of the given type. */
-    public static SluiceSourceBuilder forRowData(RowType rowType) {
-        return new SluiceSourceBuilder(rowType);
+    public static SluiceFileSourceBuilder forRowData(RowType rowType) {
+        return new SluiceFileSourceBuilder(rowType);
     }
 
     /** Creates the source of a descriptor (used by the table factory). */
-    public static SluiceSource of(SourceDescriptor descriptor) {
-        return new SluiceSource(descriptor);
+    public static SluiceFileSource of(FileSourceDescriptor descriptor) {
+        return new SluiceFileSource(descriptor);
     }
 
-    public SourceDescriptor descriptor() {
+    public FileSourceDescriptor descriptor() {
         return descriptor;
     }
 
@@ -90,7 +91,7 @@ public final class SluiceSource
             SplitEnumeratorContext<FileSourceSplit> context) {
         FileEnumerator files = fileEnumerator();
         if (descriptor.isContinuous()) {
-            return SluiceSplitEnumerator.continuous(context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
+            return FileSplitEnumerator.continuous(context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
         }
         // a bounded read lists once, here, so a restored enumerator never lists again
         Collection<FileSourceSplit> splits;
@@ -100,18 +101,18 @@ public final class SluiceSource
             throw new FlinkRuntimeException("Cannot list files under " + descriptor.paths() + ": " + e.getMessage(), e);
         }
         List<FileSourceSplit> identified = new ArrayList<>(splits.size());
-        splits.forEach(split -> identified.add(SluiceSplitEnumerator.withStableId(split)));
-        return new SluiceSplitEnumerator(context, files, descriptor.flinkPaths(), 0, null, identified);
+        splits.forEach(split -> identified.add(FileSplitEnumerator.withStableId(split)));
+        return new FileSplitEnumerator(context, files, descriptor.flinkPaths(), 0, null, identified);
     }
 
     @Override
     public SplitEnumerator<FileSourceSplit, EnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
         if (descriptor.isContinuous()) {
-            return SluiceSplitEnumerator.continuous(context, fileEnumerator(), descriptor.flinkPaths(),
+            return FileSplitEnumerator.continuous(context, fileEnumerator(), descriptor.flinkPaths(),
                     descriptor.configuration(), checkpoint);
         }
-        return new SluiceSplitEnumerator(context, fileEnumerator(), descriptor.flinkPaths(), 0, checkpoint.seen(),
+        return new FileSplitEnumerator(context, fileEnumerator(), descriptor.flinkPaths(), 0, checkpoint.seen(),
                 checkpoint.pendingSplits());
     }
 
@@ -142,12 +143,12 @@ public final class SluiceSource
      *
      * @throws IllegalArgumentException if the format cannot be read or its options are invalid
      */
-    static BulkFormat<RowData, FileSourceSplit> readingFormat(SourceDescriptor descriptor, PluginRegistry registry) {
+    static BulkFormat<RowData, FileSourceSplit> readingFormat(FileSourceDescriptor descriptor, PluginRegistry registry) {
         return readingFormat(descriptor, registry, new SimpleCounter());
     }
 
-    /** As {@link #readingFormat(SourceDescriptor, PluginRegistry)}, counting skipped records in {@code skipped}. */
-    static BulkFormat<RowData, FileSourceSplit> readingFormat(SourceDescriptor descriptor, PluginRegistry registry,
+    /** As {@link #readingFormat(FileSourceDescriptor, PluginRegistry)}, counting skipped records in {@code skipped}. */
+    static BulkFormat<RowData, FileSourceSplit> readingFormat(FileSourceDescriptor descriptor, PluginRegistry registry,
             Counter skipped) {
         FormatFactory format = Formats.reader(registry, descriptor.format())
                 .orElseThrow(() -> Formats.lacking(registry, descriptor.format(), "be read"));
@@ -176,7 +177,7 @@ public final class SluiceSource
             fileFormat = ((BulkReadingFormat) format).createBulkFormat(formatContext);
         }
         if (keys.isEmpty()) {
-            return new ReadingFormat(fileFormat, rowType, null, null);
+            return new FileReadingFormat(fileFormat, rowType, null, null);
         }
         // table position of each field: file fields first, then partition fields, in the joined row
         int[] mapping = new int[rowType.getFieldCount()];
@@ -186,11 +187,11 @@ public final class SluiceSource
             int key = keys.indexOf(name);
             mapping[i] = key >= 0 ? fileFields.size() + key : fileIndex++;
         }
-        String defaultName = descriptor.configuration().get(SourceOptions.PARTITION_DEFAULT_NAME);
-        return new ReadingFormat(fileFormat, rowType, new PartitionValues(keys, keyTypes, defaultName), mapping);
+        String defaultName = descriptor.configuration().get(FileSourceOptions.PARTITION_DEFAULT_NAME);
+        return new FileReadingFormat(fileFormat, rowType, new PartitionValues(keys, keyTypes, defaultName), mapping);
     }
 
-    private static FormatContext formatContext(RowType fileType, SourceDescriptor descriptor, Counter skipped) {
+    private static FormatContext formatContext(RowType fileType, FileSourceDescriptor descriptor, Counter skipped) {
         String prefix = descriptor.format() + ".";
         java.util.Map<String, String> own = new java.util.HashMap<>();
         descriptor.options().forEach((k, v) -> {

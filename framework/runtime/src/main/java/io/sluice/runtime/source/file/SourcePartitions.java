@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
 import io.sluice.spi.partition.PartitionPaths;
 
@@ -23,7 +23,7 @@ public final class SourcePartitions {
     private SourcePartitions() {}
 
     /** Every partition directory under the source's paths, as key -> value. */
-    public static List<Map<String, String>> list(SourceDescriptor descriptor) {
+    public static List<Map<String, String>> list(FileSourceDescriptor descriptor) {
         List<Map<String, String>> partitions = new ArrayList<>();
         List<String> keys = descriptor.partitionKeys();
         if (keys.isEmpty()) {
@@ -65,7 +65,7 @@ public final class SourcePartitions {
     }
 
     /** The source reading only the given partitions. */
-    public static SourceDescriptor restrictTo(SourceDescriptor descriptor, List<Map<String, String>> partitions) {
+    public static FileSourceDescriptor restrictTo(FileSourceDescriptor descriptor, List<Map<String, String>> partitions) {
         List<String> paths = new ArrayList<>();
         for (String base : descriptor.paths()) {
             for (Map<String, String> partition : partitions) {

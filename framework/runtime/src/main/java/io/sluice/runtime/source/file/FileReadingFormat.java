@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
@@ -22,7 +22,7 @@ import java.io.IOException;
  * file's directories and put where the table has them, and the file's path in every read error.
  * Lives on the task only; nothing here is serialized.
  */
-final class ReadingFormat implements BulkFormat<RowData, FileSourceSplit> {
+final class FileReadingFormat implements BulkFormat<RowData, FileSourceSplit> {
 
     private static final long serialVersionUID = 1L;
 
@@ -31,7 +31,7 @@ final class ReadingFormat implements BulkFormat<RowData, FileSourceSplit> {
     @Nullable private final transient PartitionValues partitions; // null: no partition columns
     @Nullable private final int[] outputMapping; // fields of (file row ++ partition row) in table order
 
-    ReadingFormat(BulkFormat<RowData, FileSourceSplit> fileFormat, RowType producedType,
+    FileReadingFormat(BulkFormat<RowData, FileSourceSplit> fileFormat, RowType producedType,
             @Nullable PartitionValues partitions, @Nullable int[] outputMapping) {
         this.fileFormat = fileFormat;
         this.producedType = producedType;

@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.source.SplitAssignment;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.configuration.ReadableConfig;
@@ -24,7 +25,7 @@ import java.util.Set;
  * continuous one lists the paths every monitor interval (in Flink's worker thread) and keeps the
  * splits of files it has not seen (in the coordinator thread, which also takes the checkpoints).
  */
-final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, EnumeratorState> {
+final class FileSplitEnumerator implements SplitEnumerator<FileSourceSplit, EnumeratorState> {
 
     private final SplitEnumeratorContext<FileSourceSplit> context;
     private final FileEnumerator fileEnumerator;
@@ -33,7 +34,7 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
     @Nullable private final SeenFiles seen;
     private final SplitAssignment<FileSourceSplit> assignment;
 
-    SluiceSplitEnumerator(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
+    FileSplitEnumerator(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
             long monitorIntervalMillis, @Nullable SeenFiles seen, Collection<FileSourceSplit> pending) {
         this.context = context;
         this.fileEnumerator = fileEnumerator;
@@ -46,16 +47,16 @@ final class SluiceSplitEnumerator implements SplitEnumerator<FileSourceSplit, En
     /**
      * The enumerator of a continuous read, new ({@code restored} null) or restored from its
      * checkpointed state; the one place that reads the monitor options, shared by {@link
-     * SluiceSource} and {@link EnumeratorHarness} so a test harness cannot drift from a job.
+     * SluiceFileSource} and {@link EnumeratorHarness} so a test harness cannot drift from a job.
      */
-    static SluiceSplitEnumerator continuous(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator,
+    static FileSplitEnumerator continuous(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator,
             Path[] paths, ReadableConfig options, @Nullable EnumeratorState restored) {
-        long interval = Math.max(1, options.get(SourceOptions.MONITOR_INTERVAL).toMillis());
+        long interval = Math.max(1, options.get(FileSourceOptions.MONITOR_INTERVAL).toMillis());
         if (restored == null) {
-            return new SluiceSplitEnumerator(context, fileEnumerator, paths, interval,
-                    new SeenFiles(options.get(SourceOptions.MONITOR_LOOKBACK).toMillis()), new ArrayList<>());
+            return new FileSplitEnumerator(context, fileEnumerator, paths, interval,
+                    new SeenFiles(options.get(FileSourceOptions.MONITOR_LOOKBACK).toMillis()), new ArrayList<>());
         }
-        return new SluiceSplitEnumerator(context, fileEnumerator, paths, interval, restored.seen(), restored.pendingSplits());
+        return new FileSplitEnumerator(context, fileEnumerator, paths, interval, restored.seen(), restored.pendingSplits());
     }
 
     @Override

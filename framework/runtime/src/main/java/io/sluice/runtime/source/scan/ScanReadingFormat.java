@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.scan;
 
 import io.sluice.spi.source.ScanSplitReader;
 import io.sluice.spi.source.SplitRows;

@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
 import io.sluice.spi.FileOptions;
 
@@ -12,7 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /** Options of the file source, with the names of Flink's filesystem connector where it has them. */
-public final class SourceOptions {
+public final class FileSourceOptions {
 
     public static final ConfigOption<Duration> MONITOR_INTERVAL =
             ConfigOptions.key("source.monitor-interval").durationType().noDefaultValue()
@@ -33,7 +33,7 @@ public final class SourceOptions {
             ConfigOptions.key("partition.default-name").stringType().defaultValue("__DEFAULT_PARTITION__")
                     .withDescription("Partition directory name that stands for a null value.");
 
-    private SourceOptions() {}
+    private FileSourceOptions() {}
 
     /** Every option of the source itself (formats and enumerators declare their own). */
     public static Set<ConfigOption<?>> all() {

@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.spi.source.ScanSourceFactory;

@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
 import io.sluice.spi.FileOptions;
 
@@ -22,7 +22,7 @@ import java.util.Objects;
  * options as strings, the produced row type, partition keys, the paths to list (the table's path,
  * or the partitions left after pruning), the chosen enumerator and where plugins are.
  */
-public final class SourceDescriptor implements Serializable {
+public final class FileSourceDescriptor implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -33,7 +33,7 @@ public final class SourceDescriptor implements Serializable {
     private final String enumerator;
     private final PluginSettings pluginSettings;
 
-    SourceDescriptor(Map<String, String> options, RowType rowType, List<String> partitionKeys, List<String> paths,
+    FileSourceDescriptor(Map<String, String> options, RowType rowType, List<String> partitionKeys, List<String> paths,
             String enumerator, PluginSettings pluginSettings) {
         this.options = new LinkedHashMap<>(options);
         this.rowType = Objects.requireNonNull(rowType);
@@ -80,7 +80,7 @@ public final class SourceDescriptor implements Serializable {
 
     /** Whether the read is continuous ({@code source.monitor-interval} is set). */
     public boolean isContinuous() {
-        return configuration().getOptional(SourceOptions.MONITOR_INTERVAL).isPresent();
+        return configuration().getOptional(FileSourceOptions.MONITOR_INTERVAL).isPresent();
     }
 
     public PluginSettings pluginSettings() {
@@ -93,12 +93,12 @@ public final class SourceDescriptor implements Serializable {
     }
 
     /** A copy that lists other paths (partition pruning). */
-    SourceDescriptor withPaths(List<String> newPaths) {
-        return new SourceDescriptor(options, rowType, partitionKeys, newPaths, enumerator, pluginSettings);
+    FileSourceDescriptor withPaths(List<String> newPaths) {
+        return new FileSourceDescriptor(options, rowType, partitionKeys, newPaths, enumerator, pluginSettings);
     }
 
     @Override
     public String toString() {
-        return "SourceDescriptor{format=" + format() + ", paths=" + paths + ", enumerator=" + enumerator + "}";
+        return "FileSourceDescriptor{format=" + format() + ", paths=" + paths + ", enumerator=" + enumerator + "}";
     }
 }

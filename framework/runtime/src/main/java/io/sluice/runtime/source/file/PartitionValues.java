@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
 import io.sluice.spi.partition.PartitionPaths;
 

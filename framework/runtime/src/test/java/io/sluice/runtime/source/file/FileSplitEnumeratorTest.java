@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.source.TestEnumeratorContext;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.NonSplittingRecursiveEnumerator;
 import org.apache.flink.core.fs.Path;
@@ -20,14 +21,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * across a restore from its checkpointed state, and a directory of 100,000 files accumulated over
  * time leaves a state of a few kilobytes, not one entry per file ever read.
  */
-class SplitEnumeratorTest {
+class FileSplitEnumeratorTest {
 
     @TempDir java.nio.file.Path dir;
 
     @Test
     void everyNewFileOnceAcrossListingsAndRestore() throws Exception {
         TestEnumeratorContext<FileSourceSplit> context = new TestEnumeratorContext<>();
-        SluiceSplitEnumerator enumerator = continuous(context, new SeenFiles(3_600_000), new ArrayList<>());
+        FileSplitEnumerator enumerator = continuous(context, new SeenFiles(3_600_000), new ArrayList<>());
         enumerator.start();
         write("a.csv", 1_000_000);
         write("b.csv", 2_000_000);
@@ -46,7 +47,7 @@ class SplitEnumeratorTest {
         // restore: the files read before are not read again, the new one is
         TestEnumeratorContext<FileSourceSplit> restoredContext = new TestEnumeratorContext<>();
         EnumeratorState state = serializer.deserialize(serializer.getVersion(), checkpoint);
-        SluiceSplitEnumerator restored = continuous(restoredContext, state.seen(), state.pendingSplits());
+        FileSplitEnumerator restored = continuous(restoredContext, state.seen(), state.pendingSplits());
         restored.start();
         restoredContext.runPeriodic();
         restored.handleSplitRequest(1, null);
@@ -63,7 +64,7 @@ class SplitEnumeratorTest {
             write("f" + i + ".csv", 1_000_000_000L + i * 1000L);
         }
         TestEnumeratorContext<FileSourceSplit> context = new TestEnumeratorContext<>();
-        SluiceSplitEnumerator enumerator = continuous(context, new SeenFiles(lookback), new ArrayList<>());
+        FileSplitEnumerator enumerator = continuous(context, new SeenFiles(lookback), new ArrayList<>());
         enumerator.start();
         context.runPeriodic();
         assertThat(enumerator.snapshotState(0).pendingSplits().size()).isEqualTo(files);
@@ -78,8 +79,8 @@ class SplitEnumeratorTest {
         assertThat(enumerator.snapshotState(0).pendingSplits().size()).isEqualTo(files);
     }
 
-    private SluiceSplitEnumerator continuous(TestEnumeratorContext<FileSourceSplit> context, SeenFiles seen, List<FileSourceSplit> pending) {
-        return new SluiceSplitEnumerator(context, new NonSplittingRecursiveEnumerator(),
+    private FileSplitEnumerator continuous(TestEnumeratorContext<FileSourceSplit> context, SeenFiles seen, List<FileSourceSplit> pending) {
+        return new FileSplitEnumerator(context, new NonSplittingRecursiveEnumerator(),
                 new Path[] {new Path(dir.toUri())}, 1000, seen, pending);
     }
 

@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.spi.FileOptions;
 
 import io.sluice.runtime.config.KnownOptions;
@@ -22,11 +23,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds a {@link SluiceSource}, in the spirit of Flink's {@code FileSource} builders; every
+ * Builds a {@link SluiceFileSource}, in the spirit of Flink's {@code FileSource} builders; every
  * choice is an option of the same name the SQL connector takes, checked by {@link #build()}.
  *
  * <pre>{@code
- * SluiceSource source = SluiceSource.forRowData(rowType)
+ * SluiceFileSource source = SluiceFileSource.forRowData(rowType)
  *     .withPath("/data/in")
  *     .withFormat("csv")
  *     .monitorContinuously(Duration.ofSeconds(10))
@@ -34,65 +35,65 @@ import java.util.Map;
  * env.fromSource(source, WatermarkStrategy.noWatermarks(), "files");
  * }</pre>
  */
-public final class SluiceSourceBuilder {
+public final class SluiceFileSourceBuilder {
 
     private final RowType rowType;
     private final Map<String, String> options = new LinkedHashMap<>();
     private final List<String> partitionKeys = new ArrayList<>();
 
-    SluiceSourceBuilder(RowType rowType) {
+    SluiceFileSourceBuilder(RowType rowType) {
         this.rowType = rowType;
     }
 
     /** The path(s) to read; directories are read recursively. */
-    public SluiceSourceBuilder withPath(String... paths) {
+    public SluiceFileSourceBuilder withPath(String... paths) {
         return withOption(FileOptions.PATH.key(), String.join(",", paths));
     }
 
-    public SluiceSourceBuilder withFormat(String format) {
+    public SluiceFileSourceBuilder withFormat(String format) {
         return withOption(FileOptions.FORMAT.key(), format);
     }
 
     /** Reads continuously, listing the paths at this interval. */
-    public SluiceSourceBuilder monitorContinuously(Duration interval) {
-        return withOption(SourceOptions.MONITOR_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+    public SluiceFileSourceBuilder monitorContinuously(Duration interval) {
+        return withOption(FileSourceOptions.MONITOR_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
     }
 
     /** The FileEnumerator extension by identifier, e.g. {@code recursive} or a plugin's. */
-    public SluiceSourceBuilder withEnumerator(String identifier) {
-        return withOption(SourceOptions.ENUMERATOR.key(), identifier);
+    public SluiceFileSourceBuilder withEnumerator(String identifier) {
+        return withOption(FileSourceOptions.ENUMERATOR.key(), identifier);
     }
 
     /** Partition keys, taken from {@code k=v} directories. */
-    public SluiceSourceBuilder withPartitionKeys(String... keys) {
+    public SluiceFileSourceBuilder withPartitionKeys(String... keys) {
         partitionKeys.addAll(Arrays.asList(keys));
         return this;
     }
 
-    public SluiceSourceBuilder withPluginsDir(Path dir) {
+    public SluiceFileSourceBuilder withPluginsDir(Path dir) {
         return withOption(PluginSettings.PLUGINS_DIR, dir.toAbsolutePath().toString());
     }
 
-    public SluiceSourceBuilder withOption(String key, String value) {
+    public SluiceFileSourceBuilder withOption(String key, String value) {
         options.put(key, value);
         return this;
     }
 
-    public SluiceSourceBuilder withOptions(Map<String, String> more) {
+    public SluiceFileSourceBuilder withOptions(Map<String, String> more) {
         options.putAll(more);
         return this;
     }
 
     /** @throws IllegalArgumentException for an unknown format, enumerator or option, or an invalid value */
-    public SluiceSource build() {
-        return new SluiceSource(plan(options, rowType, partitionKeys));
+    public SluiceFileSource build() {
+        return new SluiceFileSource(plan(options, rowType, partitionKeys));
     }
 
     /**
      * Checks the options of a source and makes its descriptor: every option must be known to the
      * source, the format or the enumerator, and parse; the format must be readable.
      */
-    public static SourceDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys) {
+    public static FileSourceDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys) {
         Map<String, String> own = new LinkedHashMap<>(options);
         String path = own.get(FileOptions.PATH.key());
         String format = own.get(FileOptions.FORMAT.key());
@@ -120,23 +121,23 @@ public final class SluiceSourceBuilder {
                 paths.add(p.trim());
             }
         }
-        String enumerator = own.get(SourceOptions.ENUMERATOR.key());
-        SourceDescriptor draft = new SourceDescriptor(own, rowType, partitionKeys, paths,
+        String enumerator = own.get(FileSourceOptions.ENUMERATOR.key());
+        FileSourceDescriptor draft = new FileSourceDescriptor(own, rowType, partitionKeys, paths,
                 enumerator == null ? "recursive" : enumerator, settings);
         if (enumerator == null) {
             // as Flink's FileSource: block splitting where the format can start mid-file
-            boolean splittable = SluiceSource.readingFormat(draft, registry).isSplittable();
+            boolean splittable = SluiceFileSource.readingFormat(draft, registry).isSplittable();
             enumerator = splittable ? "block-splitting" : "recursive";
         }
-        SourceDescriptor descriptor = new SourceDescriptor(own, rowType, partitionKeys, paths, enumerator, settings);
+        FileSourceDescriptor descriptor = new FileSourceDescriptor(own, rowType, partitionKeys, paths, enumerator, settings);
         validate(descriptor, registry, formatFactory);
         return descriptor;
     }
 
-    private static void validate(SourceDescriptor descriptor, PluginRegistry registry, FormatFactory format) {
+    private static void validate(FileSourceDescriptor descriptor, PluginRegistry registry, FormatFactory format) {
         KnownOptions.of(descriptor.options(), registry).check(descriptor.options(), "the file source");
         registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
                 .create(new TaskSourceContext(descriptor, registry));
-        SluiceSource.readingFormat(descriptor, registry);
+        SluiceFileSource.readingFormat(descriptor, registry);
     }
 }

@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;

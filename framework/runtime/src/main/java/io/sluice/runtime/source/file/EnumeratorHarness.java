@@ -1,4 +1,4 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.file;
 
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Test support: the split enumerator of a continuous {@link SluiceSource}, created and restored
+ * Test support: the split enumerator of a continuous {@link SluiceFileSource}, created and restored
  * exactly as a job does, but around a {@link FileEnumerator} the caller made (no plugin loading)
  * and a {@link SplitEnumeratorContext} the caller drives. It lets a plugin's enumerator be checked
  * against the framework's seen-files bookkeeping in-process; {@code sluice-testkit} uses it. Not
@@ -37,7 +37,7 @@ public final class EnumeratorHarness {
     public static SplitEnumerator<FileSourceSplit, EnumeratorState> continuous(
             SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
             Map<String, String> options) {
-        return SluiceSplitEnumerator.continuous(context, fileEnumerator, paths, configuration(options), null);
+        return FileSplitEnumerator.continuous(context, fileEnumerator, paths, configuration(options), null);
     }
 
     /**
@@ -48,13 +48,13 @@ public final class EnumeratorHarness {
     public static SplitEnumerator<FileSourceSplit, EnumeratorState> restoreContinuous(
             SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
             Map<String, String> options, EnumeratorState checkpoint) {
-        return SluiceSplitEnumerator.continuous(context, fileEnumerator, paths, configuration(options), checkpoint);
+        return FileSplitEnumerator.continuous(context, fileEnumerator, paths, configuration(options), checkpoint);
     }
 
     private static Configuration configuration(Map<String, String> options) {
         Configuration configuration = Configuration.fromMap(options);
-        if (!configuration.contains(SourceOptions.MONITOR_INTERVAL)) {
-            configuration.set(SourceOptions.MONITOR_INTERVAL, DEFAULT_TEST_INTERVAL);
+        if (!configuration.contains(FileSourceOptions.MONITOR_INTERVAL)) {
+            configuration.set(FileSourceOptions.MONITOR_INTERVAL, DEFAULT_TEST_INTERVAL);
         }
         return configuration;
     }

@@ -1,5 +1,6 @@
-package io.sluice.runtime.source;
+package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.source.TestEnumeratorContext;
 import io.sluice.spi.Payload;
 import io.sluice.spi.source.PlannedSplit;
 import io.sluice.spi.source.ScanPlan;

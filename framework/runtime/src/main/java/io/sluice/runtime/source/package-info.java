@@ -1,0 +1,11 @@
+/**
+ * What the two FLIP-27 sources share: {@link io.sluice.runtime.source.TaskSourceContext}, the
+ * {@code SourceContext} plugin parts of either source get, and
+ * {@link io.sluice.runtime.source.SplitAssignment}, how both enumerators hand splits to waiting readers.
+ *
+ * <p>The sources themselves are in {@link io.sluice.runtime.source.file} (a directory of files read
+ * through a format) and {@link io.sluice.runtime.source.scan} (a target's tables read by planned
+ * scans). The two classes here are public only because both subpackages use them; they are framework
+ * internals, not API.
+ */
+package io.sluice.runtime.source;

@@ -1,6 +1,6 @@
 package io.sluice.it;
 
-import io.sluice.runtime.sink.CompactionStrategy;
+import io.sluice.runtime.sink.compaction.CompactionStrategy;
 import io.sluice.runtime.sink.RollingPolicies;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.runtime.sink.SluiceSinkBuilder;

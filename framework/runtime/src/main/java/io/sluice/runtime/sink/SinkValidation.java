@@ -1,5 +1,9 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.sink.compaction.CompactionPlanner;
+import io.sluice.runtime.sink.compaction.CompactorChoice;
+import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
+import io.sluice.runtime.sink.partition.PartitionCommitTrigger;
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;

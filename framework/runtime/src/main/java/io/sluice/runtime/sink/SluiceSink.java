@@ -1,5 +1,8 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.sink.commit.CommitAggregator;
+import io.sluice.runtime.sink.commit.SluiceCommitter;
+import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.config.SluiceOptions;
@@ -114,7 +117,7 @@ public final class SluiceSink
         try {
             writer = target.createWriter(sinkContext, restored);
         } catch (IOException | RuntimeException e) {
-            SluiceSinkWriter.failFast(e);
+            FailFast.ifNonRecoverable(e);
             throw e;
         }
         return new SluiceSinkWriter(writer,

@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.sink.compaction.CompactionStrategy;
 import io.sluice.spi.FileOptions;
 
 import io.sluice.runtime.config.SluiceOptions;

@@ -3,7 +3,6 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
-import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
@@ -13,7 +12,6 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
-import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.table.data.RowData;
 
 import javax.annotation.Nullable;
@@ -56,7 +54,7 @@ final class SluiceSinkWriter
             try {
                 writer.onProcessingTime(time);
             } catch (IOException | RuntimeException e) {
-                failFast(e);
+                FailFast.ifNonRecoverable(e);
                 throw e;
             }
             scheduleTimer(interval);
@@ -70,21 +68,8 @@ final class SluiceSinkWriter
         try {
             writer.write(element, recordContext);
         } catch (IOException | RuntimeException e) {
-            failFast(e);
+            FailFast.ifNonRecoverable(e);
             throw e;
-        }
-    }
-
-    /**
-     * An error the target knows will recur on every attempt (from the writer, its creation, its
-     * timers, the committer or a commit policy) becomes Flink's {@link
-     * SuppressRestartsException}: the scheduler then fails the job at once instead of restarting
-     * it under its restart strategy (forever, with a fixed delay of many attempts), each attempt
-     * leaving its in-progress files behind.
-     */
-    static void failFast(Exception e) {
-        if (NonRecoverableException.isIn(e)) {
-            throw new SuppressRestartsException(e);
         }
     }
 
@@ -104,7 +89,7 @@ final class SluiceSinkWriter
         try {
             pending = writer.prepareCommit(endOfInput);
         } catch (IOException | RuntimeException e) {
-            failFast(e);
+            FailFast.ifNonRecoverable(e);
             throw e;
         }
         if (pending.isEmpty()) {
@@ -124,7 +109,7 @@ final class SluiceSinkWriter
         try {
             payloads = writer.snapshotState(checkpointId);
         } catch (IOException | RuntimeException e) {
-            failFast(e);
+            FailFast.ifNonRecoverable(e);
             throw e;
         }
         List<Envelope> envelopes = new ArrayList<>(payloads.size());

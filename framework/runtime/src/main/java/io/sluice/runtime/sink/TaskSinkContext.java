@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.sink.compaction.CompactorChoice;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.FileCompactor;
@@ -18,7 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The {@link SinkContext} the framework gives to plugin parts, on the client or on a task. */
-final class TaskSinkContext implements SinkContext {
+public final class TaskSinkContext implements SinkContext {
 
     private final SinkDescriptor descriptor;
     private final ReadableConfig options;
@@ -29,7 +30,7 @@ final class TaskSinkContext implements SinkContext {
     private final ExtensionLookup extensions;
     private Optional<SinkCompaction> compaction; // decided when first asked for
 
-    TaskSinkContext(SinkDescriptor descriptor, String jobId, int subtaskIndex, int numberOfSubtasks,
+    public TaskSinkContext(SinkDescriptor descriptor, String jobId, int subtaskIndex, int numberOfSubtasks,
             MetricGroup metricGroup, ExtensionLookup extensions) {
         this.descriptor = descriptor;
         this.options = descriptor.configuration();

@@ -1,5 +1,7 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.sink.commit.CommitAggregator;
+import io.sluice.runtime.sink.commit.SluiceCommitter;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;

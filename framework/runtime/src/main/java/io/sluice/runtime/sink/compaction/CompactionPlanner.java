@@ -1,4 +1,4 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.compaction;
 
 import io.sluice.spi.FileOptions;
 
@@ -32,7 +32,7 @@ import java.util.Map;
  *
  * <p>Part of the aggregator's state; not thread-safe.
  */
-final class CompactionPlanner {
+public final class CompactionPlanner {
 
     static final MemorySize DEFAULT_FILE_SIZE = MemorySize.parse("128mb");
     private static final String ROLLING_FILE_SIZE = FileOptions.ROLLING_FILE_SIZE.key();
@@ -44,7 +44,7 @@ final class CompactionPlanner {
     private final LinkedHashMap<String, List<Committable.Entry>> waiting = new LinkedHashMap<>();
     private int checkpointsSinceCompaction;
 
-    CompactionPlanner(boolean enabled, long targetSize, int everyCheckpoints) {
+    public CompactionPlanner(boolean enabled, long targetSize, int everyCheckpoints) {
         if (targetSize <= 0) {
             throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_FILE_SIZE.key() + "' " + targetSize
                     + ": must be positive");
@@ -59,7 +59,7 @@ final class CompactionPlanner {
     }
 
     /** The planner a sink's options describe. */
-    static CompactionPlanner of(ReadableConfig options, Map<String, String> raw) {
+    public static CompactionPlanner of(ReadableConfig options, Map<String, String> raw) {
         MemorySize size = options.getOptional(SluiceOptions.COMPACTION_FILE_SIZE).orElseGet(() ->
                 raw.containsKey(ROLLING_FILE_SIZE) ? MemorySize.parse(raw.get(ROLLING_FILE_SIZE)) : DEFAULT_FILE_SIZE);
         return new CompactionPlanner(options.get(SluiceOptions.AUTO_COMPACTION), size.getBytes(),
@@ -67,7 +67,7 @@ final class CompactionPlanner {
     }
 
     /** Takes a file written for compaction. */
-    void add(Committable.Entry file) {
+    public void add(Committable.Entry file) {
         waiting.computeIfAbsent(bucketOf(file), k -> new ArrayList<>()).add(file);
     }
 
@@ -76,7 +76,7 @@ final class CompactionPlanner {
      *
      * @param endOfInput every waiting file is due
      */
-    List<Committable.Unit> onCheckpoint(boolean endOfInput) {
+    public List<Committable.Unit> onCheckpoint(boolean endOfInput) {
         checkpointsSinceCompaction++;
         boolean all = endOfInput || !enabled
                 || (everyCheckpoints > 0 && checkpointsSinceCompaction >= everyCheckpoints);
@@ -142,12 +142,12 @@ final class CompactionPlanner {
     }
 
     /** Whether files of the bucket wait for compaction (so it is not finished yet). */
-    boolean isWaiting(String bucket) {
+    public boolean isWaiting(String bucket) {
         return waiting.containsKey(bucket);
     }
 
     /** Number of files waiting. */
-    int waitingFiles() {
+    public int waitingFiles() {
         int n = 0;
         for (List<Committable.Entry> files : waiting.values()) {
             n += files.size();
@@ -159,7 +159,7 @@ final class CompactionPlanner {
      * The planner's state, framed by Flink's {@link SimpleVersionedSerialization} with {@link
      * StateSerializer} (its version inside).
      */
-    byte[] snapshot() throws IOException {
+    public byte[] snapshot() throws IOException {
         List<Committable.Entry> all = new ArrayList<>();
         waiting.values().forEach(all::addAll);
         return SimpleVersionedSerialization.writeVersionAndSerialize(StateSerializer.INSTANCE,
@@ -167,7 +167,7 @@ final class CompactionPlanner {
     }
 
     /** Adds what a {@link #snapshot()} held (several, when aggregator states are merged). */
-    void restore(byte[] snapshot) throws IOException {
+    public void restore(byte[] snapshot) throws IOException {
         add(SimpleVersionedSerialization.readVersionAndDeSerialize(StateSerializer.INSTANCE, snapshot));
     }
 
@@ -175,7 +175,7 @@ final class CompactionPlanner {
      * Adds a snapshot written without a frame: the aggregator's state before it had {@link
      * #snapshot()}'s frame held version 1 so.
      */
-    void restoreUnframed(byte[] version1) throws IOException {
+    public void restoreUnframed(byte[] version1) throws IOException {
         add(StateSerializer.INSTANCE.deserialize(1, version1));
     }
 
@@ -187,11 +187,11 @@ final class CompactionPlanner {
     }
 
     /** What the planner keeps across a restore: the checkpoints since the last compaction, the waiting files. */
-    static final class State {
+    public static final class State {
         final int checkpointsSinceCompaction;
         final List<Committable.Entry> waiting;
 
-        State(int checkpointsSinceCompaction, List<Committable.Entry> waiting) {
+        public State(int checkpointsSinceCompaction, List<Committable.Entry> waiting) {
             this.checkpointsSinceCompaction = checkpointsSinceCompaction;
             this.waiting = waiting;
         }
@@ -202,10 +202,10 @@ final class CompactionPlanner {
      * since the last compaction, then the waiting files in {@link CommittableSerializer#writeEntries}'s
      * layout.
      */
-    static final class StateSerializer implements SimpleVersionedSerializer<State> {
+    public static final class StateSerializer implements SimpleVersionedSerializer<State> {
 
-        static final StateSerializer INSTANCE = new StateSerializer();
-        static final int VERSION = 1;
+        public static final StateSerializer INSTANCE = new StateSerializer();
+        public static final int VERSION = 1;
 
         @Override
         public int getVersion() {

@@ -1,5 +1,6 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.partition;
 
+import io.sluice.runtime.plugin.Extensions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.partition.CommitPolicy;
@@ -21,19 +22,19 @@ import java.util.List;
  * The commit policies of a sink ({@code sink.partition-commit.policy.kind}, {@code .class}), run
  * in order on a finished partition whose files are already visible.
  */
-final class PartitionCommitPolicies {
+public final class PartitionCommitPolicies {
 
     private final List<CommitPolicy> policies;
     private final String target;
 
     /** @throws IllegalArgumentException naming the option for an unknown policy */
-    PartitionCommitPolicies(SinkContext context) {
+    public PartitionCommitPolicies(SinkContext context) {
         this.policies = create(context.options(), context);
         this.target = context.options().getOptional(SluiceOptions.TARGET).orElse("?");
     }
 
     /** Whether any policy is configured; without one, partitions need no tracking at all. */
-    static boolean isConfigured(ReadableConfig options) {
+    public static boolean isConfigured(ReadableConfig options) {
         return options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_KIND)
                 .map(kinds -> !kinds.trim().isEmpty()).orElse(false);
     }
@@ -64,7 +65,7 @@ final class PartitionCommitPolicies {
     }
 
     /** Runs every policy on the partition, whose files {@code committer} has made visible. */
-    void commit(String partition, long checkpointId, TargetCommitter committer) throws Exception {
+    public void commit(String partition, long checkpointId, TargetCommitter committer) throws Exception {
         LinkedHashMap<String, String> spec = PartitionPaths.spec(partition);
         PartitionCommitContext context = new PartitionCommitContext() {
             @Override

@@ -1,5 +1,10 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.commit;
 
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.TaskSinkContext;
+import io.sluice.runtime.sink.compaction.CompactionPlanner;
+import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
+import io.sluice.runtime.sink.partition.PartitionCommitTrigger;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 
@@ -59,7 +64,7 @@ import java.util.UUID;
  * that checkpoint. Until then they are pending files that nobody has published, so a failure at
  * any point leaves them to be published by whichever checkpoint the job restores from.
  */
-final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<Committable>>
+public final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<Committable>>
         implements OneInputStreamOperator<CommittableMessage<Committable>, CommittableMessage<Committable>>,
                 BoundedOneInput {
 
@@ -97,7 +102,7 @@ final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<C
     private transient PartitionCommitTrigger trigger;
     private transient long watermark;
 
-    CommitAggregator(SinkDescriptor descriptor) {
+    public CommitAggregator(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
         this.tracksPartitions = PartitionCommitPolicies.isConfigured(descriptor.configuration());
     }

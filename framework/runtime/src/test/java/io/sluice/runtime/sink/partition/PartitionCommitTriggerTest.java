@@ -1,4 +1,4 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.partition;
 
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;

@@ -1,4 +1,4 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.compaction;
 
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;

@@ -1,5 +1,7 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.commit;
 
+import io.sluice.runtime.sink.FailFast;
+import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.spi.sink.CompactionUnit;
@@ -21,7 +23,7 @@ import java.util.List;
  * restored committer commits it again, which the target treats as a no-op where it already
  * succeeded, and policies are idempotent.
  */
-final class SluiceCommitter implements Committer<Committable> {
+public final class SluiceCommitter implements Committer<Committable> {
 
     private final TargetCommitter committer;
     private final String pluginId;
@@ -29,7 +31,7 @@ final class SluiceCommitter implements Committer<Committable> {
     private final String jobId;
     private final PartitionCommitPolicies policies; // null: none configured
 
-    SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
+    public SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
             PartitionCommitPolicies policies) {
         this.committer = committer;
         this.pluginId = pluginId;
@@ -62,7 +64,7 @@ final class SluiceCommitter implements Committer<Committable> {
                 try {
                     committer.commit(new Request(writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
                 } catch (IOException | RuntimeException e) {
-                    SluiceSinkWriter.failFast(e);
+                    FailFast.ifNonRecoverable(e);
                     throw e;
                 }
             }
@@ -78,7 +80,7 @@ final class SluiceCommitter implements Committer<Committable> {
             try {
                 policies.commit(partition, c.checkpointId(), committer);
             } catch (IOException | RuntimeException e) {
-                SluiceSinkWriter.failFast(e);
+                FailFast.ifNonRecoverable(e);
                 throw e;
             } catch (Exception e) {
                 throw new IOException("Commit policy failed for partition '" + partition + "'", e);

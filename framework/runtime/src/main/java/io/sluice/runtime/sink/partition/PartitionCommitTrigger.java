@@ -1,5 +1,6 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.partition;
 
+import io.sluice.runtime.plugin.Extensions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.partition.PartitionTimeExtractor;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
  * partition's creation plus the delay; {@code partition-time} once the watermark passes the
  * partition's extracted time plus the delay.
  */
-final class PartitionCommitTrigger {
+public final class PartitionCommitTrigger {
 
     private enum Kind { PROCESS_TIME, PARTITION_TIME }
 
@@ -34,7 +35,7 @@ final class PartitionCommitTrigger {
     private final PartitionTimeExtractor extractor; // only for partition-time
 
     /** @throws IllegalArgumentException naming the option for any invalid value */
-    PartitionCommitTrigger(SinkContext context) {
+    public PartitionCommitTrigger(SinkContext context) {
         ReadableConfig options = context.options();
         this.kind = kind(options);
         this.delayMillis = options.get(SluiceOptions.PARTITION_COMMIT_DELAY).toMillis();
@@ -52,7 +53,7 @@ final class PartitionCommitTrigger {
      *     that does not exist
      * @throws IllegalArgumentException naming the option and the value
      */
-    static void validate(ReadableConfig options, List<String> columns, List<String> partitionKeys) {
+    public static void validate(ReadableConfig options, List<String> columns, List<String> partitionKeys) {
         kind(options);
         watermarkZone(options);
         String extractorKind = options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND);
@@ -127,7 +128,7 @@ final class PartitionCommitTrigger {
     }
 
     /** Whether the partition, first written at {@code creationTime}, is finished now. */
-    boolean isReady(String partition, long creationTime, long now, long watermark) {
+    public boolean isReady(String partition, long creationTime, long now, long watermark) {
         if (kind == Kind.PROCESS_TIME) {
             return now >= creationTime + delayMillis;
         }

@@ -1,5 +1,6 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.compaction;
 
+import io.sluice.runtime.sink.SluiceSinkBuilder;
 import io.sluice.runtime.config.SluiceOptions;
 
 import org.apache.flink.configuration.MemorySize;
@@ -28,7 +29,7 @@ public final class CompactionStrategy implements Serializable {
         return new Builder();
     }
 
-    Map<String, String> options() {
+    public Map<String, String> options() {
         return options;
     }
 

@@ -1,5 +1,6 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.commit;
 
+import io.sluice.runtime.sink.compaction.CompactionPlanner;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.spi.Payload;

@@ -1,5 +1,6 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.sink.compaction;
 
+import io.sluice.runtime.plugin.Extensions;
 import io.sluice.spi.FileOptions;
 
 import io.sluice.runtime.config.SluiceOptions;
@@ -20,14 +21,14 @@ import java.util.Map;
  * {@code concat} for row formats (their files concatenate byte by byte) and {@code record-wise} for
  * bulk formats (theirs do not).
  */
-final class CompactorChoice {
+public final class CompactorChoice {
 
     static final String CONCAT = "concat";
     static final String RECORD_WISE = "record-wise";
 
     private CompactorChoice() {}
 
-    static FileCompactorFactory factory(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
+    public static FileCompactorFactory factory(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
         CompactorContext context = context(options, raw, extensions);
         String name = options.getOptional(SluiceOptions.COMPACTION_COMPACTOR)
                 .orElse(context.bulkFormat() ? RECORD_WISE : CONCAT);
@@ -35,7 +36,7 @@ final class CompactorChoice {
                 SluiceOptions.COMPACTION_COMPACTOR.key());
     }
 
-    static CompactorContext context(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
+    public static CompactorContext context(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
         String format = raw.get(FileOptions.FORMAT.key());
         boolean bulk = format != null && Formats.offers(extensions, BulkWritingFormat.class, format);
         boolean readable = format != null && (Formats.offers(extensions, StreamReadingFormat.class, format)

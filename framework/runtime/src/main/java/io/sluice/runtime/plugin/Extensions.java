@@ -1,11 +1,11 @@
-package io.sluice.runtime.sink;
+package io.sluice.runtime.plugin;
 
 import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 
 /** Finding an extension the way {@code ...kind = custom} options name it. */
-final class Extensions {
+public final class Extensions {
 
     private Extensions() {}
 
@@ -14,7 +14,7 @@ final class Extensions {
      *
      * @throws IllegalArgumentException naming the option, the value and what is available
      */
-    static <T extends SluiceFactory> T byNameOrClass(ExtensionLookup extensions, Class<T> type, String name, String option) {
+    public static <T extends SluiceFactory> T byNameOrClass(ExtensionLookup extensions, Class<T> type, String name, String option) {
         for (String id : extensions.identifiers(type)) {
             T factory = extensions.find(type, id);
             Object inner = factory instanceof PluginBound ? ((PluginBound) factory).unwrap() : factory;

@@ -1,8 +1,8 @@
 package io.sluice.runtime.plugin;
 
-import io.sluice.runtime.plugin.wrap.ContextClassLoader;
 
 import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +35,7 @@ final class FlinkFileSystems {
             if (loaded) {
                 return;
             }
-            try (ContextClassLoader ignored = ContextClassLoader.enter(FlinkFileSystems.class.getClassLoader())) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(FlinkFileSystems.class.getClassLoader())) {
                 // a no-op where the process has initialized them already
                 FileSystem.get(URI.create("file:///"));
             } catch (IOException | RuntimeException e) {

@@ -1,6 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import io.sluice.runtime.plugin.wrap.ContextClassLoader;
 import io.sluice.runtime.plugin.wrap.SpiWrappers;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
@@ -10,6 +9,8 @@ import org.pf4j.PluginDescriptor;
 import org.pf4j.PluginWrapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -290,7 +291,7 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
 
     private <T extends SluiceFactory> T create(Class<T> type, Class<?> extensionClass, ClassLoader loader) {
         // a constructor that looks up services or classes does so through the plugin's loader, as every later call does
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return SpiWrappers.wrap(type, type.cast(manager.getExtensionFactory().create(extensionClass)), loader);
         }
     }

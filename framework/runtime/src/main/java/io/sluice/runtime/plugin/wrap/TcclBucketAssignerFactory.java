@@ -4,6 +4,8 @@ import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
 import io.sluice.spi.sink.SinkContext;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
+
 /** {@link BucketAssignerFactory} of a plugin, called under the plugin's context class loader. */
 public final class TcclBucketAssignerFactory extends TcclFactory<BucketAssignerFactory>
         implements BucketAssignerFactory {
@@ -14,7 +16,7 @@ public final class TcclBucketAssignerFactory extends TcclFactory<BucketAssignerF
 
     @Override
     public BucketAssigner create(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclBucketAssigner(delegate.create(context), loader);
         }
     }

@@ -6,6 +6,7 @@ import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.RecordAndPosition;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import javax.annotation.Nullable;
 
@@ -29,28 +30,28 @@ public final class TcclBulkFormat implements BulkFormat<RowData, FileSourceSplit
 
     @Override
     public BulkFormat.Reader<RowData> createReader(Configuration config, FileSourceSplit split) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.createReader(config, split), loader);
         }
     }
 
     @Override
     public BulkFormat.Reader<RowData> restoreReader(Configuration config, FileSourceSplit split) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.restoreReader(config, split), loader);
         }
     }
 
     @Override
     public boolean isSplittable() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.isSplittable();
         }
     }
 
     @Override
     public TypeInformation<RowData> getProducedType() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getProducedType();
         }
     }
@@ -78,7 +79,7 @@ public final class TcclBulkFormat implements BulkFormat<RowData, FileSourceSplit
         @Nullable
         @Override
         public BulkFormat.RecordIterator<RowData> readBatch() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 BulkFormat.RecordIterator<RowData> batch = delegate.readBatch();
                 return batch == null ? null : new Batch(batch, loader);
             }
@@ -86,7 +87,7 @@ public final class TcclBulkFormat implements BulkFormat<RowData, FileSourceSplit
 
         @Override
         public void close() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.close();
             }
         }
@@ -127,7 +128,7 @@ public final class TcclBulkFormat implements BulkFormat<RowData, FileSourceSplit
 
         @Override
         public void releaseBatch() {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.releaseBatch();
             }
         }

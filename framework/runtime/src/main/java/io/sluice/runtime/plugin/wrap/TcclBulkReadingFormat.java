@@ -6,6 +6,7 @@ import io.sluice.spi.format.FormatContext;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** {@link BulkReadingFormat} of a plugin, called under the plugin's context class loader. */
 public final class TcclBulkReadingFormat extends TcclFactory<BulkReadingFormat> implements BulkReadingFormat {
@@ -16,7 +17,7 @@ public final class TcclBulkReadingFormat extends TcclFactory<BulkReadingFormat> 
 
     @Override
     public BulkFormat<RowData, FileSourceSplit> createBulkFormat(FormatContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclBulkFormat(delegate.createBulkFormat(context), loader);
         }
     }

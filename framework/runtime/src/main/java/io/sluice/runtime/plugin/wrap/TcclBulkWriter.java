@@ -2,6 +2,7 @@ package io.sluice.runtime.plugin.wrap;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 
@@ -30,14 +31,14 @@ public final class TcclBulkWriter implements BulkWriter<RowData>, PluginBound {
 
     @Override
     public void flush() throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.flush();
         }
     }
 
     @Override
     public void finish() throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.finish();
         }
     }

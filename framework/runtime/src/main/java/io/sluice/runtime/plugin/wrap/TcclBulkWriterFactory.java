@@ -3,6 +3,7 @@ package io.sluice.runtime.plugin.wrap;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 
@@ -21,7 +22,7 @@ public final class TcclBulkWriterFactory implements BulkWriter.Factory<RowData>,
 
     @Override
     public BulkWriter<RowData> create(FSDataOutputStream out) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclBulkWriter(delegate.create(out), loader);
         }
     }

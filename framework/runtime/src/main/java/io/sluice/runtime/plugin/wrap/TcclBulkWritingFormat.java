@@ -5,6 +5,7 @@ import io.sluice.spi.format.FormatContext;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** {@link BulkWritingFormat} of a plugin, called under the plugin's context class loader. */
 public final class TcclBulkWritingFormat extends TcclFactory<BulkWritingFormat> implements BulkWritingFormat {
@@ -15,7 +16,7 @@ public final class TcclBulkWritingFormat extends TcclFactory<BulkWritingFormat> 
 
     @Override
     public BulkWriter.Factory<RowData> createBulkWriterFactory(FormatContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclBulkWriterFactory(delegate.createBulkWriterFactory(context), loader);
         }
     }

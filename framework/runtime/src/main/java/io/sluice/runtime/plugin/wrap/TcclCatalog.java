@@ -29,6 +29,7 @@ import org.apache.flink.table.factories.Factory;
 import org.apache.flink.table.factories.FunctionDefinitionFactory;
 import org.apache.flink.table.factories.TableFactory;
 import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.util.List;
 import java.util.Optional;
@@ -65,63 +66,63 @@ public class TcclCatalog implements Catalog, PluginBound {
 
     @Override
     public Optional<Factory> getFactory() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getFactory();
         }
     }
 
     @Override
     public Optional<TableFactory> getTableFactory() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getTableFactory();
         }
     }
 
     @Override
     public Optional<FunctionDefinitionFactory> getFunctionDefinitionFactory() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getFunctionDefinitionFactory();
         }
     }
 
     @Override
     public void open() throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.open();
         }
     }
 
     @Override
     public void close() throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.close();
         }
     }
 
     @Override
     public String getDefaultDatabase() throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getDefaultDatabase();
         }
     }
 
     @Override
     public List<String> listDatabases() throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listDatabases();
         }
     }
 
     @Override
     public CatalogDatabase getDatabase(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getDatabase(databaseName);
         }
     }
 
     @Override
     public boolean databaseExists(String databaseName) throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.databaseExists(databaseName);
         }
     }
@@ -129,7 +130,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void createDatabase(String databaseName, CatalogDatabase database, boolean ignoreIfExists)
             throws DatabaseAlreadyExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.createDatabase(databaseName, database, ignoreIfExists);
         }
     }
@@ -137,7 +138,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void dropDatabase(String databaseName, boolean ignoreIfNotExists)
             throws DatabaseNotExistException, DatabaseNotEmptyException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.dropDatabase(databaseName, ignoreIfNotExists);
         }
     }
@@ -145,7 +146,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void dropDatabase(String databaseName, boolean ignoreIfNotExists, boolean cascade)
             throws DatabaseNotExistException, DatabaseNotEmptyException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.dropDatabase(databaseName, ignoreIfNotExists, cascade);
         }
     }
@@ -153,28 +154,28 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterDatabase(String databaseName, CatalogDatabase database, boolean ignoreIfNotExists)
             throws DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterDatabase(databaseName, database, ignoreIfNotExists);
         }
     }
 
     @Override
     public List<String> listTables(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listTables(databaseName);
         }
     }
 
     @Override
     public List<String> listViews(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listViews(databaseName);
         }
     }
 
     @Override
     public CatalogBaseTable getTable(ObjectPath objectPath) throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getTable(objectPath);
         }
     }
@@ -182,14 +183,14 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getTable(objectPath, timestamp);
         }
     }
 
     @Override
     public boolean tableExists(ObjectPath objectPath) throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.tableExists(objectPath);
         }
     }
@@ -197,7 +198,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void dropTable(ObjectPath objectPath, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.dropTable(objectPath, ignoreIfNotExists);
         }
     }
@@ -205,7 +206,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void renameTable(ObjectPath objectPath, String newName, boolean ignoreIfNotExists)
             throws TableNotExistException, TableAlreadyExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.renameTable(objectPath, newName, ignoreIfNotExists);
         }
     }
@@ -213,7 +214,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void createTable(ObjectPath objectPath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.createTable(objectPath, table, ignoreIfExists);
         }
     }
@@ -221,7 +222,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterTable(ObjectPath objectPath, CatalogBaseTable table, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTable(objectPath, table, ignoreIfNotExists);
         }
     }
@@ -229,14 +230,14 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterTable(ObjectPath objectPath, CatalogBaseTable table, List<TableChange> changes, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTable(objectPath, table, changes, ignoreIfNotExists);
         }
     }
 
     @Override
     public boolean supportsManagedTable() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsManagedTable();
         }
     }
@@ -244,7 +245,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public List<CatalogPartitionSpec> listPartitions(ObjectPath objectPath)
             throws TableNotExistException, TableNotPartitionedException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listPartitions(objectPath);
         }
     }
@@ -252,7 +253,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public List<CatalogPartitionSpec> listPartitions(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
             throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listPartitions(objectPath, partitionSpec);
         }
     }
@@ -260,7 +261,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public List<CatalogPartitionSpec> listPartitionsByFilter(ObjectPath objectPath, List<Expression> filters)
             throws TableNotExistException, TableNotPartitionedException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listPartitionsByFilter(objectPath, filters);
         }
     }
@@ -268,14 +269,14 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public CatalogPartition getPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getPartition(objectPath, partitionSpec);
         }
     }
 
     @Override
     public boolean partitionExists(ObjectPath objectPath, CatalogPartitionSpec partitionSpec) throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.partitionExists(objectPath, partitionSpec);
         }
     }
@@ -283,7 +284,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void createPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogPartition partition, boolean ignoreIfExists)
             throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException, PartitionAlreadyExistsException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.createPartition(objectPath, partitionSpec, partition, ignoreIfExists);
         }
     }
@@ -291,7 +292,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void dropPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.dropPartition(objectPath, partitionSpec, ignoreIfNotExists);
         }
     }
@@ -299,42 +300,42 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogPartition partition, boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterPartition(objectPath, partitionSpec, partition, ignoreIfNotExists);
         }
     }
 
     @Override
     public List<String> listFunctions(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listFunctions(databaseName);
         }
     }
 
     @Override
     public List<String> listProcedures(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listProcedures(databaseName);
         }
     }
 
     @Override
     public CatalogFunction getFunction(ObjectPath objectPath) throws FunctionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getFunction(objectPath);
         }
     }
 
     @Override
     public Procedure getProcedure(ObjectPath objectPath) throws ProcedureNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getProcedure(objectPath);
         }
     }
 
     @Override
     public boolean functionExists(ObjectPath objectPath) throws CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.functionExists(objectPath);
         }
     }
@@ -342,7 +343,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void createFunction(ObjectPath objectPath, CatalogFunction function, boolean ignoreIfExists)
             throws FunctionAlreadyExistException, DatabaseNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.createFunction(objectPath, function, ignoreIfExists);
         }
     }
@@ -350,7 +351,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterFunction(ObjectPath objectPath, CatalogFunction function, boolean ignoreIfNotExists)
             throws FunctionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterFunction(objectPath, function, ignoreIfNotExists);
         }
     }
@@ -358,7 +359,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void dropFunction(ObjectPath objectPath, boolean ignoreIfNotExists)
             throws FunctionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.dropFunction(objectPath, ignoreIfNotExists);
         }
     }
@@ -366,7 +367,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public CatalogTableStatistics getTableStatistics(ObjectPath objectPath)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getTableStatistics(objectPath);
         }
     }
@@ -374,7 +375,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public CatalogColumnStatistics getTableColumnStatistics(ObjectPath objectPath)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getTableColumnStatistics(objectPath);
         }
     }
@@ -382,7 +383,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public CatalogTableStatistics getPartitionStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getPartitionStatistics(objectPath, partitionSpec);
         }
     }
@@ -390,7 +391,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public List<CatalogTableStatistics> bulkGetPartitionStatistics(ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.bulkGetPartitionStatistics(objectPath, partitionSpecs);
         }
     }
@@ -398,7 +399,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public CatalogColumnStatistics getPartitionColumnStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getPartitionColumnStatistics(objectPath, partitionSpec);
         }
     }
@@ -406,7 +407,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public List<CatalogColumnStatistics> bulkGetPartitionColumnStatistics(ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.bulkGetPartitionColumnStatistics(objectPath, partitionSpecs);
         }
     }
@@ -414,7 +415,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterTableStatistics(ObjectPath objectPath, CatalogTableStatistics statistics, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTableStatistics(objectPath, statistics, ignoreIfNotExists);
         }
     }
@@ -422,7 +423,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterTableColumnStatistics(ObjectPath objectPath, CatalogColumnStatistics columnStatistics, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException, TablePartitionedException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTableColumnStatistics(objectPath, columnStatistics, ignoreIfNotExists);
         }
     }
@@ -430,7 +431,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterPartitionStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogTableStatistics statistics, boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterPartitionStatistics(objectPath, partitionSpec, statistics, ignoreIfNotExists);
         }
     }
@@ -438,7 +439,7 @@ public class TcclCatalog implements Catalog, PluginBound {
     @Override
     public void alterPartitionColumnStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogColumnStatistics columnStatistics, boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterPartitionColumnStatistics(objectPath, partitionSpec, columnStatistics, ignoreIfNotExists);
         }
     }

@@ -5,6 +5,8 @@ import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionCommitContext;
 import io.sluice.spi.sink.SinkContext;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
+
 /** {@link CommitPolicyFactory} of a plugin, called under the plugin's context class loader. */
 public final class TcclCommitPolicyFactory extends TcclFactory<CommitPolicyFactory>
         implements CommitPolicyFactory {
@@ -15,7 +17,7 @@ public final class TcclCommitPolicyFactory extends TcclFactory<CommitPolicyFacto
 
     @Override
     public CommitPolicy create(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             CommitPolicy policy = delegate.create(context);
             return new Policy(policy, loader);
         }
@@ -33,7 +35,7 @@ public final class TcclCommitPolicyFactory extends TcclFactory<CommitPolicyFacto
 
         @Override
         public void commit(PartitionCommitContext context) throws Exception {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.commit(context);
             }
         }

@@ -3,6 +3,7 @@ package io.sluice.runtime.plugin.wrap;
 import io.sluice.spi.SluiceFactory;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.util.Set;
 
@@ -22,28 +23,28 @@ abstract class TcclFactory<F extends SluiceFactory> implements SluiceFactory, Pl
 
     @Override
     public String identifier() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.identifier();
         }
     }
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.requiredOptions();
         }
     }
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.optionalOptions();
         }
     }
 
     @Override
     public Set<String> optionPrefixes() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.optionPrefixes();
         }
     }

@@ -6,6 +6,8 @@ import io.sluice.spi.compact.CompactorContext;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
+
 import java.io.IOException;
 
 /** {@link FileCompactorFactory} of a plugin, called under the plugin's context class loader. */
@@ -17,14 +19,14 @@ public final class TcclFileCompactorFactory extends TcclFactory<FileCompactorFac
 
     @Override
     public void validate(CompactorContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.validate(context);
         }
     }
 
     @Override
     public FileCompactor createCompactor(CompactorContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Compactor(delegate.createCompactor(context), loader);
         }
     }
@@ -41,14 +43,14 @@ public final class TcclFileCompactorFactory extends TcclFactory<FileCompactorFac
 
         @Override
         public void compact(CompactionInputs inputs, CompactionOutput output) throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.compact(inputs, output);
             }
         }
 
         @Override
         public boolean mustSeeEveryUnit() {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.mustSeeEveryUnit();
             }
         }

@@ -6,6 +6,7 @@ import io.sluice.spi.source.SourceContext;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -20,7 +21,7 @@ public final class TcclFileEnumeratorFactory extends TcclFactory<FileEnumeratorF
 
     @Override
     public FileEnumerator create(SourceContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Enumerator(delegate.create(context), loader);
         }
     }
@@ -37,7 +38,7 @@ public final class TcclFileEnumeratorFactory extends TcclFactory<FileEnumeratorF
 
         @Override
         public Collection<FileSourceSplit> enumerateSplits(Path[] paths, int minDesiredSplits) throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.enumerateSplits(paths, minDesiredSplits);
             }
         }

@@ -4,6 +4,8 @@ import io.sluice.spi.partition.PartitionTimeExtractor;
 import io.sluice.spi.partition.PartitionTimeExtractorFactory;
 import io.sluice.spi.sink.SinkContext;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
+
 import java.time.LocalDateTime;
 import java.util.List;
 
@@ -17,7 +19,7 @@ public final class TcclPartitionTimeExtractorFactory extends TcclFactory<Partiti
 
     @Override
     public PartitionTimeExtractor create(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Extractor(delegate.create(context), loader);
         }
     }
@@ -34,7 +36,7 @@ public final class TcclPartitionTimeExtractorFactory extends TcclFactory<Partiti
 
         @Override
         public LocalDateTime extract(List<String> partitionKeys, List<String> partitionValues) {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.extract(partitionKeys, partitionValues);
             }
         }

@@ -4,6 +4,7 @@ import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.RollingPolicy;
 
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** A plugin's {@link RollingPolicy}, called under the plugin's context class loader. */
 public final class TcclRollingPolicy implements RollingPolicy, PluginBound {
@@ -18,7 +19,7 @@ public final class TcclRollingPolicy implements RollingPolicy, PluginBound {
 
     @Override
     public boolean shouldRollOnCheckpoint(PartFileState partFile) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.shouldRollOnCheckpoint(partFile);
         }
     }
@@ -37,7 +38,7 @@ public final class TcclRollingPolicy implements RollingPolicy, PluginBound {
 
     @Override
     public boolean shouldRollOnProcessingTime(PartFileState partFile, long currentTime) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.shouldRollOnProcessingTime(partFile, currentTime);
         }
     }

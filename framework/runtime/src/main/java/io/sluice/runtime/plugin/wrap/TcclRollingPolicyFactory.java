@@ -4,6 +4,8 @@ import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
+
 /** {@link RollingPolicyFactory} of a plugin, called under the plugin's context class loader. */
 public final class TcclRollingPolicyFactory extends TcclFactory<RollingPolicyFactory>
         implements RollingPolicyFactory {
@@ -14,7 +16,7 @@ public final class TcclRollingPolicyFactory extends TcclFactory<RollingPolicyFac
 
     @Override
     public RollingPolicy create(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclRollingPolicy(delegate.create(context), loader);
         }
     }

@@ -5,6 +5,7 @@ import io.sluice.spi.format.RowEncodingFormat;
 
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** {@link RowEncodingFormat} of a plugin, called under the plugin's context class loader. */
 public final class TcclRowEncodingFormat extends TcclFactory<RowEncodingFormat> implements RowEncodingFormat {
@@ -15,7 +16,7 @@ public final class TcclRowEncodingFormat extends TcclFactory<RowEncodingFormat> 
 
     @Override
     public Encoder<RowData> createEncoder(FormatContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclEncoder(delegate.createEncoder(context), loader);
         }
     }

@@ -12,6 +12,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import javax.annotation.Nullable;
 
@@ -32,42 +33,42 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
 
     @Override
     public void validate(SourceContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.validate(context);
         }
     }
 
     @Override
     public Optional<RowType> tableRowType(ReadableConfig options) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.tableRowType(options);
         }
     }
 
     @Override
     public Optional<Payload> pushFilters(SourceContext context, List<ResolvedExpression> filters) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.pushFilters(context, filters);
         }
     }
 
     @Override
     public Optional<Duration> monitorInterval(SourceContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.monitorInterval(context);
         }
     }
 
     @Override
     public ScanPlanner createPlanner(SourceContext context) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Planner(delegate.createPlanner(context), loader);
         }
     }
 
     @Override
     public ScanSplitReader createReader(SourceContext context) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.createReader(context), loader);
         }
     }
@@ -84,14 +85,14 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
 
         @Override
         public ScanPlan plan(@Nullable Payload position) throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.plan(position);
             }
         }
 
         @Override
         public void close() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.close();
             }
         }
@@ -119,14 +120,14 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
 
         @Override
         public SplitRows open(Payload split, long offset, long recordsToSkip) throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return new Rows(delegate.open(split, offset, recordsToSkip), loader);
             }
         }
 
         @Override
         public void close() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.close();
             }
         }
@@ -155,28 +156,28 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
         @Nullable
         @Override
         public RowData next() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.next();
             }
         }
 
         @Override
         public long offset() {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.offset();
             }
         }
 
         @Override
         public long recordsToSkip() {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.recordsToSkip();
             }
         }
 
         @Override
         public void close() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.close();
             }
         }

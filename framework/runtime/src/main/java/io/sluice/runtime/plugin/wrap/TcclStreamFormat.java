@@ -6,6 +6,7 @@ import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import javax.annotation.Nullable;
 
@@ -27,7 +28,7 @@ public final class TcclStreamFormat implements StreamFormat<RowData>, PluginBoun
     @Override
     public StreamFormat.Reader<RowData> createReader(Configuration config, FSDataInputStream stream, long fileLen,
             long splitEnd) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.createReader(config, stream, fileLen, splitEnd), loader);
         }
     }
@@ -35,21 +36,21 @@ public final class TcclStreamFormat implements StreamFormat<RowData>, PluginBoun
     @Override
     public StreamFormat.Reader<RowData> restoreReader(Configuration config, FSDataInputStream stream, long restoredOffset,
             long fileLen, long splitEnd) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.restoreReader(config, stream, restoredOffset, fileLen, splitEnd), loader);
         }
     }
 
     @Override
     public boolean isSplittable() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.isSplittable();
         }
     }
 
     @Override
     public TypeInformation<RowData> getProducedType() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getProducedType();
         }
     }
@@ -89,7 +90,7 @@ public final class TcclStreamFormat implements StreamFormat<RowData>, PluginBoun
 
         @Override
         public void close() throws IOException {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 delegate.close();
             }
         }
@@ -97,7 +98,7 @@ public final class TcclStreamFormat implements StreamFormat<RowData>, PluginBoun
         @Nullable
         @Override
         public CheckpointedPosition getCheckpointedPosition() {
-            try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.getCheckpointedPosition();
             }
         }

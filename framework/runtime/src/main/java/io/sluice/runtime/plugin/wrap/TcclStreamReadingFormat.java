@@ -5,6 +5,7 @@ import io.sluice.spi.format.StreamReadingFormat;
 
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** {@link StreamReadingFormat} of a plugin, called under the plugin's context class loader. */
 public final class TcclStreamReadingFormat extends TcclFactory<StreamReadingFormat> implements StreamReadingFormat {
@@ -15,7 +16,7 @@ public final class TcclStreamReadingFormat extends TcclFactory<StreamReadingForm
 
     @Override
     public StreamFormat<RowData> createStreamFormat(FormatContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclStreamFormat(delegate.createStreamFormat(context), loader);
         }
     }

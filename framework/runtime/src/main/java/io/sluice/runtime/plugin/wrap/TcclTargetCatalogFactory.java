@@ -5,6 +5,7 @@ import io.sluice.spi.catalog.TargetCatalogFactory;
 
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.util.Map;
 
@@ -17,14 +18,14 @@ public final class TcclTargetCatalogFactory extends TcclFactory<TargetCatalogFac
 
     @Override
     public TcclCatalog createCatalog(CatalogContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclCatalog(delegate.createCatalog(context), loader);
         }
     }
 
     @Override
     public Map<String, String> tableOptions(CatalogContext context, ObjectPath table, Map<String, String> tableProperties) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.tableOptions(context, table, tableProperties);
         }
     }

@@ -4,6 +4,7 @@ import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 import java.util.List;
@@ -22,28 +23,28 @@ public final class TcclTargetCommitter implements TargetCommitter, PluginBound {
 
     @Override
     public void commit(CommitRequest request) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.commit(request);
         }
     }
 
     @Override
     public Optional<Path> partitionLocation(String partitionId) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.partitionLocation(partitionId);
         }
     }
 
     @Override
     public List<Path> visibleFiles(String partitionId) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.visibleFiles(partitionId);
         }
     }
 
     @Override
     public void close() throws Exception {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.close();
         }
     }

@@ -8,6 +8,8 @@ import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.sink.TargetWriter;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -21,70 +23,70 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
 
     @Override
     public void validate(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.validate(context);
         }
     }
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclTargetWriter(delegate.createWriter(context, restoredState), loader);
         }
     }
 
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclTargetCommitter(delegate.createCommitter(context), loader);
         }
     }
 
     @Override
     public boolean supportsOverwrite() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsOverwrite();
         }
     }
 
     @Override
     public Set<DistributionMode> distributionModes(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.distributionModes(context);
         }
     }
 
     @Override
     public DistributionKey distributionKey(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclDistributionKey(delegate.distributionKey(context), loader);
         }
     }
 
     @Override
     public boolean supportsPartitionCommit() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsPartitionCommit();
         }
     }
 
     @Override
     public boolean supportsCompaction() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsCompaction();
         }
     }
 
     @Override
     public boolean acceptsChanges(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.acceptsChanges(context);
         }
     }
 
     @Override
     public List<String> changeKey(SinkContext context) {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.changeKey(context);
         }
     }

@@ -6,6 +6,7 @@ import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetWriter;
 
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 import java.util.List;
@@ -35,35 +36,35 @@ public final class TcclTargetWriter implements TargetWriter, PluginBound {
 
     @Override
     public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.prepareCommit(endOfInput);
         }
     }
 
     @Override
     public List<Payload> snapshotState(long checkpointId) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.snapshotState(checkpointId);
         }
     }
 
     @Override
     public long processingTimeInterval() {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.processingTimeInterval();
         }
     }
 
     @Override
     public void onProcessingTime(long currentTime) throws IOException {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.onProcessingTime(currentTime);
         }
     }
 
     @Override
     public void close() throws Exception {
-        try (ContextClassLoader ignored = ContextClassLoader.enter(loader)) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.close();
         }
     }

@@ -161,13 +161,6 @@ public final class SluiceSinkBuilder {
             // FileSink's default, for a target of buckets: hourly buckets by processing time
             all.putAll(BucketAssigners.dateTime().options());
         }
-        SinkDescriptor descriptor = SinkDescriptor.resolve(all, rowType, partitionKeys, primaryKey)
-                .withOverwrite(overwrite)
-                .withJobConfiguration(jobConfiguration);
-        if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
-            throw new IllegalArgumentException("Target '" + descriptor.target() + "' does not support overwrite");
-        }
-        SinkValidation.validate(descriptor);
-        return new SluiceSink(descriptor);
+        return new SluiceSink(SinkPlanner.plan(all, rowType, partitionKeys, primaryKey, jobConfiguration, overwrite));
     }
 }

@@ -3,7 +3,8 @@
  * target, its builders ({@link io.sluice.runtime.sink.SluiceSinkBuilder} for file targets,
  * from {@code SluiceSink.forRowData}/{@code forAdapter}; {@link io.sluice.runtime.sink.TableSinkBuilder}
  * for table targets, from {@code TableSinkBuilder.forRowData}/{@code forAdapted}), the {@link io.sluice.runtime.sink.SinkDescriptor}
- * they and SQL resolve, its validation ({@link io.sluice.runtime.sink.SinkValidation}) and the
+ * they and SQL plan with {@link io.sluice.runtime.sink.SinkPlanner}, its validation
+ * ({@link io.sluice.runtime.sink.SinkValidation}) and the
  * writer side ({@code SluiceSinkWriter}, {@code ChangeKeySelector}).
  *
  * <p>The rest of the pipeline has a package per concept: {@link io.sluice.runtime.sink.commit}

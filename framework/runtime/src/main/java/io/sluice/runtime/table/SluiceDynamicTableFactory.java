@@ -2,11 +2,10 @@ package io.sluice.runtime.table;
 
 import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
-import io.sluice.runtime.sink.SinkDescriptor;
-import io.sluice.runtime.sink.SinkValidation;
-import io.sluice.runtime.source.file.SluiceFileSourceBuilder;
+import io.sluice.runtime.sink.SinkPlanner;
+import io.sluice.runtime.source.file.FileSourcePlanner;
 import io.sluice.runtime.source.file.FileSourceDescriptor;
-import io.sluice.runtime.source.scan.TableSourceBuilder;
+import io.sluice.runtime.source.scan.ScanSourcePlanner;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -81,10 +80,9 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         try {
             List<String> primaryKey = table.getResolvedSchema().getPrimaryKey()
                     .map(UniqueConstraint::getColumns).orElse(Collections.emptyList());
-            SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, table.getPartitionKeys(), primaryKey)
-                    .withJobConfiguration(sessionConfiguration(context.getConfiguration()));
-            SinkValidation.validate(descriptor);
-            return new SluiceDynamicTableSink(descriptor);
+            // OVERWRITE comes later, from the planner (SluiceDynamicTableSink.applyOverwrite)
+            return new SluiceDynamicTableSink(SinkPlanner.plan(options, rowType, table.getPartitionKeys(), primaryKey,
+                    sessionConfiguration(context.getConfiguration()), false));
         } catch (RuntimeException e) {
             return InvalidTable.sink(invalid(context, options, e));
         }
@@ -129,11 +127,11 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         Map<String, String> options = options(table);
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
-            if (TableSourceBuilder.readsByScan(options)) {
-                return new SluiceScanTableSource(TableSourceBuilder.plan(options, rowType, table.getPartitionKeys(),
+            if (ScanSourcePlanner.readsByScan(options)) {
+                return new SluiceScanTableSource(ScanSourcePlanner.plan(options, rowType, table.getPartitionKeys(),
                         sessionConfiguration(context.getConfiguration())));
             }
-            FileSourceDescriptor descriptor = SluiceFileSourceBuilder.plan(options, rowType, table.getPartitionKeys());
+            FileSourceDescriptor descriptor = FileSourcePlanner.plan(options, rowType, table.getPartitionKeys());
             return new SluiceDynamicTableSource(descriptor);
         } catch (RuntimeException e) {
             return InvalidTable.source(invalid(context, options, e));

@@ -2,7 +2,7 @@ package io.sluice.runtime.table;
 
 import io.sluice.runtime.source.scan.ScanDescriptor;
 import io.sluice.runtime.source.scan.ScanSource;
-import io.sluice.runtime.source.scan.TableSourceBuilder;
+import io.sluice.runtime.source.scan.ScanSourcePlanner;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -59,7 +59,7 @@ final class SluiceScanTableSource
      */
     @Override
     public Result applyFilters(List<ResolvedExpression> filters) {
-        descriptor = TableSourceBuilder.pushFilters(descriptor, filters);
+        descriptor = ScanSourcePlanner.pushFilters(descriptor, filters);
         return Result.of(descriptor.pushedFilters().isPresent() ? filters : Collections.emptyList(), filters);
     }
 

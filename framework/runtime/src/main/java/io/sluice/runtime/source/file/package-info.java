@@ -7,7 +7,8 @@
  *
  * <p>Built by SQL ({@code SluiceDynamicTableFactory}) or by
  * {@link io.sluice.runtime.source.file.SluiceFileSource#forRowData}
- * ({@link io.sluice.runtime.source.file.SluiceFileSourceBuilder}); both describe the source with a
+ * ({@link io.sluice.runtime.source.file.SluiceFileSourceBuilder}); both plan it with
+ * {@link io.sluice.runtime.source.file.FileSourcePlanner} into a
  * {@link io.sluice.runtime.source.file.FileSourceDescriptor}. The enumerator state and its serializer
  * are public because a plugin's conformance test ({@code FileEnumeratorConformance}, through
  * {@link io.sluice.runtime.source.file.EnumeratorHarness}) checkpoints and restores them; the

@@ -1,7 +1,5 @@
 package io.sluice.runtime.source.scan;
 
-import io.sluice.runtime.source.TaskSourceContext;
-import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
@@ -12,7 +10,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.TimeUtils;
 
@@ -20,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -129,7 +125,7 @@ public final class TableSourceBuilder {
      */
     public ScanSource build() {
         RowType columns = rowType != null ? rowType : tableRowType(options);
-        return new ScanSource(plan(options, columns, Collections.emptyList(), jobConfiguration));
+        return new ScanSource(ScanSourcePlanner.plan(options, columns, Collections.emptyList(), jobConfiguration));
     }
 
     /** Builds the source and adds it to the environment, with the environment's configuration. */
@@ -148,48 +144,5 @@ public final class TableSourceBuilder {
         return registry.find(ScanSourceFactory.class, target).tableRowType(Configuration.fromMap(options))
                 .orElseThrow(() -> new IllegalArgumentException("Target '" + target
                         + "' cannot tell the table's columns: call tableSchema(...) with the columns to read"));
-    }
-
-    /**
-     * Offers a query's filters to the descriptor's target (filter push-down) and returns the
-     * descriptor with what the target took; unchanged when it took nothing.
-     */
-    public static ScanDescriptor pushFilters(ScanDescriptor descriptor, List<ResolvedExpression> filters) {
-        PluginRegistry registry = descriptor.registry();
-        return descriptor.withPushedFilters(registry.find(ScanSourceFactory.class, descriptor.target())
-                .pushFilters(new TaskSourceContext(descriptor, registry), filters).orElse(null));
-    }
-
-    /** Whether the options choose a target that is read by planning scans rather than listing files. */
-    public static boolean readsByScan(Map<String, String> options) {
-        String target = options.get(SluiceOptions.TARGET.key());
-        if (target == null) {
-            return false;
-        }
-        PluginRegistry registry = PluginRegistry.get(PluginSettings.fromOptions(options));
-        return registry.identifiers(ScanSourceFactory.class).contains(target);
-    }
-
-    /**
-     * Checks the options of a scan source and makes its descriptor: every option must be known to
-     * the framework or the target, and the target must accept them (table, columns, read options).
-     */
-    public static ScanDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys,
-            Map<String, String> jobConfiguration) {
-        String target = options.get(SluiceOptions.TARGET.key());
-        if (target == null || target.trim().isEmpty()) {
-            throw new IllegalArgumentException("Missing required option '" + SluiceOptions.TARGET.key() + "'");
-        }
-        PluginSettings settings = PluginSettings.fromOptions(options);
-        PluginRegistry registry = PluginRegistry.get(settings);
-        ScanSourceFactory factory = registry.find(ScanSourceFactory.class, target);
-        String pluginId = registry.pluginOf(ScanSourceFactory.class, target);
-        KnownOptions.of(options, registry).check(options, "the '" + target + "' source");
-        ScanDescriptor draft = new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId,
-                0, settings);
-        TaskSourceContext context = new TaskSourceContext(draft, registry);
-        factory.validate(context);
-        long interval = factory.monitorInterval(context).map(d -> Math.max(1, d.toMillis())).orElse(0L);
-        return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, interval, settings);
     }
 }

@@ -6,7 +6,8 @@
  * ({@code ScanSourceReader}, {@code ScanReadingFormat}).
  *
  * <p>Built by SQL ({@code SluiceScanTableSource}) or by
- * {@link io.sluice.runtime.source.scan.TableSourceBuilder}; both describe the source with a
+ * {@link io.sluice.runtime.source.scan.TableSourceBuilder}; both plan it with
+ * {@link io.sluice.runtime.source.scan.ScanSourcePlanner} into a
  * {@link io.sluice.runtime.source.scan.ScanDescriptor}. The split, the enumerator state and their
  * serializers are public as Flink's {@code Source} interface names them; the enumerator, the reader and
  * the reading format stay package-private.

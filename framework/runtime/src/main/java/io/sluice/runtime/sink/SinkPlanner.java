@@ -1,0 +1,36 @@
+package io.sluice.runtime.sink;
+
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Client-side planning of a sink, the same for {@link SluiceSinkBuilder#build()} (and so {@link
+ * TableSinkBuilder}) and SQL ({@code SluiceDynamicTableFactory}): resolves the {@link SinkDescriptor}
+ * and checks it ({@link SinkValidation}) before any job runs.
+ */
+public final class SinkPlanner {
+
+    private SinkPlanner() {}
+
+    /**
+     * The checked descriptor of a sink of these options.
+     *
+     * @param jobConfiguration the job's or session's settings the target may read
+     * @param overwrite whether the sink replaces what the target holds ({@code INSERT OVERWRITE})
+     * @throws IllegalArgumentException for an unknown target or option, an invalid value, or an
+     *     overwrite the target does not support
+     */
+    public static SinkDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys,
+            List<String> primaryKey, Map<String, String> jobConfiguration, boolean overwrite) {
+        SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys, primaryKey)
+                .withOverwrite(overwrite)
+                .withJobConfiguration(jobConfiguration);
+        if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
+            throw new IllegalArgumentException("Target '" + descriptor.target() + "' does not support overwrite");
+        }
+        SinkValidation.validate(descriptor);
+        return descriptor;
+    }
+}

@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
 import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
@@ -99,7 +100,7 @@ public final class SluiceSink
     @Override
     public StatefulSinkWriter<RowData, WriterState> restoreWriter(
             WriterInitContext context, Collection<WriterState> recoveredState) throws IOException {
-        RegistryLifecycle.attach(context.getUserCodeClassLoader());
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(context.getUserCodeClassLoader());
         PluginRegistry registry = descriptor.registry();
         TargetFactory target = descriptor.targetFactory();
         List<Payload> restored = new ArrayList<>();
@@ -117,11 +118,12 @@ public final class SluiceSink
         try {
             writer = target.createWriter(sinkContext, restored);
         } catch (IOException | RuntimeException e) {
+            attachment.close();
             FailFast.ifNonRecoverable(e);
             throw e;
         }
         return new SluiceSinkWriter(writer,
-                descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService());
+                descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService(), attachment);
     }
 
     @Override
@@ -131,7 +133,7 @@ public final class SluiceSink
 
     @Override
     public Committer<Committable> createCommitter(CommitterInitContext context) throws IOException {
-        RegistryLifecycle.attach(null);
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(null);
         String jobId = context.getJobInfo().getJobId().toHexString();
         TaskSinkContext sinkContext = new TaskSinkContext(descriptor, jobId,
                 context.getTaskInfo().getIndexOfThisSubtask(),
@@ -140,7 +142,7 @@ public final class SluiceSink
         PartitionCommitPolicies policies = PartitionCommitPolicies.isConfigured(descriptor.configuration())
                 ? new PartitionCommitPolicies(sinkContext) : null;
         return new SluiceCommitter(descriptor.targetFactory().createCommitter(sinkContext),
-                descriptor.pluginId(), descriptor.target(), jobId, policies);
+                descriptor.pluginId(), descriptor.target(), jobId, policies, attachment);
     }
 
     @Override

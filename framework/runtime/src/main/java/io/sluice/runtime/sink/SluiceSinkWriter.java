@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
@@ -37,7 +38,11 @@ final class SluiceSinkWriter
     private final MutableRecordContext recordContext;
     private boolean endOfInput;
 
-    SluiceSinkWriter(TargetWriter writer, String pluginId, String target, ProcessingTimeService timeService) {
+    private final PluginLifecycle.Attachment attachment;
+
+    SluiceSinkWriter(TargetWriter writer, String pluginId, String target, ProcessingTimeService timeService,
+            PluginLifecycle.Attachment attachment) {
+        this.attachment = attachment;
         this.writer = writer;
         this.pluginId = pluginId;
         this.target = target;
@@ -121,7 +126,11 @@ final class SluiceSinkWriter
 
     @Override
     public void close() throws Exception {
-        writer.close();
+        try {
+            writer.close();
+        } finally {
+            attachment.close();
+        }
     }
 
     /** One instance per writer, updated before every row: no allocation per record. */

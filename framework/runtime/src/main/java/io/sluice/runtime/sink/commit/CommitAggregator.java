@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink.commit;
 
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.TaskSinkContext;
 import io.sluice.runtime.sink.compaction.CompactionPlanner;
@@ -100,6 +101,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     /** New with every start and restore: see {@link Committable#epoch()}. */
     private transient String epoch;
     private transient PartitionCommitTrigger trigger;
+    private transient PluginLifecycle.Attachment attachment;
     private transient long watermark;
 
     public CommitAggregator(SinkDescriptor descriptor) {
@@ -164,6 +166,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     @Override
     public void open() throws Exception {
         super.open();
+        attachment = PluginLifecycle.attach(null);
         jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
         operatorId = getOperatorID().toHexString();
         epoch = UUID.randomUUID().toString();
@@ -171,6 +174,18 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             trigger = new PartitionCommitTrigger(new TaskSinkContext(descriptor,
                     getRuntimeContext().getJobInfo().getJobId().toHexString(), 0, 1, getMetricGroup(),
                     descriptor.registry()));
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            super.close();
+        } finally {
+            if (attachment != null) {
+                attachment.close();
+                attachment = null;
+            }
         }
     }
 

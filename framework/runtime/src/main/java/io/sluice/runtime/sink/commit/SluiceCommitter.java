@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink.commit;
 
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.FailFast;
 import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.state.Committable;
@@ -30,9 +31,18 @@ public final class SluiceCommitter implements Committer<Committable> {
     private final String target;
     private final String jobId;
     private final PartitionCommitPolicies policies; // null: none configured
+    private final PluginLifecycle.Attachment attachment;
 
+    /** A committer attached to nothing (tests). */
     public SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
             PartitionCommitPolicies policies) {
+        this(committer, pluginId, target, jobId, policies, PluginLifecycle.Attachment.NONE);
+    }
+
+    /** @param attachment closed with the committer */
+    public SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
+            PartitionCommitPolicies policies, PluginLifecycle.Attachment attachment) {
+        this.attachment = attachment;
         this.committer = committer;
         this.pluginId = pluginId;
         this.target = target;
@@ -90,7 +100,11 @@ public final class SluiceCommitter implements Committer<Committable> {
 
     @Override
     public void close() throws Exception {
-        committer.close();
+        try {
+            committer.close();
+        } finally {
+            attachment.close();
+        }
     }
 
     private static final class Request implements io.sluice.spi.sink.CommitRequest {

@@ -1,5 +1,8 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.source.AttachedSplitEnumerator;
+import io.sluice.runtime.source.AttachedSourceReader;
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.spi.format.FormatContext;
@@ -81,14 +84,43 @@ public final class SluiceFileSource
 
     @Override
     public SourceReader<RowData, FileSourceSplit> createReader(SourceReaderContext readerContext) {
-        BulkFormat<RowData, FileSourceSplit> format = readingFormat(descriptor, descriptor.registry(),
-                readerContext.metricGroup().getNumRecordsInErrorsCounter());
-        return new FileSourceReader<>(readerContext, format, descriptor.configuration());
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(readerContext.getUserCodeClassLoader());
+        try {
+            BulkFormat<RowData, FileSourceSplit> format = readingFormat(descriptor, descriptor.registry(),
+                    readerContext.metricGroup().getNumRecordsInErrorsCounter());
+            return new AttachedSourceReader<>(new FileSourceReader<>(readerContext, format, descriptor.configuration()),
+                    attachment);
+        } catch (RuntimeException e) {
+            attachment.close();
+            throw e;
+        }
     }
 
     @Override
     public SplitEnumerator<FileSourceSplit, EnumeratorState> createEnumerator(
             SplitEnumeratorContext<FileSourceSplit> context) {
+        return attached(() -> enumerator(context));
+    }
+
+    @Override
+    public SplitEnumerator<FileSourceSplit, EnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
+        return attached(() -> enumerator(context, checkpoint));
+    }
+
+    /** The enumerator attached to the {@link PluginLifecycle} until it closes, also if it cannot be made. */
+    private static SplitEnumerator<FileSourceSplit, EnumeratorState> attached(
+            java.util.function.Supplier<SplitEnumerator<FileSourceSplit, EnumeratorState>> enumerator) {
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(null);
+        try {
+            return new AttachedSplitEnumerator<>(enumerator.get(), attachment);
+        } catch (RuntimeException e) {
+            attachment.close();
+            throw e;
+        }
+    }
+
+    private SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator(SplitEnumeratorContext<FileSourceSplit> context) {
         FileEnumerator files = fileEnumerator();
         if (descriptor.isContinuous()) {
             return FileSplitEnumerator.continuous(context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
@@ -105,8 +137,7 @@ public final class SluiceFileSource
         return new FileSplitEnumerator(context, files, descriptor.flinkPaths(), 0, null, identified);
     }
 
-    @Override
-    public SplitEnumerator<FileSourceSplit, EnumeratorState> restoreEnumerator(
+    private SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator(
             SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
         if (descriptor.isContinuous()) {
             return FileSplitEnumerator.continuous(context, fileEnumerator(), descriptor.flinkPaths(),

@@ -1,5 +1,8 @@
 package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.source.AttachedSplitEnumerator;
+import io.sluice.runtime.source.AttachedSourceReader;
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.spi.source.ScanPlanner;
@@ -58,14 +61,45 @@ public final class ScanSource
 
     @Override
     public SourceReader<RowData, ScanSourceSplit> createReader(SourceReaderContext readerContext) throws Exception {
-        ScanSplitReader splitReader = factory().createReader(context());
-        ScanReadingFormat format = new ScanReadingFormat(splitReader, descriptor.rowType());
-        return new ScanSourceReader(new FileSourceReader<>(readerContext, format, Configuration.fromMap(descriptor.options())),
-                splitReader);
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(readerContext.getUserCodeClassLoader());
+        try {
+            ScanSplitReader splitReader = factory().createReader(context());
+            ScanReadingFormat format = new ScanReadingFormat(splitReader, descriptor.rowType());
+            return new AttachedSourceReader<>(new ScanSourceReader(
+                    new FileSourceReader<>(readerContext, format, Configuration.fromMap(descriptor.options())),
+                    splitReader), attachment);
+        } catch (Exception e) {
+            attachment.close();
+            throw e;
+        }
     }
 
     @Override
     public SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> createEnumerator(
+            SplitEnumeratorContext<ScanSourceSplit> context) throws Exception {
+        return attached(() -> enumerator(context));
+    }
+
+    @Override
+    public SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<ScanSourceSplit> context, ScanEnumeratorState checkpoint) throws Exception {
+        return attached(() -> enumerator(context, checkpoint));
+    }
+
+    /** The enumerator attached to the {@link PluginLifecycle} until it closes, also if it cannot be made. */
+    private static SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> attached(
+            java.util.concurrent.Callable<SplitEnumerator<ScanSourceSplit, ScanEnumeratorState>> enumerator)
+            throws Exception {
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(null);
+        try {
+            return new AttachedSplitEnumerator<>(enumerator.call(), attachment);
+        } catch (Exception e) {
+            attachment.close();
+            throw e;
+        }
+    }
+
+    private SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> enumerator(
             SplitEnumeratorContext<ScanSourceSplit> context) throws Exception {
         ScanPlanner planner = factory().createPlanner(context());
         if (descriptor.isContinuous()) {
@@ -79,8 +113,7 @@ public final class ScanSource
         }
     }
 
-    @Override
-    public SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> restoreEnumerator(
+    private SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> enumerator(
             SplitEnumeratorContext<ScanSourceSplit> context, ScanEnumeratorState checkpoint) throws Exception {
         if (descriptor.isContinuous()) {
             return ScanSplitEnumerator.continuous(context, factory().createPlanner(context()), descriptor.pluginId(),

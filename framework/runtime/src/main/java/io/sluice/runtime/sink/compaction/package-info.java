@@ -7,8 +7,9 @@
  * a unit ({@code compaction.compactor}).
  *
  * <p>The strategy is API; the planner and the choice are public only for the aggregator ({@code
- * sink.commit}), {@code SinkValidation} and {@code TaskSinkContext}. The planner's {@code State} and
- * {@code StateSerializer} are public for the aggregator's migration test, which checks the bytes the
- * aggregator keeps; the serializer writes version and bytes only, no class name.
+ * sink.commit}), {@code SinkValidation} and {@code TaskSinkContext}. The planner's constructor, {@code
+ * waitingFiles()}, {@code State} and {@code StateSerializer} are public for the aggregator's migration
+ * test ({@code sink.commit.CommitAggregatorStateMigrationTest}, kept unchanged), which checks the bytes
+ * the aggregator keeps; the serializer writes version and bytes only, no class name.
  */
 package io.sluice.runtime.sink.compaction;

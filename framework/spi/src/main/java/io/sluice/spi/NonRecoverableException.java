@@ -6,7 +6,10 @@ import java.io.IOException;
  * An error that will recur on every attempt of the job (a directory it may not write to, a
  * value the schema cannot hold): the framework fails the job at once, whatever its restart
  * strategy, instead of restarting it forever while half-written files pile up. Throw it, or
- * any exception with it in its cause chain, from any call into a plugin on the task side.
+ * any exception with it in its cause chain, from a sink's parts on the task side: the writer (its
+ * creation, {@code write}, {@code prepareCommit}, {@code snapshotState}, its timer), the
+ * committer and the commit policies. Sources do not convert it yet: there it fails the attempt
+ * like any other exception.
  *
  * <p>Only for errors that are known to be deterministic: a failure that a retry can cure (a
  * network timeout, a busy metastore) must stay a plain exception.

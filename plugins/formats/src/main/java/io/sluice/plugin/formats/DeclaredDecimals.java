@@ -2,17 +2,27 @@ package io.sluice.plugin.formats;
 
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -21,7 +31,9 @@ import java.util.function.Function;
  * columns as {@code DECIMAL(38, s)} and then checks the declared precision: a value that does not
  * fit is an error naming the column and the value (the reader adds the file, line and offset), or
  * null where the format was told to ignore parse errors, as upstream does with fields that do not
- * parse. Top-level columns only.
+ * parse. Decimals inside rows, arrays, maps and multisets are checked the same way; the error names
+ * the path ({@code order.items[2].price}), and with ignored parse errors the top-level column that
+ * holds such a value becomes null.
  */
 final class DeclaredDecimals implements DeserializationSchema<RowData> {
 
@@ -48,9 +60,9 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
         for (int i = 0; i < declared.getFieldCount(); i++) {
             RowType.RowField field = declared.getFields().get(i);
             LogicalType type = field.getType();
-            if (type instanceof DecimalType && ((DecimalType) type).getPrecision() < DecimalType.MAX_PRECISION) {
+            if (holdsNarrowDecimal(type)) {
                 decimals.add(i);
-                type = new DecimalType(type.isNullable(), DecimalType.MAX_PRECISION, ((DecimalType) type).getScale());
+                type = widen(type);
             }
             fields.add(new RowType.RowField(field.getName(), type, field.getDescription().orElse(null)));
         }
@@ -77,16 +89,113 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
             if (fields.isNullAt(column)) {
                 continue;
             }
-            DecimalType type = (DecimalType) declared.getTypeAt(column);
-            DecimalData value = fields.getDecimal(column, DecimalType.MAX_PRECISION, type.getScale());
-            DecimalData narrowed = DecimalData.fromBigDecimal(value.toBigDecimal(), type.getPrecision(), type.getScale());
-            if (narrowed == null && !ignoreParseErrors) {
-                throw new IOException("Column '" + declared.getFieldNames().get(column) + "' holds " + value
-                        + ", more digits than its declared " + type.asSummaryString() + " can hold");
+            String name = declared.getFieldNames().get(column);
+            try {
+                fields.setField(column, narrow(fields.getField(column), declared.getTypeAt(column), name));
+            } catch (TooWide e) {
+                if (!ignoreParseErrors) {
+                    throw new IOException("Column '" + e.path + "' holds " + e.value + ", more digits than its declared "
+                            + e.type.asSummaryString() + " can hold");
+                }
+                fields.setField(column, null);
             }
-            fields.setField(column, narrowed);
         }
         return fields;
+    }
+
+    /** A value with more digits than its declared decimal type holds, at {@code path}. */
+    private static final class TooWide extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String path;
+        final DecimalData value;
+        final DecimalType type;
+
+        TooWide(String path, DecimalData value, DecimalType type) {
+            super(null, null, false, false);
+            this.path = path;
+            this.value = value;
+            this.type = type;
+        }
+    }
+
+    static boolean holdsNarrowDecimal(LogicalType type) {
+        if (type instanceof DecimalType) {
+            return ((DecimalType) type).getPrecision() < DecimalType.MAX_PRECISION;
+        }
+        for (LogicalType child : type.getChildren()) {
+            if (holdsNarrowDecimal(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The type with every decimal widened to 38 digits, its scale kept: what the converter parses. */
+    static LogicalType widen(LogicalType type) {
+        if (type instanceof DecimalType) {
+            return new DecimalType(type.isNullable(), DecimalType.MAX_PRECISION, ((DecimalType) type).getScale());
+        } else if (type instanceof RowType) {
+            List<RowType.RowField> fields = new ArrayList<>();
+            for (RowType.RowField f : ((RowType) type).getFields()) {
+                fields.add(new RowType.RowField(f.getName(), widen(f.getType()), f.getDescription().orElse(null)));
+            }
+            return new RowType(type.isNullable(), fields);
+        } else if (type instanceof ArrayType) {
+            return new ArrayType(type.isNullable(), widen(((ArrayType) type).getElementType()));
+        } else if (type instanceof MultisetType) {
+            return new MultisetType(type.isNullable(), widen(((MultisetType) type).getElementType()));
+        } else if (type instanceof MapType) {
+            return new MapType(type.isNullable(), widen(((MapType) type).getKeyType()), widen(((MapType) type).getValueType()));
+        }
+        return type;
+    }
+
+    /** The value, parsed as {@link #widen}ed, with every decimal narrowed to its declared type. */
+    private static Object narrow(Object value, LogicalType declared, String path) throws TooWide {
+        if (value == null || !holdsNarrowDecimal(declared)) {
+            return value;
+        }
+        if (declared instanceof DecimalType) {
+            DecimalType type = (DecimalType) declared;
+            DecimalData wide = (DecimalData) value;
+            DecimalData narrowed = DecimalData.fromBigDecimal(wide.toBigDecimal(), type.getPrecision(), type.getScale());
+            if (narrowed == null) {
+                throw new TooWide(path, wide, type);
+            }
+            return narrowed;
+        } else if (declared instanceof RowType) {
+            RowType rowType = (RowType) declared;
+            RowData row = (RowData) value;
+            GenericRowData out = new GenericRowData(row.getRowKind(), rowType.getFieldCount());
+            for (int i = 0; i < rowType.getFieldCount(); i++) {
+                Object field = RowData.createFieldGetter(widen(rowType.getTypeAt(i)), i).getFieldOrNull(row);
+                out.setField(i, narrow(field, rowType.getTypeAt(i), path + "." + rowType.getFieldNames().get(i)));
+            }
+            return out;
+        } else if (declared instanceof ArrayType) {
+            LogicalType element = ((ArrayType) declared).getElementType();
+            ArrayData array = (ArrayData) value;
+            ArrayData.ElementGetter getter = ArrayData.createElementGetter(widen(element));
+            Object[] out = new Object[array.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = narrow(getter.getElementOrNull(array, i), element, path + "[" + i + "]");
+            }
+            return new GenericArrayData(out);
+        } else if (declared instanceof MapType || declared instanceof MultisetType) {
+            LogicalType keyType = declared instanceof MapType ? ((MapType) declared).getKeyType()
+                    : ((MultisetType) declared).getElementType();
+            LogicalType valueType = declared instanceof MapType ? ((MapType) declared).getValueType() : new IntType(false);
+            MapData map = (MapData) value;
+            ArrayData.ElementGetter keys = ArrayData.createElementGetter(widen(keyType));
+            ArrayData.ElementGetter values = ArrayData.createElementGetter(widen(valueType));
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (int i = 0; i < map.size(); i++) {
+                Object key = narrow(keys.getElementOrNull(map.keyArray(), i), keyType, path + "{key " + i + "}");
+                out.put(key, narrow(values.getElementOrNull(map.valueArray(), i), valueType, path + "[" + key + "]"));
+            }
+            return new GenericMapData(out);
+        }
+        return value;
     }
 
     @Override

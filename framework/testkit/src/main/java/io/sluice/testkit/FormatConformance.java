@@ -17,6 +17,7 @@ import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.connector.file.src.util.RecordAndPosition;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FSDataOutputStreamWrapper;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.DataTypes;
@@ -265,36 +266,9 @@ public abstract class FormatConformance {
     }
 
     /** Bulk writers must not close the stream (the part file's owner does); the kit closes it once. */
-    private static final class Unclosable extends FSDataOutputStream {
-        private final FSDataOutputStream out;
-
+    private static final class Unclosable extends FSDataOutputStreamWrapper {
         Unclosable(FSDataOutputStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public long getPos() throws IOException {
-            return out.getPos();
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void flush() throws IOException {
-            out.flush();
-        }
-
-        @Override
-        public void sync() throws IOException {
-            out.sync();
+            super(out);
         }
 
         @Override

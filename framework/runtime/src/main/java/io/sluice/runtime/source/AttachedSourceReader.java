@@ -12,14 +12,25 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** A reader of either source, attached to the {@link PluginLifecycle} until it closes. */
+/**
+ * A reader of either source, attached to the {@link PluginLifecycle} until it closes; closing it
+ * also closes what the reader's format opened and Flink's reader does not close (a scan source's
+ * plugin split reader), before the attachment is released.
+ */
 public final class AttachedSourceReader<T, S extends SourceSplit> implements SourceReader<T, S> {
 
     private final SourceReader<T, S> delegate;
+    private final AutoCloseable formatResources;
     private final PluginLifecycle.Attachment attachment;
 
     public AttachedSourceReader(SourceReader<T, S> delegate, PluginLifecycle.Attachment attachment) {
+        this(delegate, () -> {}, attachment);
+    }
+
+    public AttachedSourceReader(SourceReader<T, S> delegate, AutoCloseable formatResources,
+            PluginLifecycle.Attachment attachment) {
         this.delegate = delegate;
+        this.formatResources = formatResources;
         this.attachment = attachment;
     }
 
@@ -75,10 +86,8 @@ public final class AttachedSourceReader<T, S extends SourceSplit> implements Sou
 
     @Override
     public void close() throws Exception {
-        try {
+        try (PluginLifecycle.Attachment a = attachment; AutoCloseable r = formatResources) {
             delegate.close();
-        } finally {
-            attachment.close();
         }
     }
 }

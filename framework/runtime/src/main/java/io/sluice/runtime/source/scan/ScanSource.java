@@ -65,9 +65,10 @@ public final class ScanSource
         try {
             ScanSplitReader splitReader = factory().createReader(context());
             ScanReadingFormat format = new ScanReadingFormat(splitReader, descriptor.rowType());
-            return new AttachedSourceReader<>(new ScanSourceReader(
+            // Flink's file reader does not close its format, so the plugin's split reader is closed with it
+            return new AttachedSourceReader<>(
                     new FileSourceReader<>(readerContext, format, Configuration.fromMap(descriptor.options())),
-                    splitReader), attachment);
+                    splitReader, attachment);
         } catch (Exception e) {
             attachment.close();
             throw e;

@@ -3,7 +3,7 @@
  * scans its plugin's {@code ScanSourceFactory} plans ({@code ScanSplitEnumerator}
  * over the plugin's {@code ScanPlanner}), each planned split a
  * {@link io.sluice.runtime.source.scan.ScanSourceSplit} read by the plugin's {@code ScanSplitReader}
- * ({@code ScanSourceReader}, {@code ScanReadingFormat}).
+ * ({@code ScanReadingFormat}, read by Flink's file source reader).
  *
  * <p>Built by SQL ({@code SluiceScanTableSource}) or by
  * {@link io.sluice.runtime.source.scan.TableSourceBuilder}; both plan it with

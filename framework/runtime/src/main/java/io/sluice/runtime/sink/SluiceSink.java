@@ -3,7 +3,6 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
-import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.config.SluiceOptions;
@@ -133,16 +132,10 @@ public final class SluiceSink
 
     @Override
     public Committer<Committable> createCommitter(CommitterInitContext context) throws IOException {
-        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(null);
-        String jobId = context.getJobInfo().getJobId().toHexString();
-        TaskSinkContext sinkContext = new TaskSinkContext(descriptor, jobId,
-                context.getTaskInfo().getIndexOfThisSubtask(),
-                context.getTaskInfo().getNumberOfParallelSubtasks(),
-                context.metricGroup(), descriptor.registry());
-        PartitionCommitPolicies policies = PartitionCommitPolicies.isConfigured(descriptor.configuration())
-                ? new PartitionCommitPolicies(sinkContext) : null;
-        return new SluiceCommitter(descriptor.targetFactory().createCommitter(sinkContext),
-                descriptor.pluginId(), descriptor.target(), jobId, policies, attachment);
+        // commits only what checkpoints of earlier versions left in its state: see CommitAggregator
+        return SluiceCommitter.forSink(descriptor, context.getJobInfo().getJobId().toHexString(),
+                context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getNumberOfParallelSubtasks(),
+                context.metricGroup());
     }
 
     @Override

@@ -42,9 +42,11 @@ import java.util.TreeMap;
 
 /**
  * The sink's commit path on Flink's operator test harnesses, without a cluster: the {@link
- * CommitAggregator} and Flink's own committer operator (over {@link SluiceCommitter}) driven
- * checkpoint by checkpoint, the aggregator's output handed to the committer as Flink would, with
- * snapshots of both at every checkpoint and restores of both from any of them.
+ * CommitAggregator}, which commits (over {@link SluiceCommitter}), and Flink's own committer
+ * operator behind it, driven checkpoint by checkpoint, the aggregator's output (none since it
+ * commits itself) handed to the committer as Flink would, with snapshots of both at every
+ * checkpoint and restores of both from any of them. Notifications of a completed checkpoint can
+ * be delivered late, after later handovers and the end of input, as Flink may.
  *
  * <p>The target behind the committer is a {@link Ledger}: it publishes a file once, treats a file
  * already published as done (as a renaming target does), and records every request, so a test
@@ -75,7 +77,9 @@ final class CommitPathHarness implements AutoCloseable {
         // the committables' own serializer, as in a job (the harness would otherwise copy them with Kryo)
         TypeSerializer<CommittableMessage<Committable>> serializer = CommittableMessageTypeInfo
                 .of(CommittableSerializer::new).createSerializer(new SerializerConfigImpl());
-        aggregator = new OneInputStreamOperatorTestHarness<>(new CommitAggregator(descriptor), serializer);
+        Ledger target = ledger;
+        aggregator = new OneInputStreamOperatorTestHarness<>(
+                new CommitAggregator(descriptor, (d, job, metrics) -> ledgerCommitter(target)), serializer);
         aggregator.setup(serializer);
         committer = new OneInputStreamOperatorTestHarness<>(
                 new CommitterOperatorFactory<>(new LedgerSink(ledger), false, true), serializer);
@@ -96,6 +100,16 @@ final class CommitPathHarness implements AutoCloseable {
         aggregator.processElement(new StreamRecord<>(new CommittableSummary<>(subtask, subtasks, checkpointIdOrEOI, 1, 0, 0)));
         aggregator.processElement(new StreamRecord<>(
                 new CommittableWithLineage<>(new Committable(files), checkpointIdOrEOI, subtask)));
+    }
+
+    /**
+     * What the aggregator of earlier versions emitted to Flink's committer for checkpoint {@code
+     * id}: one merged committable, which a checkpoint then holds in the committer's state.
+     */
+    void handToFlinkCommitterAsEarlierVersionsDid(long id, List<Committable.Entry> files) throws Exception {
+        Committable c = new Committable(id, "job", "op", "epoch-of-an-earlier-version", files, List.of(), List.of());
+        committer.processElement(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 1, 0)));
+        committer.processElement(new StreamRecord<>(new CommittableWithLineage<>(c, id, 0)));
     }
 
     /** The end of input of every writer, as Flink signals it to the aggregator and then the committer. */
@@ -241,38 +255,43 @@ final class CommitPathHarness implements AutoCloseable {
 
         @Override
         public Committer<Committable> createCommitter(CommitterInitContext context) {
-            TargetCommitter target = new TargetCommitter() {
-                @Override
-                public void commit(CommitRequest request) throws IOException {
-                    ledger.commit(request);
-                }
-
-                @Override
-                public void close() {}
-            };
-            SluiceCommitter sluice = new SluiceCommitter(target, PLUGIN, TARGET, "job", null);
-            return new Committer<>() {
-                @Override
-                public void commit(Collection<Committer.CommitRequest<Committable>> requests) throws IOException, InterruptedException {
-                    sluice.commit(requests);
-                    for (Committer.CommitRequest<Committable> r : requests) {
-                        for (String partition : r.getCommittable().duePartitions()) {
-                            ledger.duePartitions.add(partition);
-                            ledger.filesWhenDue.put(partition, ledger.publishedInPartition(partition));
-                        }
-                    }
-                }
-
-                @Override
-                public void close() throws Exception {
-                    sluice.close();
-                }
-            };
+            return ledgerCommitter(ledger);
         }
 
         @Override
         public SimpleVersionedSerializer<Committable> getCommittableSerializer() {
             return new CommittableSerializer();
         }
+    }
+
+    /** A committer over the ledger: it records when each due partition's policies ran. */
+    static Committer<Committable> ledgerCommitter(Ledger ledger) {
+        TargetCommitter target = new TargetCommitter() {
+            @Override
+            public void commit(CommitRequest request) throws IOException {
+                ledger.commit(request);
+            }
+
+            @Override
+            public void close() {}
+        };
+        SluiceCommitter sluice = new SluiceCommitter(target, PLUGIN, TARGET, "job", null);
+        return new Committer<>() {
+            @Override
+            public void commit(Collection<Committer.CommitRequest<Committable>> requests) throws IOException, InterruptedException {
+                sluice.commit(requests);
+                for (Committer.CommitRequest<Committable> r : requests) {
+                    for (String partition : r.getCommittable().duePartitions()) {
+                        ledger.duePartitions.add(partition);
+                        ledger.filesWhenDue.put(partition, ledger.publishedInPartition(partition));
+                    }
+                }
+            }
+
+            @Override
+            public void close() throws Exception {
+                sluice.close();
+            }
+        };
     }
 }

@@ -62,6 +62,52 @@ class CommitPathTest {
         }
     }
 
+    /**
+     * FileSinkFailureCampaignIT seed 20261218: the barrier of checkpoint 1 passes, then the writer
+     * rolls its open file at the end of input and hands it over; checkpoint 1's completion is
+     * notified only after that. The file must wait for the next checkpoint: checkpoint 1's writer
+     * state still has it open, and a failover to checkpoint 1 resumes it.
+     */
+    @Test
+    void filesHandedOverAfterABarrierWaitForTheNextCheckpointAlsoWhenItsNotificationComesLate() throws Exception {
+        CommitPathHarness.Ledger ledger = new CommitPathHarness.Ledger();
+        try (CommitPathHarness h = harness(ledger, Map.of())) {
+            h.hand(0, 1, 1, List.of(file("a1", null, false)));
+            h.checkpoint(1);
+            h.hand(0, 1, EOI, List.of(file("a-last@1", null, false)));
+            h.endOfInput();
+            h.complete(1);
+            assertThat(ledger.published).containsOnlyKeys("a1");
+            // the job fails before the final checkpoint: the writer resumes its file from checkpoint 1
+            h.restore(1);
+            h.hand(0, 1, EOI, List.of(file("a-last@2", null, false)));
+            h.endOfInput();
+            h.checkpoint(2);
+            assertThat(ledger.published).containsOnlyKeys("a1");
+            h.complete(2);
+            assertThat(ledger.published).containsOnlyKeys("a1", "a-last@2");
+        }
+    }
+
+    /** A checkpoint of an earlier version holds committables in Flink's committer: they are committed. */
+    @Test
+    void committablesInTheFlinkCommitterOfAnEarlierCheckpointAreCommittedAfterTheRestore() throws Exception {
+        CommitPathHarness.Ledger ledger = new CommitPathHarness.Ledger();
+        try (CommitPathHarness h = harness(ledger, Map.of())) {
+            h.handToFlinkCommitterAsEarlierVersionsDid(1, List.of(file("old", null, false)));
+            h.checkpoint(1);
+            // Flink's harness restores as from checkpoint 0: its committer commits them with the next
+            // notification instead of at once, as it does in a job restored from checkpoint 1
+            h.restore(1);
+            h.hand(0, 1, EOI, List.of(file("new", null, false)));
+            h.endOfInput();
+            h.checkpoint(2);
+            h.complete(2);
+            assertThat(ledger.published).containsOnlyKeys("old", "new");
+            assertThat(ledger.requests).extracting(q -> q.epoch).contains("epoch-of-an-earlier-version");
+        }
+    }
+
     @Test
     void aFinishedWritersFilesSurviveAFailoverAfterTheCheckpoint() throws Exception {
         CommitPathHarness.Ledger ledger = new CommitPathHarness.Ledger();
@@ -209,6 +255,7 @@ class CommitPathTest {
             long nextCheckpoint = 1;
             int step = 0;
             int attempt = 0;
+            long late = 0; // a completed checkpoint whose notification comes after the next handovers
             while (true) {
                 try {
                     step++;
@@ -237,6 +284,12 @@ class CommitPathTest {
                         h.endOfInput();
                         events.add("end of input");
                     }
+                    if (late != 0) {
+                        long notified = late;
+                        late = 0;
+                        h.complete(notified);
+                        events.add("late complete " + notified);
+                    }
                     h.checkpoint(checkpoint);
                     stepAt.put(checkpoint, step);
                     completed = checkpoint;
@@ -245,6 +298,11 @@ class CommitPathTest {
                     if (failuresLeft[0] > 0 && r.nextInt(5) == 0) {
                         failuresLeft[0]--;
                         ledger.failNextCommit(r.nextBoolean() ? "before" : "after");
+                    }
+                    if (!allEnded && r.nextInt(3) == 0) {
+                        late = checkpoint;
+                        events.add("complete " + checkpoint + " notified late");
+                        continue;
                     }
                     h.complete(checkpoint);
                     events.add("complete " + checkpoint);
@@ -256,8 +314,9 @@ class CommitPathTest {
                         throw new AssertionError(schedule + "\nevents " + events, e);
                     }
                     attempt++;
+                    late = 0;
                     events.add("FAIL, restore " + completed);
-                    h.restore(completed);
+                    restore(h, completed, events);
                     step = stepAt.get(completed);
                 }
             }
@@ -287,6 +346,21 @@ class CommitPathTest {
         assertThat(attempts).as(context).allSatisfy((file, as) -> assertThat(as).as(file).hasSize(1));
         // every partition's policies ran after all its files were visible
         assertThat(ledger.filesWhenDue).as(context).isEqualTo(perPartition);
+    }
+
+    /** Restores from {@code checkpoint}; a restored commit that fails (injected) fails the restore, which is tried again. */
+    private static void restore(CommitPathHarness h, long checkpoint, List<String> events) throws Exception {
+        while (true) {
+            try {
+                h.restore(checkpoint);
+                return;
+            } catch (Exception e) {
+                if (!String.valueOf(org.apache.flink.util.ExceptionUtils.stringifyException(e)).contains("injected")) {
+                    throw e;
+                }
+                events.add("FAIL in the restore, restore " + checkpoint);
+            }
+        }
     }
 
     private static void maybeFail(Random r, int[] failuresLeft, String where) {

@@ -10,6 +10,8 @@ import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 
 import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -18,7 +20,6 @@ import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -36,29 +37,35 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Merges the committables of all writer subtasks into one per checkpoint, so that one committer
- * makes a whole checkpoint visible in one commit; and decides which partitions are finished, so
- * the committer runs the commit policies on them right after their files became visible. Runs with
- * parallelism one, so it sees every partition and the job-wide watermark.
+ * Merges the committables of all writer subtasks into one per checkpoint and commits it when that
+ * checkpoint completes, so that one commit makes a whole checkpoint visible; and decides which
+ * partitions are finished, so their commit policies run right after their files became visible.
+ * Runs with parallelism one, so it sees every partition and the job-wide watermark.
  *
  * <p>Pending results are merged per checkpoint, never replaced. With aligned checkpoints every
  * writer's result for checkpoint n has arrived when the barrier of n does, so everything up to n
- * is emitted right before it, to be committed when n completes.
+ * becomes one committable right before the barrier, is part of this operator's snapshot n, and is
+ * committed when n completes; a job restored from n commits it again at the start (targets treat
+ * a repeated commit as done).
+ *
+ * <p>Why this operator commits and not Flink's committer behind it: Flink 1.20's committer, once
+ * its input has ended, commits everything it holds on any checkpoint-complete notification, also
+ * on a late one for a checkpoint whose barrier passed before the last files arrived. A writer
+ * whose snapshot in that checkpoint still has a file open then finds, after a failover to it, the
+ * file published and gone (FileSinkFailureCampaignIT seed 20261218); its rows after the checkpoint
+ * would be there twice. Here, a committable is committed only by the completion of a checkpoint
+ * whose snapshot holds it: what the end of input brings is held until the next snapshot (the
+ * final checkpoint of FLIP-147) and committed when that completes. Without checkpoints (BATCH, or
+ * STREAMING with checkpointing off) it is committed at the end of input, as Flink does. Flink's
+ * committer stays in the job, idle, for the committables it holds in checkpoints of earlier
+ * versions.
  *
  * <p>A writer that reaches the end of its input before the others hands over its last files under
  * the end-of-input id ({@link CommittableMessage#EOI}), and its task then finishes: a restored job
- * never runs that writer again. Its files therefore go with the next checkpoint the aggregator
- * sees, as part of that checkpoint's committable, so they are in the committer's checkpointed
- * state from that checkpoint on, and committed when it completes; they never wait in this
- * operator's heap for the last writer to finish (a failover in that window would forget them).
- * Whatever has arrived and is not emitted yet is this operator's state as well.
- *
- * <p>Why the partition decision is made here and not after the committer: Flink sends end-of-data
- * downstream before the final checkpoint completes, so what a committer emits after the final
- * commit never reaches an operator behind it (FLINK-38614), and the last partitions would never be
- * committed. Here, the decision travels inside the committable: the partitions still waiting for
- * their trigger are this operator's state, and a partition found due at checkpoint n is committed
- * by the committer with checkpoint n, also when that commit is retried after a restore.
+ * never runs that writer again. Its files therefore go with the next checkpoint this operator
+ * sees, so they are in this operator's checkpointed state from that checkpoint on; they never wait
+ * in its heap for the last writer to finish (a failover in that window would forget them).
+ * Whatever has arrived and is not committed yet is this operator's state as well.
  *
  * <p>Files written for compaction wait here, in this operator's state, until the {@link
  * CompactionPlanner} finds them due; then they travel as compaction units in the committable of
@@ -70,6 +77,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
                 BoundedOneInput {
 
     private static final long serialVersionUID = 1L;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CommitAggregator.class);
 
     /** Operator state: the handovers not emitted yet ({@link #pendingState}). */
     static final String PENDING_STATE = "sluice-pending-committables";
@@ -84,8 +92,18 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
      * because unframed bytes cannot be told from framed ones by looking at them.
      */
     static final String UNFRAMED_COMPACTION_STATE = "sluice-compaction-waiting";
+    /**
+     * Operator state: the committables made for a checkpoint and not committed yet, each framed by
+     * Flink's {@link SimpleVersionedSerialization} with {@link CommittableSerializer} ({@link
+     * #uncommittedState}). All of them belong to the checkpoint a job restores from, which has
+     * completed: a restored operator commits them at once.
+     */
+    static final String UNCOMMITTED_STATE = "sluice-uncommitted-committables";
+    /** The label of committables made at the end of input, until a snapshot holds them. */
+    private static final long NOT_SNAPSHOTTED = Long.MAX_VALUE;
 
     private final SinkDescriptor descriptor;
+    private final CommitterFactory committers;
     private final boolean tracksPartitions;
 
     /** checkpoint id (or EOI) -> what the writers handed over for it, not emitted yet. */
@@ -103,9 +121,31 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     private transient PartitionCommitTrigger trigger;
     private transient PluginLifecycle.Attachment attachment;
     private transient long watermark;
+    /**
+     * checkpoint id -> the committables its snapshot holds first, not committed yet ({@link
+     * #NOT_SNAPSHOTTED}: made at the end of input, in no snapshot yet).
+     */
+    private transient TreeMap<Long, List<Committable>> uncommitted;
+    private transient ListState<byte[]> uncommittedState;
+    /** From the restored checkpoint, which completed: committed in {@link #open}. */
+    private transient List<Committable> restoredUncommitted;
+    private transient Committer<Committable> committer;
+    private transient boolean checkpointing;
 
+    /** How the operator gets the committer it commits with: on the task, in {@link #open}. */
+    @FunctionalInterface
+    public interface CommitterFactory extends java.io.Serializable {
+        Committer<Committable> create(SinkDescriptor descriptor, String jobId, MetricGroup metrics) throws IOException;
+    }
+
+    /** Commits with the target's committer and the configured commit policies. */
     public CommitAggregator(SinkDescriptor descriptor) {
+        this(descriptor, SluiceCommitter::forSink);
+    }
+
+    public CommitAggregator(SinkDescriptor descriptor, CommitterFactory committers) {
         this.descriptor = descriptor;
+        this.committers = committers;
         this.tracksPartitions = PartitionCommitPolicies.isConfigured(descriptor.configuration());
     }
 
@@ -137,6 +177,29 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         for (byte[] snapshot : compactionState.get()) {
             compaction.restore(snapshot);
         }
+        uncommitted = new TreeMap<>();
+        uncommittedState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
+                UNCOMMITTED_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        restoredUncommitted = readUncommitted(uncommittedState.get());
+    }
+
+    /** The committables as {@link #UNCOMMITTED_STATE} holds them, each framed with its version. */
+    static List<byte[]> uncommittedState(Iterable<Committable> committables) throws IOException {
+        List<byte[]> state = new ArrayList<>();
+        for (Committable c : committables) {
+            state.add(SimpleVersionedSerialization.writeVersionAndSerialize(new CommittableSerializer(), c));
+        }
+        return state;
+    }
+
+    /** What {@link #uncommittedState} wrote, of any version, in checkpoint order. */
+    static List<Committable> readUncommitted(Iterable<byte[]> state) throws IOException {
+        List<Committable> read = new ArrayList<>();
+        for (byte[] bytes : state) {
+            read.add(SimpleVersionedSerialization.readVersionAndDeSerialize(new CommittableSerializer(), bytes));
+        }
+        read.sort(java.util.Comparator.comparingLong(Committable::checkpointId));
+        return read;
     }
 
     /**
@@ -170,6 +233,13 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
         operatorId = getOperatorID().toHexString();
         epoch = UUID.randomUUID().toString();
+        checkpointing = getOperatorConfig().isCheckpointingEnabled();
+        committer = committers.create(descriptor, jobId, getMetricGroup());
+        if (!restoredUncommitted.isEmpty()) {
+            // made for the checkpoint this job restored from, which completed: commit (again)
+            commit(restoredUncommitted);
+            restoredUncommitted = Collections.emptyList();
+        }
         if (tracksPartitions) {
             trigger = new PartitionCommitTrigger(new TaskSinkContext(descriptor,
                     getRuntimeContext().getJobInfo().getJobId().toHexString(), 0, 1, getMetricGroup(),
@@ -182,6 +252,14 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         try {
             super.close();
         } finally {
+            if (committer != null) {
+                try {
+                    committer.close();
+                } catch (Exception e) {
+                    LOG.warn("Cannot close the committer of target '{}'", descriptor.target(), e);
+                }
+                committer = null;
+            }
             if (attachment != null) {
                 attachment.close();
                 attachment = null;
@@ -211,13 +289,24 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        emitUpTo(checkpointId, false);
+        List<Committable> made = committablesUpTo(checkpointId, false);
+        if (!made.isEmpty()) {
+            uncommitted.computeIfAbsent(checkpointId, k -> new ArrayList<>()).addAll(made);
+        }
         super.prepareSnapshotPreBarrier(checkpointId);
     }
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
+        List<Committable> atEnd = uncommitted.remove(NOT_SNAPSHOTTED);
+        if (atEnd != null) {
+            // the first snapshot that holds them: its completion commits them
+            uncommitted.computeIfAbsent(context.getCheckpointId(), k -> new ArrayList<>()).addAll(atEnd);
+        }
+        List<Committable> all = new ArrayList<>();
+        uncommitted.values().forEach(all::addAll);
+        uncommittedState.update(uncommittedState(all));
         pendingState.update(pendingState(pending));
         waitingState.clear();
         for (Map.Entry<String, Long> e : waitingPartitions.entrySet()) {
@@ -227,12 +316,42 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     }
 
     @Override
-    public void endInput() {
-        // at the end of bounded input every partition is finished
-        emitUpTo(CommittableMessage.EOI, true);
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        // NOT_SNAPSHOTTED is above every id: what no snapshot holds yet is never committed here
+        Map<Long, List<Committable>> due = uncommitted.headMap(checkpointId, true);
+        while (!due.isEmpty()) {
+            Map.Entry<Long, List<Committable>> first = due.entrySet().iterator().next();
+            commit(first.getValue());
+            due.remove(first.getKey());
+        }
     }
 
-    private void emitUpTo(long checkpointId, boolean endOfInput) {
+    @Override
+    public void endInput() throws Exception {
+        // at the end of bounded input every partition is finished
+        List<Committable> made = committablesUpTo(CommittableMessage.EOI, true);
+        if (!checkpointing) {
+            // no checkpoint will come: BATCH, or STREAMING without checkpoints (as Flink's committer)
+            commit(made);
+        } else if (!made.isEmpty()) {
+            uncommitted.computeIfAbsent(NOT_SNAPSHOTTED, k -> new ArrayList<>()).addAll(made);
+        }
+    }
+
+    private void commit(List<Committable> committables) throws IOException, InterruptedException {
+        if (committables.isEmpty()) {
+            return;
+        }
+        List<Committer.CommitRequest<Committable>> requests = new ArrayList<>(committables.size());
+        for (Committable c : committables) {
+            requests.add(new Request(c));
+        }
+        committer.commit(requests);
+    }
+
+    /** The committables up to {@code checkpointId}, made from what has arrived and is due. */
+    private List<Committable> committablesUpTo(long checkpointId, boolean endOfInput) {
         List<Committable.Entry> finishedWriters = endOfInput ? null : pending.remove(CommittableMessage.EOI);
         if (finishedWriters != null) {
             // writers that have finished: their files commit with this checkpoint (see class doc)
@@ -256,8 +375,9 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         List<Committable.Unit> units = compaction.onCheckpoint(endOfInput);
         // a partition's files waiting for compaction are not visible yet: its policies wait too
         List<String> due = duePartitions(endOfInput);
+        List<Committable> made = new ArrayList<>();
         if (ids.isEmpty() && due.isEmpty() && units.isEmpty()) {
-            return;
+            return made;
         }
         if (ids.isEmpty()) {
             ids.add(checkpointId);
@@ -267,10 +387,56 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             List<Committable.Entry> entries = pending.containsKey(id) ? pending.remove(id) : new ArrayList<>();
             // due partitions go with the last committable: all their files are committed before
             boolean last = i == ids.size() - 1;
-            Committable c = new Committable(id, jobId, operatorId, epoch, entries,
-                    last ? units : new ArrayList<>(), last ? due : new ArrayList<>());
-            output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 1, 0)));
-            output.collect(new StreamRecord<>(new CommittableWithLineage<>(c, id, 0)));
+            made.add(new Committable(id, jobId, operatorId, epoch, entries,
+                    last ? units : new ArrayList<>(), last ? due : new ArrayList<>()));
+        }
+        return made;
+    }
+
+    /**
+     * A commit request of this operator: the committer throws what fails, so the job fails over
+     * and the restored operator commits again; there is no retry queue to signal to.
+     */
+    private static final class Request implements Committer.CommitRequest<Committable> {
+        private final Committable committable;
+
+        Request(Committable committable) {
+            this.committable = committable;
+        }
+
+        @Override
+        public Committable getCommittable() {
+            return committable;
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return 0;
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            throw new IllegalStateException("Commit of checkpoint " + committable.checkpointId() + " failed", t);
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            throw new IllegalStateException("Commit of checkpoint " + committable.checkpointId() + " failed", t);
+        }
+
+        @Override
+        public void retryLater() {
+            throw new UnsupportedOperationException("Commits of the commit aggregator fail over instead of retrying");
+        }
+
+        @Override
+        public void updateAndRetryLater(Committable committable) {
+            retryLater();
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            // nothing to do: the target found it done
         }
     }
 

@@ -9,7 +9,11 @@ import io.sluice.spi.sink.CompactionUnit;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.TaskSinkContext;
+
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.metrics.MetricGroup;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,11 +22,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The Flink committer: hands each checkpoint's merged {@link Committable} to the target's {@link
+ * Commits: hands each checkpoint's merged {@link Committable} to the target's {@link
  * TargetCommitter}, in checkpoint order, then runs the commit policies on the partitions the
- * committable names as due. A failure fails the job; Flink keeps the committable in state and the
- * restored committer commits it again, which the target treats as a no-op where it already
- * succeeded, and policies are idempotent.
+ * committable names as due. A failure fails the job; the committable is in the checkpointed state
+ * and the restored job commits it again, which the target treats as a no-op where it already
+ * succeeded, and policies are idempotent. The {@link CommitAggregator} commits with it; so does
+ * Flink's committer operator, for the committables that checkpoints of earlier versions left in
+ * its state.
  */
 public final class SluiceCommitter implements Committer<Committable> {
 
@@ -32,6 +38,31 @@ public final class SluiceCommitter implements Committer<Committable> {
     private final String jobId;
     private final PartitionCommitPolicies policies; // null: none configured
     private final PluginLifecycle.Attachment attachment;
+
+    /**
+     * The committer of a sink: the target's, with the commit policies its options configure, as
+     * subtask {@code subtask} of {@code subtasks}; attached to the plugins until closed.
+     */
+    public static SluiceCommitter forSink(SinkDescriptor descriptor, String jobId, int subtask, int subtasks,
+            MetricGroup metrics) throws IOException {
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(null);
+        try {
+            TaskSinkContext context = new TaskSinkContext(descriptor, jobId, subtask, subtasks, metrics,
+                    descriptor.registry());
+            PartitionCommitPolicies policies = PartitionCommitPolicies.isConfigured(descriptor.configuration())
+                    ? new PartitionCommitPolicies(context) : null;
+            return new SluiceCommitter(descriptor.targetFactory().createCommitter(context),
+                    descriptor.pluginId(), descriptor.target(), jobId, policies, attachment);
+        } catch (IOException | RuntimeException e) {
+            attachment.close();
+            throw e;
+        }
+    }
+
+    /** The committer of the commit aggregator: the sink's only one, subtask 0 of 1. */
+    static SluiceCommitter forSink(SinkDescriptor descriptor, String jobId, MetricGroup metrics) throws IOException {
+        return forSink(descriptor, jobId, 0, 1, metrics);
+    }
 
     /** A committer attached to nothing (tests). */
     public SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,

@@ -29,7 +29,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * v2} written by f2cb40f, {@code v3} by {@link #writeCurrentVersions}) and the compaction planner's
  * ({@code compaction-migration/}, {@code v1} written by f2cb40f into {@link
  * CommitAggregator#UNFRAMED_COMPACTION_STATE}, the layout of version 1 also inside the frames of
- * {@link CommitAggregator#COMPACTION_STATE}).
+ * {@link CommitAggregator#COMPACTION_STATE}) and the committables not committed yet ({@link
+ * CommitAggregator#UNCOMMITTED_STATE}; {@code aggregator-uncommitted-migration/}, {@code v3} by
+ * {@link #writeCurrentVersions}).
  */
 class CommitAggregatorStateMigrationTest {
 
@@ -49,6 +51,20 @@ class CommitAggregatorStateMigrationTest {
         List<byte[]> written = CommitAggregator.pendingState(pending());
 
         assertThat(written).containsExactlyElementsOf(CheckedInBytes.readList(pendingResource(3)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {3})
+    void uncommittedCommittablesOfEveryVersionReadToWhatTheyHeld(int version) throws IOException {
+        List<Committable> read = CommitAggregator.readUncommitted(CheckedInBytes.readList(uncommittedResource(version)));
+
+        assertThat(read).usingRecursiveComparison().isEqualTo(uncommitted());
+    }
+
+    @Test
+    void uncommittedCommittablesAreWrittenAsCheckedInWithTheCommittablesVersion() throws IOException {
+        assertThat(CommitAggregator.uncommittedState(uncommitted()))
+                .containsExactlyElementsOf(CheckedInBytes.readList(uncommittedResource(3)));
     }
 
     @ParameterizedTest
@@ -98,6 +114,8 @@ class CommitAggregatorStateMigrationTest {
     void writeCurrentVersions() throws IOException {
         CheckedInBytes.writeList(pendingResource(new io.sluice.runtime.state.CommittableSerializer().getVersion()),
                 CommitAggregator.pendingState(pending()));
+        CheckedInBytes.writeList(uncommittedResource(new io.sluice.runtime.state.CommittableSerializer().getVersion()),
+                CommitAggregator.uncommittedState(uncommitted()));
         for (String scenario : Arrays.asList("empty", "waiting-files")) {
             CheckedInBytes.write("compaction-migration/" + scenario + "/v" + CompactionPlanner.StateSerializer.VERSION
                     + ".b64", CompactionPlanner.StateSerializer.INSTANCE.serialize(compaction(scenario)));
@@ -106,6 +124,23 @@ class CommitAggregatorStateMigrationTest {
 
     private static String pendingResource(int version) {
         return "aggregator-pending-migration/two-checkpoints/v" + version;
+    }
+
+    private static String uncommittedResource(int version) {
+        return "aggregator-uncommitted-migration/compaction-and-partitions/v" + version;
+    }
+
+    /** Made for checkpoint 4 (files, a compaction unit, a due partition) and at the end of input. */
+    private static List<Committable> uncommitted() {
+        return Arrays.asList(
+                new Committable(4L, "job-a", "operator-b", "epoch-c",
+                        Collections.singletonList(new Committable.Entry(envelope("part-0-4"), "dt=2024-03-05", T0, 1024, false)),
+                        Collections.singletonList(new Committable.Unit("dt=2024-03-04",
+                                Arrays.asList(envelope("part-0-2"), envelope("part-1-2")))),
+                        Collections.singletonList("dt=2024-03-04")),
+                new Committable(CommittableMessage.EOI, "job-a", "operator-b", "epoch-c",
+                        Collections.singletonList(new Committable.Entry(envelope("part-1-5"), null, T0 + 9, 2048, false)),
+                        Collections.emptyList(), Collections.emptyList()));
     }
 
     private static Envelope envelope(String bytes) {

@@ -37,13 +37,11 @@ import java.util.UUID;
  * restored from that checkpoint deletes them: only files whose name carries the dead writer's uid
  * (a random UUID per writer instance, so never another live writer's) with a part number at or
  * above the checkpointed counter (so opened after the checkpoint: every file rolled before it,
- * pending in the committer's state, and the open one resumed here have lower numbers). It looks in
- * the directories the state names (the buckets at the snapshot and those written since the snapshot
- * before). A bucket the dead writer first opened after its checkpoint is in no state, so its
- * leftovers stay, hidden from every reader; so do those of a successor that dies before its own
- * first checkpoint. (A walk of the whole table found them, but coincided once with a restore that
- * could not find the open file it had to resume, FileSinkFailureCampaignIT seed 20261218 under
- * CI; until that is understood, the restore deletes only where the state points.)
+ * pending in the committer's state, and the open one resumed here have lower numbers). The dead
+ * writer may have opened buckets after its checkpoint that no state names, so the successor walks
+ * the table's visible directories (at most {@link #LEFTOVER_SCAN_DIRECTORIES} of them), once for
+ * all the writers it takes over. A successor that dies before its own first checkpoint is in no
+ * state; the files it opened stay, hidden from every reader.
  *
  * <p>With compaction on, part files get hidden names ({@link UnitCompaction#HIDDEN_PREFIX}) and are
  * marked for compaction: they become visible only as compaction output. Whether a file is hidden is
@@ -54,8 +52,8 @@ final class FileTargetWriter implements TargetWriter {
 
     /**
      * How many directories a restored writer lists at most when it looks for a dead writer's
-     * in-progress files: leftovers are hidden and harmless, so a state naming very many buckets is
-     * not listed to the end.
+     * in-progress files: the walk is per restored subtask, and leftovers are hidden and harmless,
+     * so a very large table is not walked to the end.
      */
     static final int LEFTOVER_SCAN_DIRECTORIES = 10_000;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetWriter.class);
@@ -77,7 +75,8 @@ final class FileTargetWriter implements TargetWriter {
     private final List<PendingCommit> pending = new ArrayList<>();
     /**
      * Buckets this writer opened a file in since its last snapshot, also those whose files rolled
-     * and left the bucket map: the directories a restored successor looks for leftovers in.
+     * and left the bucket map. Part of the state (version 3) for the successors of earlier versions,
+     * which looked for leftovers only there; a successor now walks the whole table.
      */
     private final java.util.Set<String> recentBuckets = new java.util.HashSet<>();
 
@@ -224,7 +223,6 @@ final class FileTargetWriter implements TargetWriter {
     void restore(List<Payload> states) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
         Map<String, Long> deadWriters = new HashMap<>();
-        java.util.Set<Path> leftoverDirs = new java.util.LinkedHashSet<>();
         for (Payload payload : states) {
             FileWriterState state = FileWriterState.of(payload, serializer);
             partCounter = Math.max(partCounter, state.partCounter());
@@ -246,19 +244,10 @@ final class FileTargetWriter implements TargetWriter {
             }
             if (state.uid() != null) {
                 deadWriters.put(state.uid(), state.partCounter());
-                // where the dead writer can have opened files: its buckets at the snapshot and those it
-                // wrote to since the snapshot before (not a walk of the whole table: see removeLeftovers)
-                leftoverDirs.add(basePath);
-                for (FileWriterState.BucketState b : state.buckets()) {
-                    leftoverDirs.add(bucketPath(b.id()));
-                }
-                for (String id : state.recentBuckets()) {
-                    leftoverDirs.add(bucketPath(id));
-                }
             }
         }
         if (!deadWriters.isEmpty()) {
-            removeLeftovers(deadWriters, leftoverDirs);
+            removeLeftovers(deadWriters);
         }
     }
 
@@ -268,10 +257,11 @@ final class FileTargetWriter implements TargetWriter {
      * behind is hidden and harmless, so a failure to list or delete is logged and the restore goes
      * on.
      */
-    private void removeLeftovers(Map<String, Long> deadWriters, java.util.Set<Path> dirs) {
+    private void removeLeftovers(Map<String, Long> deadWriters) {
         int removed = 0;
         int listed = 0;
-        java.util.ArrayDeque<Path> toList = new java.util.ArrayDeque<>(dirs);
+        java.util.ArrayDeque<Path> toList = new java.util.ArrayDeque<>();
+        toList.add(basePath);
         while (!toList.isEmpty()) {
             if (listed == LEFTOVER_SCAN_DIRECTORIES) {
                 LOG.warn("Stopped looking for in-progress files of failed writers {} after {} directories of {}",
@@ -288,7 +278,11 @@ final class FileTargetWriter implements TargetWriter {
                 }
                 for (org.apache.flink.core.fs.FileStatus f : entries) {
                     String name = f.getPath().getName();
-                    if (!f.isDir() && isLeftover(name, deadWriters) && fs.delete(f.getPath(), false)) {
+                    if (f.isDir()) {
+                        if (VisibleFiles.isVisibleName(name)) {
+                            toList.add(f.getPath());
+                        }
+                    } else if (isLeftover(name, deadWriters) && fs.delete(f.getPath(), false)) {
                         removed++;
                     }
                 }

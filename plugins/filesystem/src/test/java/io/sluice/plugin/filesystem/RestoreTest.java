@@ -112,8 +112,6 @@ class RestoreTest {
      * anywhere in the table.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("open: a walk of the whole table removed these, but coincided with a restore that could"
-            + " not resume its open file (FileSinkFailureCampaignIT seed 20261218); see FileTargetWriter")
     void leftoversInBucketsFirstOpenedAfterTheCheckpointAreRemovedToo() throws Exception {
         Path base = tmp.resolve("out");
         TestSinkContext ctx = TestSinkContext.of(base, "lines")

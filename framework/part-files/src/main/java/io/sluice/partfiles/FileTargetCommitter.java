@@ -23,20 +23,25 @@ import java.util.function.Supplier;
  * than a duplicate; a unit is idempotent too ({@link UnitCompaction}). With overwrite, the other
  * files of the directories a commit publishes to are deleted first ({@link OverwrittenFiles}).
  * Every file a request would publish, compact or delete must be under the table's base path
- * ({@link TableRoot}), checked before the first change.
+ * ({@link TableRoot}), checked before the first change. After the commit it removes the recoverable
+ * state of in-progress files that the request's checkpoint superseded ({@link ObsoleteResumable}).
  */
 final class FileTargetCommitter implements TargetCommitter {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetCommitter.class);
 
     private final RecoverableWriter fsWriter;
     private final Supplier<UnitCompaction> compaction; // created on the first unit
     private final boolean overwrite;
     private final TableRoot root;
+    private final Path basePath;
     private final java.util.function.Function<String, Path> locations; // partition (bucket) id -> its directory
 
     FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, Path basePath,
             java.util.function.Function<String, Path> locations) {
         this.locations = locations;
         this.root = new TableRoot(basePath);
+        this.basePath = basePath;
         this.fsWriter = fsWriter;
         this.compaction = compaction;
         this.overwrite = overwrite;
@@ -45,8 +50,13 @@ final class FileTargetCommitter implements TargetCommitter {
     @Override
     public void commit(CommitRequest request) throws IOException {
         List<PendingFile> files = new ArrayList<>(request.pending().size());
+        List<ObsoleteResumable> obsolete = new ArrayList<>();
         for (Payload p : request.pending()) {
-            files.add(PendingFile.of(p, fsWriter));
+            if (ObsoleteResumable.isOne(p)) {
+                obsolete.add(ObsoleteResumable.of(p, fsWriter));
+            } else {
+                files.add(PendingFile.of(p, fsWriter));
+            }
         }
         checkUnderRoot(files, request.compactions());
         if (overwrite) {
@@ -55,12 +65,27 @@ final class FileTargetCommitter implements TargetCommitter {
         for (PendingFile file : files) {
             file.commit(fsWriter);
         }
-        if (request.compactions().isEmpty()) {
-            return;
+        if (!request.compactions().isEmpty()) {
+            UnitCompaction units = compaction.get();
+            for (CompactionUnit unit : request.compactions()) {
+                units.run(unit);
+            }
         }
-        UnitCompaction units = compaction.get();
-        for (CompactionUnit unit : request.compactions()) {
-            units.run(unit);
+        removeObsolete(obsolete);
+    }
+
+    /**
+     * Removes what resumed in-progress files at an earlier checkpoint ({@link ObsoleteResumable}).
+     * Best effort: what stays behind costs storage and loses nothing, so a failure is logged and
+     * the commit stands; a retried commit removes it again, which the file system allows.
+     */
+    private void removeObsolete(List<ObsoleteResumable> obsolete) {
+        for (ObsoleteResumable o : obsolete) {
+            try {
+                fsWriter.cleanupRecoverableState(o.resumable());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot remove the recoverable state of an in-progress file under {}: {}", basePath, e.toString());
+            }
         }
     }
 

@@ -73,6 +73,13 @@ final class FileTargetWriter implements TargetWriter {
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
     private long partCounter;
     private final List<PendingCommit> pending = new ArrayList<>();
+    /** Whether the file system keeps an in-progress file's recoverable state apart, to be removed. */
+    private final boolean removesRecoverableState;
+    /**
+     * What resumed files at the last snapshot, superseded at the next one ({@link
+     * ObsoleteResumable}); handed to the committer with that next checkpoint.
+     */
+    private final List<RecoverableWriter.ResumeRecoverable> superseded = new ArrayList<>();
     /**
      * Buckets this writer opened a file in since its last snapshot, also those whose files rolled
      * and left the bucket map. Part of the state (version 3) for the successors of earlier versions,
@@ -93,6 +100,7 @@ final class FileTargetWriter implements TargetWriter {
         this.names = names;
         this.checkInterval = checkInterval;
         this.compaction = compaction;
+        this.removesRecoverableState = fsWriter.requiresCleanupOfRecoverableState();
     }
 
     @Override
@@ -174,11 +182,20 @@ final class FileTargetWriter implements TargetWriter {
     private void roll(Bucket bucket) throws IOException {
         PartFile file = bucket.open;
         bucket.open = null;
+        supersede(bucket);
         PendingFile done = new PendingFile(file.path(), file.closeForCommit());
         // no path: resumed from a version 1 state, written before compaction, so never hidden
         boolean hidden = file.path() != null && file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
         pending.add(new PendingCommit(done.toPayload(fsWriter), bucket.id.isEmpty() ? null : bucket.id,
                 bucket.creationTime, file.size(), hidden));
+    }
+
+    /** The bucket's open file was persisted at the last snapshot: this checkpoint supersedes that. */
+    private void supersede(Bucket bucket) {
+        if (bucket.persisted != null) {
+            superseded.add(bucket.persisted);
+            bucket.persisted = null;
+        }
     }
 
     @Override
@@ -189,12 +206,20 @@ final class FileTargetWriter implements TargetWriter {
             if (bucket.open != null && (endOfInput || rollingPolicy.shouldRollOnCheckpoint(bucket.open))) {
                 roll(bucket);
             }
+            // still open: persisted again at this checkpoint's snapshot, which supersedes the last one
+            supersede(bucket);
             if (bucket.open == null) {
                 it.remove(); // inactive: keeps memory bounded by the buckets in use
             }
         }
-        List<PendingCommit> result = new ArrayList<>(pending);
+        List<PendingCommit> result = new ArrayList<>(pending.size() + superseded.size());
+        result.addAll(pending);
         pending.clear();
+        for (RecoverableWriter.ResumeRecoverable r : superseded) {
+            // no partition: removing it makes nothing visible and commits no partition
+            result.add(new PendingCommit(new ObsoleteResumable(r).toPayload(fsWriter), null, 0, 0, false));
+        }
+        superseded.clear();
         return result;
     }
 
@@ -202,8 +227,17 @@ final class FileTargetWriter implements TargetWriter {
     public List<Payload> snapshotState(long checkpointId) throws IOException {
         List<FileWriterState.BucketState> states = new ArrayList<>(buckets.size());
         for (Bucket bucket : buckets.values()) {
-            FileWriterState.OpenFile open = bucket.open == null ? null : new FileWriterState.OpenFile(bucket.open.path(),
-                    bucket.open.persist(), bucket.open.creationTime(), bucket.open.lastUpdateTime());
+            FileWriterState.OpenFile open = null;
+            if (bucket.open != null) {
+                RecoverableWriter.ResumeRecoverable resumable = bucket.open.persist();
+                if (removesRecoverableState) {
+                    // a snapshot without a prepareCommit before it (a failed one) supersedes the last too
+                    supersede(bucket);
+                    bucket.persisted = resumable;
+                }
+                open = new FileWriterState.OpenFile(bucket.open.path(), resumable, bucket.open.creationTime(),
+                        bucket.open.lastUpdateTime());
+            }
             states.add(new FileWriterState.BucketState(bucket.id, bucket.creationTime, partCounter, open));
         }
         java.util.Set<String> touched = new java.util.TreeSet<>(recentBuckets);
@@ -237,6 +271,9 @@ final class FileTargetWriter implements TargetWriter {
                     }
                     bucket.open = partWriters.resume(restored.id(), open.path(), fsWriter.recover(open.resumable()),
                             open.creationTime(), open.lastUpdateTime());
+                    if (removesRecoverableState) {
+                        bucket.persisted = open.resumable(); // superseded by the next checkpoint
+                    }
                     if (open.path() == null) {
                         roll(bucket);
                     }
@@ -345,6 +382,8 @@ final class FileTargetWriter implements TargetWriter {
         final Path path;
         final long creationTime;
         PartFile open;
+        /** What resumes {@link #open} from the last snapshot, if the file system keeps it apart. */
+        RecoverableWriter.ResumeRecoverable persisted;
 
         Bucket(String id, Path path, long creationTime) {
             this.id = id;

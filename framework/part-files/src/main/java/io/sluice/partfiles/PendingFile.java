@@ -64,7 +64,8 @@ final class PendingFile {
                 return new PendingFile(path, SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, in));
             default:
                 throw new IOException("Cannot read a filesystem target pending file of version " + payload.version()
-                        + ": this plugin reads versions 1 and 2. Was the state written by a newer filesystem plugin?"
+                        + ": this plugin reads versions 1 and 2 (and " + ObsoleteResumable.VERSION + ", the state of an"
+                        + " in-progress file to remove). Was the state written by a newer filesystem plugin?"
                         + " Restore it with that version, or start without state.");
         }
     }

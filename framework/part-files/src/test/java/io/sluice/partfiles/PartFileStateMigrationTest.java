@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 
+import static io.sluice.partfiles.testing.PartFileTesting.NEVER;
 import static io.sluice.partfiles.testing.PartFileTesting.T0;
 import static io.sluice.partfiles.testing.PartFileTesting.at;
 import static io.sluice.partfiles.testing.PartFileTesting.commit;
@@ -210,24 +211,6 @@ class PartFileStateMigrationTest {
         return PartWriters.create(PartFileTesting.lineFormats(), "lines", PartFileTesting.LINE, Collections.emptyMap(),
                 Collections.emptyList());
     }
-
-    /** Files stay open until the end of the input (as small files with the default policy). */
-    private static final RollingPolicy NEVER = new RollingPolicy() {
-        @Override
-        public boolean shouldRollOnCheckpoint(PartFileState partFile) {
-            return false;
-        }
-
-        @Override
-        public boolean shouldRollOnEvent(PartFileState partFile, RowData element) {
-            return false;
-        }
-
-        @Override
-        public boolean shouldRollOnProcessingTime(PartFileState partFile, long currentTime) {
-            return false;
-        }
-    };
 
     /** A writer state in the layout of version 1: buckets only, open files without their path. */
     private Payload asVersion1(Payload current) throws IOException {

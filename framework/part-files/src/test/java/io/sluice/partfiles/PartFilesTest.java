@@ -26,6 +26,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import static io.sluice.partfiles.testing.PartFileTesting.NEVER;
 import static io.sluice.partfiles.testing.PartFileTesting.T0;
 import static io.sluice.partfiles.testing.PartFileTesting.at;
 import static io.sluice.partfiles.testing.PartFileTesting.commit;
@@ -58,23 +59,6 @@ class PartFilesTest {
         @Override
         public boolean shouldRollOnCheckpoint(PartFileState partFile) {
             return true;
-        }
-
-        @Override
-        public boolean shouldRollOnEvent(PartFileState partFile, RowData element) {
-            return false;
-        }
-
-        @Override
-        public boolean shouldRollOnProcessingTime(PartFileState partFile, long currentTime) {
-            return false;
-        }
-    };
-
-    private static final RollingPolicy NEVER = new RollingPolicy() {
-        @Override
-        public boolean shouldRollOnCheckpoint(PartFileState partFile) {
-            return false;
         }
 
         @Override

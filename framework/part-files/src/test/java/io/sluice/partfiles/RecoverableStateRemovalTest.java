@@ -3,16 +3,13 @@ package io.sluice.partfiles;
 import io.sluice.partfiles.testing.CleanupRecordingFileSystem;
 import io.sluice.partfiles.testing.PartFileTesting;
 import io.sluice.spi.Payload;
-import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.PendingCommit;
-import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
 import io.sluice.testshared.CheckedInBytes;
 
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
-import org.apache.flink.table.data.RowData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -26,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static io.sluice.partfiles.testing.PartFileTesting.NEVER;
 import static io.sluice.partfiles.testing.PartFileTesting.T0;
 import static io.sluice.partfiles.testing.PartFileTesting.at;
 import static io.sluice.partfiles.testing.PartFileTesting.commit;
@@ -40,23 +38,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and never before: {@link ObsoleteResumable}. On {@code file://} nothing is handed over.
  */
 class RecoverableStateRemovalTest {
-
-    private static final RollingPolicy NEVER = new RollingPolicy() {
-        @Override
-        public boolean shouldRollOnCheckpoint(PartFileState file) {
-            return false;
-        }
-
-        @Override
-        public boolean shouldRollOnEvent(PartFileState file, RowData row) {
-            return false;
-        }
-
-        @Override
-        public boolean shouldRollOnProcessingTime(PartFileState file, long now) {
-            return false;
-        }
-    };
 
     @TempDir Path tmp;
 

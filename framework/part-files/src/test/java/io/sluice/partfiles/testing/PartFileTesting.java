@@ -44,6 +44,24 @@ public final class PartFileTesting {
     /** 2024-03-05T07:08:09.010Z. */
     public static final long T0 = 1709622489010L;
 
+    /** Files stay open until the end of the input (as small files with the default policy). */
+    public static final io.sluice.spi.sink.RollingPolicy NEVER = new io.sluice.spi.sink.RollingPolicy() {
+        @Override
+        public boolean shouldRollOnCheckpoint(io.sluice.spi.sink.PartFileState partFile) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnEvent(io.sluice.spi.sink.PartFileState partFile, RowData element) {
+            return false;
+        }
+
+        @Override
+        public boolean shouldRollOnProcessingTime(io.sluice.spi.sink.PartFileState partFile, long currentTime) {
+            return false;
+        }
+    };
+
     private PartFileTesting() {}
 
     public static RowData row(String line) {

@@ -98,6 +98,12 @@ public final class SluiceOptions {
                     .withDescription("The FileCompactor extension: 'concat' (bytes; row formats), 'record-wise' (rows; every"
                             + " readable format) or one from a plugin. Default: concat for row formats, record-wise for bulk.");
 
+    public static final ConfigOption<String> DISTRIBUTION_MODE =
+            ConfigOptions.key("distribution-mode").stringType().noDefaultValue()
+                    .withDescription("How rows are spread over the writers before they are written: 'none' (as the"
+                            + " input hands them), 'hash' (by the partition key, else the primary key: one writer per"
+                            + " key) or 'range'. Default: the table's (Iceberg's write.distribution-mode), else none.");
+
     private SluiceOptions() {}
 
     /** The options of the framework's file compaction, which only targets that support it take. */
@@ -123,6 +129,6 @@ public final class SluiceOptions {
                 PARTITION_COMMIT_POLICY_KIND, PARTITION_COMMIT_POLICY_CLASS, PARTITION_TIME_EXTRACTOR_KIND,
                 PARTITION_TIME_EXTRACTOR_CLASS, PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN,
                 PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER, AUTO_COMPACTION, COMPACTION_FILE_SIZE,
-                COMPACTION_CHECKPOINTS, COMPACTION_COMPACTOR)));
+                COMPACTION_CHECKPOINTS, COMPACTION_COMPACTOR, DISTRIBUTION_MODE)));
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.runtime.sink.compaction.CompactionPlanner;
 import io.sluice.runtime.sink.compaction.CompactorChoice;
 import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
@@ -57,6 +58,7 @@ public final class SinkValidation {
             new PartitionCommitTrigger(clientContext);
             new PartitionCommitPolicies(clientContext);
         }
+        WriterDistribution.mode(descriptor, clientContext);
         // the target last: it may create what it writes to (an Iceberg table), which a statement
         // that the framework's own checks reject must not leave behind
         target.validate(clientContext);

@@ -3,6 +3,7 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
+import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.config.SluiceOptions;
@@ -149,17 +150,18 @@ public final class SluiceSink
     }
 
     /**
-     * Routes the rows of a sink that takes changes by their change key: every version of a key
-     * reaches the same writer, in order, whether SQL, {@link SluiceSinkBuilder} or {@link
-     * TableSinkBuilder} planned the sink (Flink's planner shuffles by the primary key only when
-     * the sink's parallelism differs from its input's). Runs on the client.
+     * Routes the rows to the writers ({@link WriterDistribution}): a sink that takes changes by
+     * their change key, so that every version of a key reaches the same writer, in order, whether
+     * SQL, {@link SluiceSinkBuilder} or {@link TableSinkBuilder} planned the sink (Flink's planner
+     * shuffles by the primary key only when the sink's parallelism differs from its input's); any
+     * other by its distribution mode. Runs on the client.
      */
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
         TargetFactory target = descriptor.targetFactory();
         SinkContext context = SinkValidation.clientContext(descriptor);
         if (!target.acceptsChanges(context)) {
-            return input;
+            return WriterDistribution.apply(input, descriptor, context);
         }
         List<String> key = target.changeKey(context);
         if (key.isEmpty()) {

@@ -126,6 +126,13 @@ public final class SluiceSinkBuilder {
         return this;
     }
 
+    /** How rows reach the writers ({@code distribution-mode}); see {@link io.sluice.runtime.sink.distribution.WriterDistribution}. */
+    public SluiceSinkBuilder withDistributionMode(io.sluice.spi.distribution.DistributionMode mode) {
+        options.put(io.sluice.runtime.config.SluiceOptions.DISTRIBUTION_MODE.key(),
+                io.sluice.runtime.sink.distribution.WriterDistribution.name(mode));
+        return this;
+    }
+
     /** The job's configuration, where a target looks for write options after the sink's own. */
     public SluiceSinkBuilder withJobConfiguration(Map<String, String> configuration) {
         jobConfiguration.putAll(configuration);

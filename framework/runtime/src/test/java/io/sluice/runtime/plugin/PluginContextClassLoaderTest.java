@@ -304,6 +304,8 @@ class PluginContextClassLoaderTest {
                         "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext c) {",
                         "    " + probe("TargetFactory.distributionModes")
                                 + " return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class); }",
+                        "  public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext c) {",
+                        "    " + probe("TargetFactory.tableDistributionMode") + " return java.util.Optional.empty(); }",
                         "  public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext c) {",
                         "    " + probe("TargetFactory.distributionKey") + " return new ProbeDistributionKey(); }",
                         "  public List<String> changeKey(SinkContext c) { " + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",

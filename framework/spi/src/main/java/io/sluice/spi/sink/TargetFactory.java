@@ -105,6 +105,18 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
+     * The distribution mode the table asks for when the sink's {@code distribution-mode} option
+     * names none (Iceberg: the table property {@code write.distribution-mode}); empty for the
+     * framework's default, {@link DistributionMode#NONE}. Asked on the client.
+     *
+     * @since 2.0.0
+     */
+    @io.sluice.spi.Experimental
+    default java.util.Optional<DistributionMode> tableDistributionMode(SinkContext context) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * What the framework distributes the rows of this sink by, in a mode other than NONE, and what
      * orders them for RANGE: the partition key (a file target's partition columns, Iceberg's
      * partition transforms) or, for an unpartitioned table, its equality fields or sort order.

@@ -1,0 +1,101 @@
+package io.sluice.it;
+
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code distribution-mode} on the filesystem target, through SQL: with {@code hash} every
+ * partition's rows reach one writer (its files carry one writer's uid), with {@code none} several
+ * writers write each partition; every row is there once either way. Bad values are planning
+ * errors naming the option.
+ */
+class HashDistributionIT {
+
+    private static final int PARALLELISM = 4;
+    private static final int PARTITIONS = 10;
+    private static final long ROWS = 20_000;
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+
+    @TempDir Path tmp;
+
+    @Test
+    void hashPutsEachPartitionOnOneWriterAndNoneSpreadsIt() throws Exception {
+        Map<String, Set<String>> hash = writersPerPartition(write("hash"));
+        Map<String, Set<String>> none = writersPerPartition(write("none"));
+
+        assertThat(hash).hasSize(PARTITIONS).allSatisfy((partition, writers) ->
+                assertThat(writers).as(partition).hasSize(1));
+        // the same input without the shuffle: a partition's rows come from several source subtasks,
+        // and each one's writer writes them
+        assertThat(none).hasSize(PARTITIONS).allSatisfy((partition, writers) ->
+                assertThat(writers).as(partition).hasSizeGreaterThan(1));
+    }
+
+    @Test
+    void anUnknownOrUnsupportedModeIsAPlanningErrorNamingTheOption() {
+        assertThatThrownBy(() -> write("sorted")).hasStackTraceContaining("Invalid 'distribution-mode' 'sorted'")
+                .hasStackTraceContaining("one of none, hash, range");
+        assertThatThrownBy(() -> write("range")).hasStackTraceContaining("Invalid 'distribution-mode' 'range'")
+                .hasStackTraceContaining("target 'filesystem' writes with hash, none");
+        assertThat(tmp.resolve("sorted")).doesNotExist();
+    }
+
+    /** Writes ids 1..ROWS, partition {@code p<id % PARTITIONS>}, from PARALLELISM source subtasks, STREAMING. */
+    private Path write(String mode) throws Exception {
+        Path out = tmp.resolve(mode);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+        env.setParallelism(PARALLELISM);
+        env.enableCheckpointing(200);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
+        tEnv.executeSql("CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '"
+                + ROWS + "', 'rows-per-second' = '20000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                + " 'fields.id.end' = '" + ROWS + "')");
+        tEnv.executeSql("CREATE TABLE t (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
+                + "'connector' = 'sluice', 'target' = 'filesystem', " + FileSystemSqlIT.pluginsDirOption() + ", "
+                + "'path' = '" + out + "', 'format' = 'csv', 'distribution-mode' = '" + mode + "')");
+        tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('p', CAST(id % " + PARTITIONS + " AS STRING)) FROM numbers")
+                .await();
+
+        List<Long> ids = CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0]))
+                .collect(Collectors.toList());
+        assertThat(ids).as("every row once").hasSize((int) ROWS)
+                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
+        return out;
+    }
+
+    /** partition directory -> the uids of the writers whose committed files are in it ({@code part-<uid>-<n>}). */
+    private static Map<String, Set<String>> writersPerPartition(Path out) throws Exception {
+        Map<String, Set<String>> writers = new TreeMap<>();
+        for (Path file : CommittedFiles.visible(out)) {
+            String name = file.getFileName().toString();
+            assertThat(name).startsWith("part-");
+            writers.computeIfAbsent(file.getParent().getFileName().toString(), k -> new TreeSet<>())
+                    .add(name.substring("part-".length(), "part-".length() + 36));
+        }
+        return writers;
+    }
+}

@@ -1,0 +1,147 @@
+package io.sluice.runtime.sink.distribution;
+
+import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetFactory;
+
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * How the rows of a sink reach its writers, decided in this one place for every target and API
+ * (SQL, {@code SluiceSinkBuilder}, {@code TableSinkBuilder}), on the client.
+ *
+ * <p>The mode is the sink's {@code distribution-mode} option, else the table's ({@link
+ * TargetFactory#tableDistributionMode}), else {@link DistributionMode#NONE}, and must be one the
+ * target allows ({@link TargetFactory#distributionModes}).
+ *
+ * <ul>
+ *   <li>{@code none}: each writer writes what its input subtask hands it.
+ *   <li>{@code hash}: rows with equal {@link io.sluice.spi.distribution.DistributionKey}s (the
+ *       partition key, else the primary key) reach one writer. A sink with neither falls back to
+ *       {@code none}, with a warning, as Iceberg's Flink sink does.
+ *   <li>{@code range}: not built yet; refused at planning.
+ * </ul>
+ *
+ * <p>A target that takes changes (upserts) gets every version of a key on one writer, in order,
+ * whatever the mode: its rows are keyed by the change key (the keying of the SPI's {@code
+ * changeKey}, done by the sink itself).
+ */
+public final class WriterDistribution {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WriterDistribution.class);
+
+    private WriterDistribution() {}
+
+    /**
+     * The sink's mode.
+     *
+     * @throws IllegalArgumentException naming the option and value for an unknown mode, one the
+     *     target does not allow (listing those it does) or one not built yet
+     */
+    public static DistributionMode mode(SinkDescriptor descriptor, SinkContext context) {
+        TargetFactory target = descriptor.targetFactory();
+        Optional<String> option = descriptor.configuration().getOptional(SluiceOptions.DISTRIBUTION_MODE);
+        DistributionMode mode;
+        String source;
+        if (option.isPresent()) {
+            mode = parse(option.get());
+            source = "'" + SluiceOptions.DISTRIBUTION_MODE.key() + "' '" + option.get() + "'";
+        } else {
+            Optional<DistributionMode> table = target.tableDistributionMode(context);
+            if (!table.isPresent()) {
+                return DistributionMode.NONE;
+            }
+            mode = table.get();
+            source = "the table's distribution mode '" + name(mode) + "'";
+        }
+        Set<DistributionMode> allowed = target.distributionModes(context);
+        if (!allowed.contains(mode)) {
+            throw new IllegalArgumentException("Invalid " + source + ": target '" + descriptor.target()
+                    + "' writes with " + allowed.stream().map(WriterDistribution::name).sorted()
+                            .collect(Collectors.joining(", ")) + " here");
+        }
+        if (mode == DistributionMode.RANGE) {
+            throw new IllegalArgumentException("Invalid " + source + ": Sluice does not distribute by range yet;"
+                    + " use 'none' or 'hash'");
+        }
+        return mode;
+    }
+
+    private static DistributionMode parse(String value) {
+        for (DistributionMode mode : DistributionMode.values()) {
+            if (name(mode).equals(value.trim().toLowerCase(Locale.ROOT))) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("Invalid '" + SluiceOptions.DISTRIBUTION_MODE.key() + "' '" + value
+                + "': one of " + Arrays.stream(DistributionMode.values()).map(WriterDistribution::name)
+                        .collect(Collectors.joining(", ")));
+    }
+
+    /** The option value of a mode: {@code none}, {@code hash}, {@code range}. */
+    public static String name(DistributionMode mode) {
+        return mode.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The rows as the sink's writers are to get them: unchanged, or keyed by their distribution
+     * key. Runs on the client, in {@code SluiceSink.addPreWriteTopology}: Flink gives the
+     * operators it adds the sink's parallelism, so the keyed rows reach the writers without another
+     * shuffle.
+     */
+    public static DataStream<RowData> apply(DataStream<RowData> input, SinkDescriptor descriptor, SinkContext context) {
+        DistributionMode mode = mode(descriptor, context);
+        if (mode == DistributionMode.NONE) {
+            return input;
+        }
+        try {
+            descriptor.targetFactory().distributionKey(context);
+        } catch (IllegalArgumentException nothingToDistributeBy) {
+            LOG.warn("Target '{}' writes with distribution mode 'none' instead of '{}': {}", descriptor.target(),
+                    name(mode), nothingToDistributeBy.getMessage());
+            return input;
+        }
+        InternalTypeInfo<RowData> rows = InternalTypeInfo.of(descriptor.rowType());
+        return input
+                .map(new DistributionKeyFunction(descriptor))
+                .returns(Types.TUPLE(Types.STRING, rows))
+                .name("Distribution key: " + descriptor.target())
+                .keyBy(new ByKey(), Types.STRING)
+                .map(new Row())
+                .returns(rows)
+                .name("Distributed by hash: " + descriptor.target());
+    }
+
+    /** The key of a keyed row. */
+    private static final class ByKey implements KeySelector<Tuple2<String, RowData>, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(Tuple2<String, RowData> keyed) {
+            return keyed.f0;
+        }
+    }
+
+    /** The row of a keyed row. */
+    private static final class Row implements org.apache.flink.api.common.functions.MapFunction<Tuple2<String, RowData>, RowData> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public RowData map(Tuple2<String, RowData> keyed) {
+            return keyed.f1;
+        }
+    }
+}

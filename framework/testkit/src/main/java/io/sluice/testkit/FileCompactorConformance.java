@@ -51,8 +51,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * <p>The checks:
  *
  * <ul>
- *   <li>the output holds exactly the rows of the inputs (in their order, unless {@link
- *       #preservesOrder()} is {@code false}), including empty inputs and a single input;
+ *   <li>the output holds exactly the rows {@link #expectedRows} says (by default the rows of the
+ *       inputs; in their order, unless {@link #preservesOrder()} is {@code false}), including for
+ *       empty inputs, rows repeated across inputs and a single input with a repeated row;
+ *   <li>a compactor whose output differs from its inputs' rows (as it declares in {@link
+ *       #expectedRows} or as the kit sees) says {@link FileCompactor#mustSeeEveryUnit()}: without
+ *       it, a unit of a single file is published as it is, and the change never happens there;
  *   <li>for each format the compactor either refuses it in {@code validate} with an {@link
  *       IllegalArgumentException} naming the format, or produces a well-formed output file;
  *   <li>a compactor of a format without a reader either refuses it or never asks for rows;
@@ -88,6 +92,17 @@ public abstract class FileCompactorConformance {
         return true;
     }
 
+    /**
+     * The rows the compaction of {@code inputs} (each the rows of one input file, in order) must
+     * write: by default every row of every input, in order. A compactor that removes duplicates,
+     * drops or rewrites rows says what it makes of them here.
+     */
+    protected List<String> expectedRows(List<List<String>> inputs) {
+        List<String> all = new ArrayList<>();
+        inputs.forEach(all::addAll);
+        return all;
+    }
+
     // ---------------------------------------------------------------- the checks
 
     @Test
@@ -96,20 +111,43 @@ public abstract class FileCompactorConformance {
             if (!accepts(format, true)) {
                 continue;
             }
-            List<List<String>> inputs = Arrays.asList(
-                    Arrays.asList("a1", "a2", "a3"), Collections.emptyList(), Arrays.asList("c1"),
-                    Arrays.asList("d1", "d2", "", "d4 with spaces, and a comma"));
-            List<String> out = compact(format, dir.resolve(format.name()), inputs, -1);
-            assertRows(format, out, inputs);
+            List<String> out = compact(format, dir.resolve(format.name()), SEVERAL_INPUTS, -1);
+            assertRows(format, out, SEVERAL_INPUTS);
         }
     }
 
     @Test
-    void aSingleInputComesOutUnchanged(@TempDir java.nio.file.Path dir) throws Exception {
+    void aSingleInputComesOutAsExpected(@TempDir java.nio.file.Path dir) throws Exception {
         for (KitFormat format : KitFormat.values()) {
             if (accepts(format, true)) {
-                List<List<String>> inputs = Collections.singletonList(Arrays.asList("x", "y"));
-                assertRows(format, compact(format, dir.resolve(format.name()), inputs, -1), inputs);
+                assertRows(format, compact(format, dir.resolve(format.name()), SINGLE_INPUT, -1), SINGLE_INPUT);
+            }
+        }
+    }
+
+    @Test
+    void aCompactorThatChangesRowsSeesEveryUnit(@TempDir java.nio.file.Path dir) throws Exception {
+        for (KitFormat format : KitFormat.values()) {
+            if (!accepts(format, true)) {
+                continue;
+            }
+            boolean mustSeeEveryUnit = compactorFactory().createCompactor(context(format, true, options())).mustSeeEveryUnit();
+            for (List<List<String>> inputs : Arrays.asList(SINGLE_INPUT, SEVERAL_INPUTS)) {
+                List<String> copied = new ArrayList<>();
+                inputs.forEach(copied::addAll);
+                boolean declaresChange = !sameRows(expectedRows(inputs), copied);
+                List<String> out;
+                try {
+                    out = compact(format, dir.resolve(format.name() + "-" + inputs.size()), inputs, -1);
+                } catch (IOException unreadable) {
+                    out = copied; // a corrupt output is the other checks' finding; here only what is declared counts
+                }
+                boolean changes = !sameRows(out, copied);
+                assertThat(mustSeeEveryUnit || !(declaresChange || changes))
+                        .as("%s: the compactor %s rows %s into %s, so it must see every unit (mustSeeEveryUnit):"
+                                + " a single file is published without it", format.id, declaresChange ? "declares it turns" : "turns",
+                                copied, declaresChange ? expectedRows(inputs) : out)
+                        .isTrue();
             }
         }
     }
@@ -152,7 +190,7 @@ public abstract class FileCompactorConformance {
                 continue;
             }
             List<List<String>> inputs = Arrays.asList(
-                    Arrays.asList("a1", "a2"), Arrays.asList("b1", "b2"), Arrays.asList("c1", "c2"));
+                    Arrays.asList("a1", "a2"), Arrays.asList("b1", "a2"), Arrays.asList("c1", "c2"));
             for (int failAt = 1; failAt <= inputs.size(); failAt++) {
                 java.nio.file.Path attempt = dir.resolve(format.name() + "-" + failAt);
                 KitFiles files = new KitFiles(format, attempt, true);
@@ -190,6 +228,14 @@ public abstract class FileCompactorConformance {
 
     // ---------------------------------------------------------------- machinery
 
+    /** Inputs with an empty one, an empty row and rows repeated within and across inputs. */
+    private static final List<List<String>> SEVERAL_INPUTS = Arrays.asList(
+            Arrays.asList("a1", "a2", "a3"), Collections.emptyList(), Arrays.asList("c1", "a2"),
+            Arrays.asList("d1", "d2", "", "d4 with spaces, and a comma", "d1"));
+
+    /** A unit of one file, with a repeated row. */
+    private static final List<List<String>> SINGLE_INPUT = Collections.singletonList(Arrays.asList("x", "y", "x"));
+
     private boolean accepts(KitFormat format, boolean readable) {
         try {
             compactorFactory().validate(context(format, readable, options()));
@@ -208,9 +254,20 @@ public abstract class FileCompactorConformance {
         return files.finish();
     }
 
+    /** Whether two row lists are equal, in order unless {@link #preservesOrder()} is false. */
+    private boolean sameRows(List<String> a, List<String> b) {
+        if (preservesOrder()) {
+            return a.equals(b);
+        }
+        List<String> x = new ArrayList<>(a);
+        List<String> y = new ArrayList<>(b);
+        Collections.sort(x);
+        Collections.sort(y);
+        return x.equals(y);
+    }
+
     private void assertRows(KitFormat format, List<String> actual, List<List<String>> inputs) {
-        List<String> expected = new ArrayList<>();
-        inputs.forEach(expected::addAll);
+        List<String> expected = expectedRows(inputs);
         if (preservesOrder()) {
             assertThat(actual).as("rows of the %s output", format.id).containsExactlyElementsOf(expected);
         } else {

@@ -31,14 +31,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConformanceKitCatchesBrokenCompactorsTest {
 
     private static final String OUTPUT = "theOutputHoldsExactlyTheRowsOfTheInputs";
-    private static final String SINGLE = "aSingleInputComesOutUnchanged";
+    private static final String SINGLE = "aSingleInputComesOutAsExpected";
+    private static final String EVERY_UNIT = "aCompactorThatChangesRowsSeesEveryUnit";
     private static final String REFUSALS = "atLeastOneFormatIsAcceptedAndRefusalsNameTheFormat";
     private static final String NO_READER = "withoutAReaderTheCompactorRefusesOrNeverAsksForRows";
     private static final String FAILURE = "aFailingInputFailsTheCompactionAndTheRetryIsComplete";
     private static final String OPTIONS = "rejectsInvalidOptions";
 
     private static Set<String> failedChecks(Class<?> testClass) {
-        return ConformanceRuns.failedChecks(testClass, OUTPUT, SINGLE, REFUSALS, NO_READER, FAILURE, OPTIONS);
+        return ConformanceRuns.failedChecks(testClass, OUTPUT, SINGLE, EVERY_UNIT, REFUSALS, NO_READER, FAILURE, OPTIONS);
     }
 
     @Test
@@ -59,7 +60,22 @@ class ConformanceKitCatchesBrokenCompactorsTest {
 
     @Test
     void droppingTheLastInput() {
-        assertThat(failedChecks(DroppingLastInput.class)).containsExactlyInAnyOrder(OUTPUT, SINGLE, FAILURE);
+        assertThat(failedChecks(DroppingLastInput.class)).containsExactlyInAnyOrder(OUTPUT, SINGLE, EVERY_UNIT, FAILURE);
+    }
+
+    @Test
+    void aDeduplicatingCompactorThatSaysSoPasses() {
+        assertThat(failedChecks(CorrectDeduplicating.class)).isEmpty();
+    }
+
+    @Test
+    void deduplicatingWithoutSeeingEveryUnit() {
+        assertThat(failedChecks(DeduplicatingOnlyMergedUnits.class)).containsExactlyInAnyOrder(EVERY_UNIT);
+    }
+
+    @Test
+    void deduplicatingWithoutDeclaringTheExpectedRows() {
+        assertThat(failedChecks(DeduplicatingUndeclared.class)).containsExactlyInAnyOrder(OUTPUT, SINGLE, FAILURE);
     }
 
     @Test
@@ -74,7 +90,11 @@ class ConformanceKitCatchesBrokenCompactorsTest {
 
     /** The defects a test compactor can have. */
     enum Defect {
-        NONE, ACCEPTS_BULK, SWALLOWS_ERRORS, DROPS_LAST, IGNORES_READABILITY
+        NONE, ACCEPTS_BULK, SWALLOWS_ERRORS, DROPS_LAST, IGNORES_READABILITY,
+        /** Removes repeated rows, not a defect in itself; says it must see every unit. */
+        DEDUPLICATES,
+        /** Removes repeated rows, but does not say it must see every unit. */
+        DEDUPLICATES_ONLY_MERGED
     }
 
     /** Byte concatenation, or rows copied one by one, with one defect. */
@@ -107,7 +127,16 @@ class ConformanceKitCatchesBrokenCompactorsTest {
 
         @Override
         public FileCompactor createCompactor(CompactorContext context) {
-            return (CompactionInputs inputs, CompactionOutput output) -> {
+            boolean deduplicates = defect == Defect.DEDUPLICATES || defect == Defect.DEDUPLICATES_ONLY_MERGED;
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            return new FileCompactor() {
+                @Override
+                public boolean mustSeeEveryUnit() {
+                    return defect == Defect.DEDUPLICATES;
+                }
+
+                @Override
+                public void compact(CompactionInputs inputs, CompactionOutput output) throws IOException {
                 List<Path> files = inputs.files();
                 if (defect == Defect.DROPS_LAST) {
                     files = files.subList(0, files.size() - 1);
@@ -119,7 +148,9 @@ class ConformanceKitCatchesBrokenCompactorsTest {
                         if (rows) {
                             try (RowReader in = inputs.readRows(file)) {
                                 for (RowData row = in.next(); row != null; row = in.next()) {
-                                    writer.write(row);
+                                    if (!deduplicates || seen.add(row.getString(0).toString())) {
+                                        writer.write(row);
+                                    }
                                 }
                             }
                         } else {
@@ -132,6 +163,7 @@ class ConformanceKitCatchesBrokenCompactorsTest {
                             throw e;
                         }
                     }
+                }
                 }
             };
         }
@@ -182,6 +214,41 @@ class ConformanceKitCatchesBrokenCompactorsTest {
     static final class DroppingLastInput extends Kit {
         DroppingLastInput() {
             super(true, Defect.DROPS_LAST);
+        }
+    }
+
+    /** Every row once, in the order of its first occurrence. */
+    private static List<String> distinct(List<List<String>> inputs) {
+        java.util.LinkedHashSet<String> rows = new java.util.LinkedHashSet<>();
+        inputs.forEach(rows::addAll);
+        return new java.util.ArrayList<>(rows);
+    }
+
+    static final class CorrectDeduplicating extends Kit {
+        CorrectDeduplicating() {
+            super(true, Defect.DEDUPLICATES);
+        }
+
+        @Override
+        protected List<String> expectedRows(List<List<String>> inputs) {
+            return distinct(inputs);
+        }
+    }
+
+    static final class DeduplicatingOnlyMergedUnits extends Kit {
+        DeduplicatingOnlyMergedUnits() {
+            super(true, Defect.DEDUPLICATES_ONLY_MERGED);
+        }
+
+        @Override
+        protected List<String> expectedRows(List<List<String>> inputs) {
+            return distinct(inputs);
+        }
+    }
+
+    static final class DeduplicatingUndeclared extends Kit {
+        DeduplicatingUndeclared() {
+            super(true, Defect.DEDUPLICATES);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.FileOptions;
+import io.sluice.spi.PathNames;
 
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
@@ -60,6 +61,12 @@ public final class PartitionBucketAssignerFactory implements BucketAssignerFacto
             getters[i] = RowData.createFieldGetter(types[i], positions[i]);
         }
         String defaultName = context.options().get(FileSystemOptions.PARTITION_DEFAULT_NAME);
+        if (defaultName.isEmpty()) {
+            // the filesystem target refuses it in validate; a target of another plugin that uses
+            // this assigner gets the same answer instead of 'k=' directories
+            throw PathNames.invalid(FileSystemOptions.PARTITION_DEFAULT_NAME.key(), defaultName,
+                    "must not be empty: it names the directory of null and empty partition values");
+        }
         String[] escapedKeys = keys.stream().map(PartitionPaths::escape).toArray(String[]::new);
         return (row, ctx) -> {
             StringBuilder sb = new StringBuilder();

@@ -22,7 +22,9 @@ import java.util.Optional;
  * A {@link SinkContext} for calling a target's writer and committer directly in a test, without
  * the framework: built with {@link #builder(RowType)}, immutable, and copied with another subtask
  * by {@link #forSubtask}. Compaction is offered (off) when the test says the target takes part in
- * it, as the framework offers it; asking for its compactor is an error, since the kit runs none.
+ * it, as the framework offers it; asking for its compactor is an error, since the kit runs none,
+ * unless the test hands one over ({@link Builder#compactsWith}), which also switches it on. A
+ * context is changed by deriving another: {@link #toBuilder()}, then build.
  */
 public final class TestSinkContext implements SinkContext {
 
@@ -36,6 +38,8 @@ public final class TestSinkContext implements SinkContext {
     private final int subtasks;
     private final boolean overwrite;
     private final boolean offersCompaction;
+    private final FileCompactor compactor;
+    private final Configuration jobConfiguration;
 
     private TestSinkContext(Builder b, int subtask, int subtasks) {
         this.rowType = b.rowType;
@@ -47,8 +51,10 @@ public final class TestSinkContext implements SinkContext {
         this.subtask = subtask;
         this.subtasks = subtasks;
         this.overwrite = b.overwrite;
-        this.offersCompaction = b.offersCompaction;
-        this.builder = b;
+        this.offersCompaction = b.offersCompaction || b.compactor != null;
+        this.compactor = b.compactor;
+        this.jobConfiguration = Configuration.fromMap(b.jobOptions);
+        this.builder = b.copy();
     }
 
     private final Builder builder;
@@ -115,12 +121,15 @@ public final class TestSinkContext implements SinkContext {
         return Optional.of(new SinkCompaction() {
             @Override
             public boolean enabled() {
-                return false;
+                return compactor != null;
             }
 
             @Override
             public FileCompactor compactor() {
-                throw new IllegalStateException("This TestSinkContext runs no compaction");
+                if (compactor == null) {
+                    throw new IllegalStateException("This TestSinkContext runs no compaction");
+                }
+                return compactor;
             }
         });
     }
@@ -135,9 +144,19 @@ public final class TestSinkContext implements SinkContext {
         return overwrite;
     }
 
-    /** Builds a {@link TestSinkContext}: subtask 0 of 1, a fixed job id, no extensions unless given. */
+    @Override
+    public ReadableConfig jobConfiguration() {
+        return jobConfiguration;
+    }
+
+    /** A builder holding everything this context holds, to derive another context from it. */
+    public Builder toBuilder() {
+        return builder.copy().subtask(subtask, subtasks);
+    }
+
+    /** Builds a {@link TestSinkContext}: subtask 0 of 1, a fixed job id, no extensions unless given. Reusable: each build is a snapshot. */
     public static final class Builder {
-        private final RowType rowType;
+        private RowType rowType;
         private List<String> partitionKeys = Collections.emptyList();
         private List<String> primaryKey = Collections.emptyList();
         private final Map<String, String> options = new LinkedHashMap<>();
@@ -145,9 +164,71 @@ public final class TestSinkContext implements SinkContext {
         private String jobId = "00000000000000000000000000000001";
         private boolean overwrite;
         private boolean offersCompaction;
+        private FileCompactor compactor;
+        private final Map<String, String> jobOptions = new LinkedHashMap<>();
+        private int subtask;
+        private int subtasks = 1;
 
         private Builder(RowType rowType) {
             this.rowType = rowType;
+        }
+
+        private Builder copy() {
+            Builder b = new Builder(rowType);
+            b.partitionKeys = partitionKeys;
+            b.primaryKey = primaryKey;
+            b.options.putAll(options);
+            b.extensions = extensions;
+            b.jobId = jobId;
+            b.overwrite = overwrite;
+            b.offersCompaction = offersCompaction;
+            b.compactor = compactor;
+            b.jobOptions.putAll(jobOptions);
+            b.subtask = subtask;
+            b.subtasks = subtasks;
+            return b;
+        }
+
+        /** Replaces the row type given to {@link TestSinkContext#builder}. */
+        public Builder rowType(RowType type) {
+            this.rowType = type;
+            return this;
+        }
+
+        public Builder partitionKeys(String... keys) {
+            return partitionKeys(java.util.Arrays.asList(keys));
+        }
+
+        public Builder primaryKey(String... columns) {
+            return primaryKey(java.util.Arrays.asList(columns));
+        }
+
+        /** Removes an option set before, e.g. one a plugin's test helper sets for every context. */
+        public Builder withoutOption(String key) {
+            options.remove(key);
+            return this;
+        }
+
+        /** Sets an option of the job's (the SQL session's) configuration, {@link SinkContext#jobConfiguration}. */
+        public Builder jobOption(String key, String value) {
+            jobOptions.put(key, value);
+            return this;
+        }
+
+        /** Which of how many parallel subtasks the built context is; 0 of 1 unless set. */
+        public Builder subtask(int index, int count) {
+            if (index < 0 || index >= count) {
+                throw new IllegalArgumentException("Subtask " + index + " of " + count);
+            }
+            this.subtask = index;
+            this.subtasks = count;
+            return this;
+        }
+
+        /** Switches compaction on, with this compactor, as the framework does when {@code auto-compaction} is on. */
+        public Builder compactsWith(FileCompactor compactor) {
+            this.compactor = compactor;
+            return this;
         }
 
         public Builder partitionKeys(List<String> keys) {
@@ -192,7 +273,7 @@ public final class TestSinkContext implements SinkContext {
         }
 
         public TestSinkContext build() {
-            return new TestSinkContext(this, 0, 1);
+            return new TestSinkContext(this, subtask, subtasks);
         }
     }
 }

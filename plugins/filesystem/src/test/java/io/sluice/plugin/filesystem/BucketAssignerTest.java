@@ -4,6 +4,8 @@ import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.partfiles.testing.LinesFormatFactory;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
@@ -63,7 +65,7 @@ class BucketAssignerTest {
     @Test
     void dateTimeDefaultsToHourlyBucketsInTheJvmTimeZone() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.bucket-assigner", "date-time");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.bucket-assigner", "date-time").build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a"), row("b")), List.of(T0, T0 + HOUR));
 
         DateTimeFormatter hourly = DateTimeFormatter.ofPattern("yyyy-MM-dd--HH").withZone(ZoneId.systemDefault());
@@ -75,9 +77,9 @@ class BucketAssignerTest {
     @Test
     void dateTimeInUtcNamesTheHourOfTheProcessingTime() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.time-zone", "UTC");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a"), row("b"), row("c")),
                 List.of(T0, T0 + 1000, T0 + HOUR));
         // T0 = 2024-03-05T07:08:09.010Z
@@ -87,10 +89,10 @@ class BucketAssignerTest {
     @Test
     void dateTimeWithCustomFormatAndTimeZone() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.format", "'dt='yyyyMMdd/'hour='HH")
-                .set("sink.bucket-assigner.date-time.time-zone", "Asia/Seoul");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.format", "'dt='yyyyMMdd/'hour='HH")
+                .option("sink.bucket-assigner.date-time.time-zone", "Asia/Seoul").build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a"), row("b")), List.of(T0, T0 + 17 * HOUR));
         // 07:08 UTC is 16:08 in Seoul; 17 hours later is 09:08 on the next day
         assertThat(dirs).containsExactlyInAnyOrderEntriesOf(Map.of("dt=20240305/hour=16", "a\n", "dt=20240306/hour=09", "b\n"));
@@ -98,9 +100,9 @@ class BucketAssignerTest {
 
     @Test
     void dateTimeRejectsABadTimeZoneNamingOptionAndValue() {
-        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.time-zone", "Mars/Olympus_Mons");
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "Mars/Olympus_Mons").build();
         assertThatThrownBy(() -> new DateTimeBucketAssignerFactory().create(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sink.bucket-assigner.date-time.time-zone")
@@ -113,9 +115,9 @@ class BucketAssignerTest {
     @Test
     void dateTimeRejectsABadPatternNamingOptionAndValue() {
         for (String pattern : List.of("yyyy-MM-dd--HH{", "bbbb", "yyyy-MM-dd 'unterminated")) {
-            TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines")
-                    .set("sink.bucket-assigner", "date-time")
-                    .set("sink.bucket-assigner.date-time.format", pattern);
+            TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                    .option("sink.bucket-assigner", "date-time")
+                    .option("sink.bucket-assigner.date-time.format", pattern).build();
             assertThatThrownBy(() -> target.validate(ctx))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("sink.bucket-assigner.date-time.format")
@@ -128,7 +130,7 @@ class BucketAssignerTest {
     @Test
     void basePathPutsEveryFileDirectlyUnderThePath() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.bucket-assigner", "base-path");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.bucket-assigner", "base-path").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("a"), at(T0));
@@ -167,9 +169,10 @@ class BucketAssignerTest {
     @Test
     void partitionDirectoriesAreEscapedHiveStyleAndDecodeBackToTheValues() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
+        LinesFormatFactory lines = new LinesFormatFactory();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines", lines)
                 .rowType(PARTITIONED)
-                .partitionKeys("d", "ts", "amount", "n", "s"); // no sink.bucket-assigner: partition by default
+                .partitionKeys("d", "ts", "amount", "n", "s").build(); // no sink.bucket-assigner: partition by default
         LocalDate day = LocalDate.of(2024, 1, 2);
         List<RowData> rows = List.of(
                 prow("plain", "r1", day, LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000), "12.5", 7),
@@ -227,7 +230,7 @@ class BucketAssignerTest {
             assertThat(base.resolve(dir).normalize()).startsWith(base);
         }
         // partition columns are not in the files: the format saw only 'line'
-        assertThat(ctx.lines.lastRowType.getFieldNames()).containsExactly("line");
+        assertThat(lines.lastRowType.getFieldNames()).containsExactly("line");
     }
 
     @Test
@@ -249,29 +252,30 @@ class BucketAssignerTest {
     @Test
     void partitionDefaultNameIsConfigurableAndEscaped() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
+        LinesFormatFactory lines = new LinesFormatFactory();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines", lines)
                 .rowType(PARTITIONED)
                 .partitionKeys("s")
-                .set("sink.bucket-assigner", "partition")
-                .set("partition.default-name", "no/value");
+                .option("sink.bucket-assigner", "partition")
+                .option("partition.default-name", "no/value").build();
         Map<String, String> dirs = writeAndCommit(ctx, base,
                 List.of(prow(null, "r1", null, null, null, null), prow("", "r2", null, null, null, null), prow("v", "r3", null, null, null, null)),
                 List.of(T0, T0, T0));
         assertThat(dirs).containsExactlyInAnyOrderEntriesOf(Map.of("s=no%2Fvalue", "r1\nr2\n", "s=v", "r3\n"));
-        assertThat(ctx.lines.lastRowType.getFieldNames()).containsExactly("line", "d", "ts", "amount", "n");
+        assertThat(lines.lastRowType.getFieldNames()).containsExactly("line", "d", "ts", "amount", "n");
     }
 
     @Test
     void formatOptionsArePassedWithoutTheirPrefix() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("lines.line-prefix", "> ");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("lines.line-prefix", "> ").build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a")), List.of(T0));
         assertThat(dirs).containsExactly(Map.entry("", "> a\n"));
     }
 
     @Test
     void partitionAssignerWithoutPartitionKeysIsRejectedNamingOptionAndValue() {
-        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines").set("sink.bucket-assigner", "partition");
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").option("sink.bucket-assigner", "partition").build();
         assertThatThrownBy(() -> target.validate(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sink.bucket-assigner")
@@ -280,7 +284,7 @@ class BucketAssignerTest {
 
     @Test
     void partitionKeyThatIsNotAColumnIsRejected() {
-        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines").partitionKeys("nope");
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").partitionKeys("nope").build();
         assertThatThrownBy(() -> new PartitionBucketAssignerFactory().create(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("nope");
@@ -288,7 +292,7 @@ class BucketAssignerTest {
 
     @Test
     void unknownBucketAssignerIsRejectedNamingIt() {
-        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines").set("sink.bucket-assigner", "hourly");
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").option("sink.bucket-assigner", "hourly").build();
         assertThatThrownBy(() -> target.validate(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("hourly");
@@ -298,9 +302,9 @@ class BucketAssignerTest {
     void bucketIdsThatWouldLeaveTheBasePathAreRejected() throws Exception {
         Path base = tmp.resolve("out");
         for (String pattern : List.of("'..'", "'a/../..'", "'/abs'")) {
-            TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                    .set("sink.bucket-assigner", "date-time")
-                    .set("sink.bucket-assigner.date-time.format", pattern);
+            TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                    .option("sink.bucket-assigner", "date-time")
+                    .option("sink.bucket-assigner.date-time.format", pattern).build();
             // at planning, naming the option and the pattern; a writer cannot even be made
             assertThatThrownBy(() -> target.validate(ctx))
                     .isInstanceOf(IllegalArgumentException.class)

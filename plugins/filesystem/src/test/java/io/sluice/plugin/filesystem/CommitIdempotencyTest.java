@@ -5,6 +5,7 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,10 +38,10 @@ class CommitIdempotencyTest {
     @Test
     void committingTheSameRequestTwiceLeavesTheSameFilesAndContent() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.time-zone", "UTC");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("a"), at(T0));
@@ -64,7 +65,7 @@ class CommitIdempotencyTest {
     @Test
     void aReplayedOlderCommitByANewCommitterIsANoOp() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
         CommitRequest first;
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
@@ -88,7 +89,7 @@ class CommitIdempotencyTest {
     @Test
     void anEmptyRequestCommitsNothing() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").build();
         try (TargetCommitter committer = target.createCommitter(ctx)) {
             committer.commit(request(1, Collections.emptyList()));
         }
@@ -98,7 +99,7 @@ class CommitIdempotencyTest {
     @Test
     void aPendingPayloadOfAnUnknownVersionIsRejected() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").build();
         List<PendingCommit> bogus = List.of(new PendingCommit(new Payload(99, new byte[] {1, 2}), null, T0));
         try (TargetCommitter committer = target.createCommitter(ctx)) {
             assertThatThrownBy(() -> committer.commit(request(1, bogus)))

@@ -7,9 +7,11 @@ import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.Payload;
+import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,13 +45,16 @@ class CompactionUnitTest {
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
+    /** Compaction on with the named compactor, as the framework runs it when {@code auto-compaction} is on. */
     private TestSinkContext context(String compactor) {
-        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("auto-compaction", "true")
-                .set("compaction.compactor", compactor);
-        ctx.register(new FailingCompactorFactory(), new UppercasingCompactorFactory());
-        return ctx;
+        SluiceFactory[] testCompactors = {new FailingCompactorFactory(), new UppercasingCompactorFactory()};
+        FileCompactorFactory chosen = FileSystemSinks.extensions(testCompactors).find(FileCompactorFactory.class, compactor);
+        return FileSystemSinks.of(tmp.resolve("out"), "lines", testCompactors)
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("auto-compaction", "true")
+                .option("compaction.compactor", compactor)
+                .compactsWith(chosen.createCompactor(null))
+                .build();
     }
 
     /** Three checkpoints of one row each: three hidden pending files for compaction. */
@@ -174,14 +179,15 @@ class CompactionUnitTest {
 
     @Test
     void aFileOpenedForCompactionStaysForCompactionAfterCompactionIsSwitchedOff() throws Exception {
-        TestSinkContext on = TestSinkContext.of(tmp.resolve("out"), "lines").set("auto-compaction", "true");
+        TestSinkContext on = FileSystemSinks.of(tmp.resolve("out"), "lines").option("auto-compaction", "true")
+                .compactsWith(new ConcatFileCompactorFactory().createCompactor(null)).build();
         List<Payload> state;
         try (TargetWriter writer = target.createWriter(on, Collections.emptyList())) {
             writer.write(row("open"), at(T0));
             assertThat(writer.prepareCommit(false)).as("row format: stays open at the checkpoint").isEmpty();
             state = writer.snapshotState(1);
         }
-        TestSinkContext off = TestSinkContext.of(tmp.resolve("out"), "lines");
+        TestSinkContext off = FileSystemSinks.of(tmp.resolve("out"), "lines").build();
         try (TargetWriter writer = target.createWriter(off, state)) {
             writer.write(row("more"), at(T0 + 1));
             List<PendingCommit> pending = writer.prepareCommit(true);

@@ -3,6 +3,7 @@ package io.sluice.plugin.filesystem;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +39,7 @@ class PartFileLifecycleTest {
     @Test
     void inProgressAndPendingFilesAreHiddenUntilTheCommitPublishesThem() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("a"), at(T0));
@@ -75,10 +76,10 @@ class PartFileLifecycleTest {
     @Test
     void customPrefixAndSuffixNameInProgressAndFinishedFiles() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("sink.part-file.prefix", "prefix")
-                .set("sink.part-file.suffix", ".ext");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.part-file.prefix", "prefix")
+                .option("sink.part-file.suffix", ".ext").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("x"), at(T0));
@@ -101,7 +102,7 @@ class PartFileLifecycleTest {
     @Test
     void countersContinueWhenAnIdleBucketComesBackSoNoCommittedFileIsOverwritten() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             for (int cp = 1; cp <= 3; cp++) {
@@ -123,10 +124,10 @@ class PartFileLifecycleTest {
     @Test
     void countersAreUniqueAcrossBucketsOfOneWriter() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.time-zone", "UTC");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
         long hour = 3_600_000L;
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
@@ -148,7 +149,7 @@ class PartFileLifecycleTest {
 
     @Test
     void anUnwritableBasePathFailsWithAnIOExceptionNamingThePath() {
-        TestSinkContext ctx = TestSinkContext.of(Path.of("/proc/sluice-x"), "lines");
+        TestSinkContext ctx = FileSystemSinks.of(Path.of("/proc/sluice-x"), "lines").build();
         assertThatThrownBy(() -> {
             try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
                 writer.write(row("a"), at(T0));

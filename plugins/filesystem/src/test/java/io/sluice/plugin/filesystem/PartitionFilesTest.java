@@ -3,6 +3,7 @@ package io.sluice.plugin.filesystem;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.core.fs.Path;
 
@@ -32,10 +33,10 @@ class PartitionFilesTest {
     @Test
     void aPartitionIsItsBucketDirectoryAndListsOnlyCommittedFiles() throws Exception {
         java.nio.file.Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.time-zone", "UTC");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
         long hour = 3_600_000L;
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {

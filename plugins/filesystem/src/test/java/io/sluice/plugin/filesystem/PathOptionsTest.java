@@ -5,6 +5,7 @@ import io.sluice.spi.PathNames;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -47,8 +48,8 @@ class PathOptionsTest {
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
-    private TestSinkContext context() {
-        return TestSinkContext.of(tmp.resolve("t"), "lines");
+    private TestSinkContext.Builder context() {
+        return FileSystemSinks.of(tmp.resolve("t"), "lines");
     }
 
     private void assertRejected(TestSinkContext ctx, String option, String value) {
@@ -63,31 +64,31 @@ class PathOptionsTest {
     @ValueSource(strings = {"..", "../x", "../../orders/x", "a/b", "/abs", "\\", "a\\b", ":", "a:b", "nul\u0000", "bell\u0007",
         "new\nline", ".", ".hidden", "_tmp"})
     void rejectedPrefixes(String prefix) {
-        assertRejected(context().set("sink.part-file.prefix", prefix), "sink.part-file.prefix", prefix);
+        assertRejected(context().option("sink.part-file.prefix", prefix).build(), "sink.part-file.prefix", prefix);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/../x", "a/b", "/", "\\", ":", ".c:sv", "nul\u0000", "\t"})
     void rejectedSuffixes(String suffix) {
-        assertRejected(context().set("sink.part-file.suffix", suffix), "sink.part-file.suffix", suffix);
+        assertRejected(context().option("sink.part-file.suffix", suffix).build(), "sink.part-file.suffix", suffix);
     }
 
     @Test
     void prefixAndSuffixMustLeaveRoomForTheInProgressName() {
         int room = PathNames.MAX_NAME_BYTES - PartFileNames.DECORATION_BYTES;
-        assertThatCode(() -> target.validate(context().set("sink.part-file.prefix", "p".repeat(room)))).doesNotThrowAnyException();
+        assertThatCode(() -> target.validate(context().option("sink.part-file.prefix", "p".repeat(room)).build())).doesNotThrowAnyException();
         String tooLong = "p".repeat(room + 1);
-        assertRejected(context().set("sink.part-file.prefix", tooLong), "sink.part-file.prefix", tooLong);
-        assertRejected(context().set("sink.part-file.prefix", "p").set("sink.part-file.suffix", "ü".repeat(room / 2)),
+        assertRejected(context().option("sink.part-file.prefix", tooLong).build(), "sink.part-file.prefix", tooLong);
+        assertRejected(context().option("sink.part-file.prefix", "p").option("sink.part-file.suffix", "ü".repeat(room / 2)).build(),
                 "sink.part-file.suffix", "ü".repeat(room / 2));
-        assertThatThrownBy(() -> target.validate(context().set("sink.part-file.prefix", "x".repeat(300))))
+        assertThatThrownBy(() -> target.validate(context().option("sink.part-file.prefix", "x".repeat(300)).build()))
                 .hasMessageContaining(room + " bytes");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"part", "my-prefix", "", "ü日本", "a b", "50%", "a=b", "p.q", "-"})
     void acceptedPrefixes(String prefix) {
-        assertThatCode(() -> target.validate(context().set("sink.part-file.prefix", prefix).set("sink.part-file.suffix", ".csv")))
+        assertThatCode(() -> target.validate(context().option("sink.part-file.prefix", prefix).option("sink.part-file.suffix", ".csv").build()))
                 .doesNotThrowAnyException();
     }
 
@@ -96,11 +97,11 @@ class PathOptionsTest {
     void namesOfTwoWritersAreDistinctFilesInTheBucketWhateverTheAcceptedPrefixAndSuffix(String prefix) throws Exception {
         for (String suffix : new String[] {"", ".csv", "..", "."}) {
             Path base = tmp.resolve("w");
-            TestSinkContext ctx = context().set("path", base.toString()).set("sink.part-file.prefix", prefix)
-                    .set("sink.part-file.suffix", suffix).set("sink.rolling-policy.kind", "on-checkpoint");
+            TestSinkContext ctx = context().option("path", base.toString()).option("sink.part-file.prefix", prefix)
+                    .option("sink.part-file.suffix", suffix).option("sink.rolling-policy.kind", "on-checkpoint").build();
             target.validate(ctx);
             try (TargetWriter first = target.createWriter(ctx, Collections.emptyList());
-                    TargetWriter second = target.createWriter(ctx.subtask(1), Collections.emptyList());
+                    TargetWriter second = target.createWriter(ctx.forSubtask(1, 2), Collections.emptyList());
                     TargetCommitter committer = target.createCommitter(ctx)) {
                 first.write(row("one"), at(0));
                 second.write(row("two"), at(0));
@@ -121,34 +122,34 @@ class PathOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"", ".csv", ".", "..", "-x", ".tar.gz"})
     void acceptedSuffixes(String suffix) {
-        assertThatCode(() -> target.validate(context().set("sink.part-file.suffix", suffix))).doesNotThrowAnyException();
+        assertThatCode(() -> target.validate(context().option("sink.part-file.suffix", suffix).build())).doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/tmp/t/../orders", "file:///tmp/./t", "../t"})
     void rejectedPaths(String path) {
-        assertRejected(context().set("path", path), "path", path);
+        assertRejected(context().option("path", path).build(), "path", path);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"'..'", "'../'yyyy", "yyyy'/../'MM", "'/'yyyy", "yyyy'/'", "yyyy'//'MM", "HH:mm", "'_'yyyy",
         "'.'yyyy", "yyyy'\\'MM"})
     void rejectedDateTimeFormats(String pattern) {
-        assertRejected(context().set("sink.bucket-assigner", "date-time").set("sink.bucket-assigner.date-time.format", pattern),
+        assertRejected(context().option("sink.bucket-assigner", "date-time").option("sink.bucket-assigner.date-time.format", pattern).build(),
                 "sink.bucket-assigner.date-time.format", pattern);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"yyyy-MM-dd--HH", "yyyy/MM/dd", "'year='yyyy/'month='MM", "yyyy.MM.dd"})
     void acceptedDateTimeFormats(String pattern) {
-        assertThatCode(() -> target.validate(context().set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.format", pattern))).doesNotThrowAnyException();
+        assertThatCode(() -> target.validate(context().option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.format", pattern).build())).doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"..", "../x", "a/b", "\\", "a\\b", ":", "a:b", "", "nul\u0000", "esc\u001B", "."})
     void rejectedSuccessFileNames(String name) {
-        TestSinkContext ctx = context().set("sink.partition-commit.success-file.name", name);
+        TestSinkContext ctx = context().option("sink.partition-commit.success-file.name", name).build();
         assertThatThrownBy(() -> new SuccessFileCommitPolicyFactory().create(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'sink.partition-commit.success-file.name'")
@@ -158,7 +159,7 @@ class PathOptionsTest {
     @Test
     void successFileNamesOver255BytesAreRejected() {
         String name = "_" + "ü".repeat(128);
-        TestSinkContext ctx = context().set("sink.partition-commit.success-file.name", name);
+        TestSinkContext ctx = context().option("sink.partition-commit.success-file.name", name).build();
         assertThatThrownBy(() -> new SuccessFileCommitPolicyFactory().create(ctx))
                 .hasMessageContaining("'sink.partition-commit.success-file.name' '" + name + "'").hasMessageContaining("257 bytes");
     }
@@ -166,27 +167,27 @@ class PathOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"_SUCCESS", ".done", "DONE", "_started.marker", "ü"})
     void acceptedSuccessFileNames(String name) {
-        assertThatCode(() -> new SuccessFileCommitPolicyFactory().create(context().set("sink.partition-commit.success-file.name", name)))
+        assertThatCode(() -> new SuccessFileCommitPolicyFactory().create(context().option("sink.partition-commit.success-file.name", name).build()))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void partitionColumnsThatReadersWouldHideAreRejected() {
         for (String key : new String[] {"_dt", ".dt", "__x"}) {
-            TestSinkContext ctx = context().rowType(rowOf(key)).partitionKeys(key);
+            TestSinkContext ctx = context().rowType(rowOf(key)).partitionKeys(key).build();
             assertThatThrownBy(() -> target.validate(ctx)).as(key)
                     .hasMessageContaining("Partition column '" + key + "'").hasMessageContaining("hidden");
         }
         String longKey = "k".repeat(250);
-        assertThatThrownBy(() -> target.validate(context().rowType(rowOf(longKey)).partitionKeys(longKey)))
+        assertThatThrownBy(() -> target.validate(context().rowType(rowOf(longKey)).partitionKeys(longKey).build()))
                 .hasMessageContaining("Partition column '" + longKey + "'").hasMessageContaining("bytes");
-        assertRejected(context().partitionKeys("line").set("partition.default-name", ""), "partition.default-name", "");
+        assertRejected(context().partitionKeys("line").option("partition.default-name", "").build(), "partition.default-name", "");
     }
 
     @Test
     void partitionColumnsWithOtherNamesAreAccepted() {
         for (String key : new String[] {"d_t", "a=b", "x/y", "..", "ü"}) {
-            assertThatCode(() -> target.validate(context().rowType(rowOf(key)).partitionKeys(key))).as(key)
+            assertThatCode(() -> target.validate(context().rowType(rowOf(key)).partitionKeys(key).build())).as(key)
                     .doesNotThrowAnyException();
         }
     }
@@ -203,8 +204,8 @@ class PathOptionsTest {
         Map<String, String> before = files(tmp);
 
         // a writer of the neighbour hands its files to the committer of 't' (what a bad prefix did)
-        TestSinkContext writes = TestSinkContext.of(orders, "lines");
-        TestSinkContext commits = TestSinkContext.of(table, "lines").set("test.overwrite", "true");
+        TestSinkContext writes = FileSystemSinks.of(orders, "lines").build();
+        TestSinkContext commits = FileSystemSinks.of(table, "lines").overwrite(true).build();
         try (TargetWriter writer = target.createWriter(writes, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(commits)) {
             writer.write(row("new"), at(0));

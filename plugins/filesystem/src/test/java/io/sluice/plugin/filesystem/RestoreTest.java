@@ -5,6 +5,7 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +37,7 @@ class RestoreTest {
     @Test
     void resumedFileHoldsExactlyTheCheckpointedRowsPlusTheRowsWrittenAfterRestore() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines"); // default policy: small files stay open
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").build(); // default policy: small files stay open
 
         TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
         failing.write(row("r1"), at(T0));
@@ -79,7 +80,7 @@ class RestoreTest {
     @Test
     void aRestoredWriterRemovesOnlyWhatItsDeadPredecessorOpenedAfterTheCheckpoint() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
 
         TargetWriter live = target.createWriter(ctx, Collections.emptyList());
         live.write(row("live"), at(T0));
@@ -114,10 +115,10 @@ class RestoreTest {
     @Test
     void leftoversInBucketsFirstOpenedAfterTheCheckpointAreRemovedToo() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("sink.bucket-assigner", "date-time")
-                .set("sink.bucket-assigner.date-time.time-zone", "UTC");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
         long hour = 3_600_000L;
         TargetWriter first = target.createWriter(ctx, Collections.emptyList());
         TargetWriter second = target.createWriter(ctx, Collections.emptyList());
@@ -146,7 +147,7 @@ class RestoreTest {
     @Test
     void pendingFilesOfAFailedWriterStillCommitAfterRestore() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
 
         TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
         failing.write(row("before-cp1"), at(T0));
@@ -171,8 +172,8 @@ class RestoreTest {
     @Test
     void twoRestoredWritersWithOpenFilesInTheSameBucketAreBothKept() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx0 = TestSinkContext.of(base, "lines").subtask(0);
-        TestSinkContext ctx1 = TestSinkContext.of(base, "lines").subtask(1);
+        TestSinkContext ctx0 = FileSystemSinks.of(base, "lines").subtask(0, 1).build();
+        TestSinkContext ctx1 = FileSystemSinks.of(base, "lines").subtask(1, 2).build();
 
         TargetWriter w0 = target.createWriter(ctx0, Collections.emptyList());
         TargetWriter w1 = target.createWriter(ctx1, Collections.emptyList());
@@ -203,7 +204,7 @@ class RestoreTest {
     @Test
     void newFilesAfterRestoreNeverReuseAName() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.kind", "on-checkpoint");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
         TargetWriter first = target.createWriter(ctx, Collections.emptyList());
         TargetCommitter committer = target.createCommitter(ctx);
         first.write(row("a"), at(T0));
@@ -222,7 +223,7 @@ class RestoreTest {
     @Test
     void stateOfAnUnknownVersionIsRejected() {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").build();
         assertThatThrownBy(() -> target.createWriter(ctx, List.of(new Payload(42, new byte[0]))))
                 .isInstanceOf(IOException.class).hasMessageContaining("42");
     }

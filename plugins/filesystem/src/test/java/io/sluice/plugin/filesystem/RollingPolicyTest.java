@@ -4,6 +4,7 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +35,7 @@ class RollingPolicyTest {
     @Test
     void defaultPolicyRollsAFileThatExceedsTheSizeOnTheNextEventAndAtACheckpoint() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.file-size", "10b");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.file-size", "10b").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("r001"), at(T0)); // 5 bytes
@@ -64,9 +65,9 @@ class RollingPolicyTest {
     @Test
     void defaultPolicyRollsOnRolloverIntervalAtProcessingTime() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.rollover-interval", "10 min")
-                .set("sink.rolling-policy.check-interval", "5 s");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.rollover-interval", "10 min")
+                .option("sink.rolling-policy.check-interval", "5 s").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
             assertThat(writer.processingTimeInterval()).isEqualTo(5_000L);
             writer.write(row("a"), at(T0));
@@ -85,7 +86,7 @@ class RollingPolicyTest {
     @Test
     void defaultPolicyRollsOnInactivityAtProcessingTime() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines").set("sink.rolling-policy.inactivity-interval", "1 min");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.inactivity-interval", "1 min").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             assertThat(writer.processingTimeInterval()).isEqualTo(MINUTE); // check-interval default
@@ -110,11 +111,11 @@ class RollingPolicyTest {
     @Test
     void onCheckpointPolicyRollsAtEveryCheckpointAndNeverOnEventsOrTimers() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "lines")
-                .set("sink.rolling-policy.kind", "on-checkpoint")
-                .set("sink.rolling-policy.file-size", "1b")
-                .set("sink.rolling-policy.rollover-interval", "1 ms")
-                .set("sink.rolling-policy.inactivity-interval", "1 ms");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.rolling-policy.file-size", "1b")
+                .option("sink.rolling-policy.rollover-interval", "1 ms")
+                .option("sink.rolling-policy.inactivity-interval", "1 ms").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             for (int i = 0; i < 5; i++) {
@@ -136,7 +137,7 @@ class RollingPolicyTest {
     @Test
     void bulkFormatsRollAtEveryCheckpointEvenWithTheDefaultPolicy() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "bulk-lines"); // default policy, 128mb
+        TestSinkContext ctx = FileSystemSinks.of(base, "bulk-lines").build(); // default policy, 128mb
         List<Payload> state;
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
@@ -164,7 +165,7 @@ class RollingPolicyTest {
     @Test
     void bulkFormatsStillRollOnTheDefaultPolicysTimers() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = TestSinkContext.of(base, "bulk-lines").set("sink.rolling-policy.rollover-interval", "1 min");
+        TestSinkContext ctx = FileSystemSinks.of(base, "bulk-lines").option("sink.rolling-policy.rollover-interval", "1 min").build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
             writer.write(row("b1"), at(T0));
             writer.onProcessingTime(T0 + MINUTE);
@@ -176,7 +177,7 @@ class RollingPolicyTest {
 
     @Test
     void aNonPositiveFileSizeIsRejectedNamingTheOption() {
-        TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines").set("sink.rolling-policy.file-size", "0b");
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").option("sink.rolling-policy.file-size", "0b").build();
         assertThatThrownBy(() -> target.validate(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sink.rolling-policy.file-size").hasMessageContaining("0");

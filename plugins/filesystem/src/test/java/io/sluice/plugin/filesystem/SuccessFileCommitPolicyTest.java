@@ -3,6 +3,7 @@ package io.sluice.plugin.filesystem;
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.PartitionCommitContext;
 import io.sluice.spi.partition.PartitionPaths;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +33,7 @@ class SuccessFileCommitPolicyTest {
         Files.createDirectories(partition);
         Files.write(partition.resolve("part-x-0"), "data\n".getBytes(StandardCharsets.UTF_8));
 
-        CommitPolicy policy = factory.create(TestSinkContext.of(base, "lines"));
+        CommitPolicy policy = factory.create(FileSystemSinks.of(base, "lines").build());
         policy.commit(partitionContext(partition, "dt=2024-01-02/hr=03", 1));
         Map<String, String> once = files(base);
         assertThat(once).containsExactly(
@@ -48,8 +49,8 @@ class SuccessFileCommitPolicyTest {
     void writesTheConfiguredNameAndCreatesAMissingDirectory() throws Exception {
         Path base = tmp.resolve("out");
         Path partition = base.resolve("p=1");
-        CommitPolicy policy = factory.create(TestSinkContext.of(base, "lines")
-                .set("sink.partition-commit.success-file.name", "_DONE"));
+        CommitPolicy policy = factory.create(FileSystemSinks.of(base, "lines")
+                .option("sink.partition-commit.success-file.name", "_DONE").build());
         policy.commit(partitionContext(partition, "p=1", 1));
         policy.commit(partitionContext(partition, "p=1", 1));
         assertThat(files(base)).containsExactly(Map.entry("p=1/_DONE", ""));
@@ -58,8 +59,8 @@ class SuccessFileCommitPolicyTest {
     @Test
     void rejectsNamesThatAreNotPlainFileNames() {
         for (String name : List.of("", "a/b", "/abs", ".", "..", "a\\b")) {
-            TestSinkContext ctx = TestSinkContext.of(tmp.resolve("out"), "lines")
-                    .set("sink.partition-commit.success-file.name", name);
+            TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                    .option("sink.partition-commit.success-file.name", name).build();
             assertThatThrownBy(() -> factory.create(ctx))
                     .as("name '%s'", name)
                     .isInstanceOf(IllegalArgumentException.class)

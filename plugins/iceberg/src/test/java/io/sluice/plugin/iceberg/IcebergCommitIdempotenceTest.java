@@ -3,6 +3,7 @@ package io.sluice.plugin.iceberg;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -41,7 +42,7 @@ class IcebergCommitIdempotenceTest {
 
     @BeforeEach
     void createTable() {
-        context = TestSinkContext.hadoop(warehouse, Writes.ROW);
+        context = IcebergSinks.hadoop(warehouse, Writes.ROW).build();
         target.validate(context);
         table = CatalogTable.load(context.options());
     }
@@ -50,17 +51,17 @@ class IcebergCommitIdempotenceTest {
     void sameRequestTwiceMakesOneSnapshot() throws Exception {
         List<Payload> pending = writeOnce(1, 100);
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, pending));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
         }
         try (TargetCommitter restored = target.createCommitter(context)) {
-            restored.commit(request(TestSinkContext.JOB, OPERATOR, 1, pending));
+            restored.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
         }
         assertThat(snapshots(table.table())).isEqualTo(1);
         assertThat(ids(table.table())).isEqualTo(range(1, 100));
         Snapshot s = table.table().currentSnapshot();
         assertThat(s.summary())
-                .containsEntry("flink.job-id", TestSinkContext.JOB)
+                .containsEntry("flink.job-id", IcebergSinks.JOB)
                 .containsEntry("flink.operator-id", OPERATOR)
                 .containsEntry("flink.max-committed-checkpoint-id", "1");
     }
@@ -70,11 +71,11 @@ class IcebergCommitIdempotenceTest {
         List<Payload> first = writeOnce(1, 10);
         List<Payload> second = writeOnce(11, 20);
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 3, first));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 4, second));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 3, first));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 4, second));
             // a restore from checkpoint 3 hands both over again
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 3, first));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 4, second));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 3, first));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 4, second));
         }
         assertThat(snapshots(table.table())).isEqualTo(2);
         assertThat(ids(table.table())).isEqualTo(range(1, 20));
@@ -84,8 +85,8 @@ class IcebergCommitIdempotenceTest {
     void endOfInputCheckpointCommitsOnce() throws Exception {
         List<Payload> pending = writeOnce(1, 5);
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, Long.MAX_VALUE, pending));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, Long.MAX_VALUE, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, Long.MAX_VALUE, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, Long.MAX_VALUE, pending));
         }
         assertThat(snapshots(table.table())).isEqualTo(1);
         assertThat(table.table().currentSnapshot().summary())
@@ -99,8 +100,8 @@ class IcebergCommitIdempotenceTest {
         List<Payload> b = writeOnce(6, 10);
         List<Payload> c = writeOnce(11, 15);
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 7, a));
-            committer.commit(request(TestSinkContext.JOB, "00000000000000000000000000000c0c", 1, b));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 7, a));
+            committer.commit(request(IcebergSinks.JOB, "00000000000000000000000000000c0c", 1, b));
             committer.commit(request("0000000000000000000000000000000b", OPERATOR, 1, c));
         }
         assertThat(snapshots(table.table())).isEqualTo(3);
@@ -120,13 +121,13 @@ class IcebergCommitIdempotenceTest {
     @Test
     void commitsAreMergedAcrossWritersIntoOneSnapshot() throws Exception {
         List<Payload> pending = new ArrayList<>();
-        try (TargetWriter w0 = target.createWriter(context.subtask(0), new ArrayList<>());
-                TargetWriter w1 = target.createWriter(context.subtask(1), new ArrayList<>())) {
+        try (TargetWriter w0 = target.createWriter(context.forSubtask(0, 2), new ArrayList<>());
+                TargetWriter w1 = target.createWriter(context.forSubtask(1, 2), new ArrayList<>())) {
             pending.addAll(write(w0, 1, 50));
             pending.addAll(write(w1, 51, 100));
         }
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
         }
         assertThat(snapshots(table.table())).isEqualTo(1);
         assertThat(table.table().currentSnapshot().summary()).containsEntry("added-data-files", "2");
@@ -138,28 +139,28 @@ class IcebergCommitIdempotenceTest {
         List<Payload> committed = writeOnce(1, 10);
         List<Payload> lost = writeOnce(11, 20);
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, committed));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, committed));
             // the pending files of checkpoint 2 cannot be read: their manifests are gone
             PendingFiles.of(lost.get(0)).deleteManifests(table.table().io());
             List<Payload> both = new ArrayList<>(writeOnce(21, 30));
             both.addAll(lost);
-            assertThatThrownBy(() -> committer.commit(request(TestSinkContext.JOB, OPERATOR, 2, both)))
+            assertThatThrownBy(() -> committer.commit(request(IcebergSinks.JOB, OPERATOR, 2, both)))
                     .isInstanceOf(IOException.class);
             assertThat(snapshots(table.table())).isEqualTo(1);
             assertThat(ids(table.table())).isEqualTo(range(1, 10));
             // the next checkpoint still commits
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 3, writeOnce(31, 40)));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 3, writeOnce(31, 40)));
         }
         assertThat(ids(table.table())).isEqualTo(concat(range(1, 10), range(31, 40)));
     }
 
     @Test
     void branchWritesCommitToTheBranchAndCheckItsHistory() throws Exception {
-        context.set("branch", "audit");
+        context = context.toBuilder().option("branch", "audit").build();
         List<Payload> pending = writeOnce(1, 10);
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, pending));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
         }
         Table t = table.table();
         t.refresh();

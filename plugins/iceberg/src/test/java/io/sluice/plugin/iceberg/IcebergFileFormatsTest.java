@@ -3,6 +3,7 @@ package io.sluice.plugin.iceberg;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
@@ -34,8 +35,8 @@ class IcebergFileFormatsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"parquet", "orc", "avro"})
     void writesAndRollsFilesOfEveryFormat(String format) throws Exception {
-        TestSinkContext context = TestSinkContext.hadoop(warehouse, Writes.ROW)
-                .set("write-format", format).set("target-file-size-bytes", "1024");
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("write-format", format).option("target-file-size-bytes", "1024").build();
         target.validate(context);
         List<Payload> pending = new ArrayList<>();
         try (TargetWriter writer = target.createWriter(context, new ArrayList<>())) {
@@ -45,7 +46,7 @@ class IcebergFileFormatsTest {
             writer.prepareCommit(true).forEach(c -> pending.add(c.payload()));
         }
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, "00000000000000000000000000000f0f", 1, pending));
+            committer.commit(request(IcebergSinks.JOB, "00000000000000000000000000000f0f", 1, pending));
         }
         try (CatalogTable table = CatalogTable.load(context.options())) {
             Table t = table.table();

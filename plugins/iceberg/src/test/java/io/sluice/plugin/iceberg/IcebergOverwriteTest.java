@@ -3,6 +3,7 @@ package io.sluice.plugin.iceberg;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
@@ -32,11 +33,11 @@ class IcebergOverwriteTest {
 
     @Test
     void replacesOnlyThePartitionsWritten() throws Exception {
-        TestSinkContext append = TestSinkContext.hadoop(warehouse, Writes.ROW).partitionKeys("name");
+        TestSinkContext append = IcebergSinks.hadoop(warehouse, Writes.ROW).partitionKeys("name").build();
         target.validate(append);
         commit(append, "00000000000000000000000000000001", 1, 4, "p", "q"); // 1 p, 2 q, 3 p, 4 q
-        TestSinkContext overwrite = TestSinkContext.hadoop(warehouse, Writes.ROW).partitionKeys("name").overwrite(true)
-                .set("snapshot-properties", "audit:nightly,owner:etl");
+        TestSinkContext overwrite = IcebergSinks.hadoop(warehouse, Writes.ROW).partitionKeys("name").overwrite(true)
+                .option("snapshot-properties", "audit:nightly,owner:etl").build();
         commit(overwrite, "00000000000000000000000000000002", 10, 11, "p", "p");
         commit(overwrite, "00000000000000000000000000000002", 10, 11, "p", "p"); // a retry
         try (CatalogTable table = CatalogTable.load(append.options())) {
@@ -52,10 +53,10 @@ class IcebergOverwriteTest {
 
     @Test
     void replacesAnUnpartitionedTableWhole() throws Exception {
-        TestSinkContext append = TestSinkContext.hadoop(warehouse, Writes.ROW);
+        TestSinkContext append = IcebergSinks.hadoop(warehouse, Writes.ROW).build();
         target.validate(append);
         commit(append, "00000000000000000000000000000001", 1, 4, "p", "q");
-        commit(TestSinkContext.hadoop(warehouse, Writes.ROW).set("overwrite-enabled", "true"),
+        commit(IcebergSinks.hadoop(warehouse, Writes.ROW).option("overwrite-enabled", "true").build(),
                 "00000000000000000000000000000002", 7, 7, "z", "z");
         try (CatalogTable table = CatalogTable.load(append.options())) {
             assertThat(IcebergUpsertTest.contents(table.table())).isEqualTo(Map.of(7L, "z"));

@@ -1,6 +1,7 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.PathNames;
+import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,7 @@ class IcebergPathOptionsTest {
         "tab\t", "."})
     void rejectedTableAndDatabaseNames(String name) throws IOException {
         for (String option : List.of("catalog-table", "catalog-database")) {
-            TestSinkContext sink = TestSinkContext.hadoop(warehouse(), Writes.ROW).set(option, name);
+            TestSinkContext sink = IcebergSinks.hadoop(warehouse(), Writes.ROW).option(option, name).build();
             assertThatThrownBy(() -> target.validate(sink)).as("%s '%s'", option, name)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("Invalid '" + option + "' '" + PathNames.escape(name) + "': ");
@@ -54,7 +55,7 @@ class IcebergPathOptionsTest {
     @Test
     void namesLongerThan255BytesAreRejected() throws IOException {
         String name = "t".repeat(256);
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse(), Writes.ROW).set("catalog-table", name)))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW).option("catalog-table", name).build()))
                 .hasMessageContaining("'catalog-table'").hasMessageContaining("256 bytes");
         assertThat(everything(root)).isEmpty();
     }
@@ -62,14 +63,14 @@ class IcebergPathOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"events", "my_table", "_staging", ".hidden", "a b", "ü日本", "50%", "a.b"})
     void acceptedTableNames(String name) {
-        assertThatCode(() -> target.validate(TestSinkContext.hadoop(warehouse(), Writes.ROW).set("catalog-table", name)))
+        assertThatCode(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW).option("catalog-table", name).build()))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void warehousesWithDotSegmentsAreRejected() throws IOException {
         for (String w : List.of(warehouse().toUri() + "/../esc", root + "/./w", root + "/w/..")) {
-            assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse(), Writes.ROW).set("warehouse", w)))
+            assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW).option("warehouse", w).build()))
                     .as(w).hasMessageStartingWith("Invalid 'warehouse' '" + w + "': ");
         }
         assertThat(everything(root)).isEmpty();

@@ -7,6 +7,7 @@ import io.sluice.spi.source.PlannedSplit;
 import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.testshared.CheckedInBytes;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.types.RowKind;
 import org.apache.iceberg.FileScanTask;
@@ -76,7 +77,7 @@ class IcebergPayloadsMigrationTest {
 
         assertThat(files.manifests()).extracting(ManifestFile::content)
                 .containsExactly(ManifestContent.DATA, ManifestContent.DELETES);
-        String metadata = "file:" + GENERATED + "/upsert/db/t/metadata/sluice-" + TestSinkContext.JOB
+        String metadata = "file:" + GENERATED + "/upsert/db/t/metadata/sluice-" + IcebergSinks.JOB
                 + "-00000-69601a3d-7f59-46ef-9013-6cb2022c2c2c-";
         ManifestFile data = files.manifests().get(0);
         assertThat(data.path()).isEqualTo(metadata + "00001-data.avro");
@@ -120,7 +121,7 @@ class IcebergPayloadsMigrationTest {
         Payload position = new Payload(IcebergScanPlanner.PLANNED_VERSION,
                 CheckedInBytes.read("scan-position-migration/bounded/v" + IcebergScanPlanner.PLANNED_VERSION + ".b64"));
         assertThat(position.bytes()).isEmpty();
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 3);
 
         try (ScanPlanner planner = table.source.createPlanner(TestSourceContext.hadoop(warehouse, Writes.ROW))) {
@@ -150,8 +151,8 @@ class IcebergPayloadsMigrationTest {
                 all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        TestSinkContext upsert = TestSinkContext.hadoop(root.resolve("upsert"), IcebergUpsertTest.KEYED).primaryKey("id")
-                .set("upsert-enabled", "true");
+        TestSinkContext upsert = IcebergSinks.hadoop(root.resolve("upsert"), IcebergUpsertTest.KEYED).primaryKey("id")
+                .option("upsert-enabled", "true").build();
         IcebergTargetFactory target = new IcebergTargetFactory();
         target.validate(upsert);
         try (TargetWriter writer = target.createWriter(upsert, new ArrayList<>())) {
@@ -164,7 +165,7 @@ class IcebergPayloadsMigrationTest {
                     pending.get(0).payload().bytes());
         }
 
-        ScanFixture plain = new ScanFixture(TestSinkContext.hadoop(root.resolve("plain"), Writes.ROW));
+        ScanFixture plain = new ScanFixture(IcebergSinks.hadoop(root.resolve("plain"), Writes.ROW).build());
         plain.append(1, 3);
         ScanPlan bounded = plain.planOnce(TestSourceContext.hadoop(root.resolve("plain"), Writes.ROW));
         PlannedSplit split = bounded.splits().get(0);

@@ -36,7 +36,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void aBoundedReadPlansTheCurrentSnapshotOnceAndReadsAllItsRows() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 3);
         table.append(4, 5);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW);
@@ -59,7 +59,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void rowsComeInTheSourcesColumnOrderNotTheTables() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 2);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, NAME_ID);
         table.source.validate(context);
@@ -71,7 +71,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void aPartitionedTableReadsItsPartitionColumns() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW).partitionKeys("name"));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).partitionKeys("name").build());
         table.append(1, 3);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, NAME_ID);
         List<PlannedSplit> splits = table.planOnce(context).splits();
@@ -81,7 +81,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void pushedFiltersPruneThePartitionsAndFilesThatCannotMatch() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW).partitionKeys("name"));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).partitionKeys("name").build());
         table.append(1, 3);
         ResolvedExpression nameIsN2 = CallExpression.permanent(BuiltInFunctionDefinitions.EQUALS,
                 List.of(new FieldReferenceExpression("name", DataTypes.STRING(), 0, 0), new ValueLiteralExpression("n2")),
@@ -102,7 +102,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void aSubsetOfTheColumnsReadsOnlyThose() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 2);
         RowType nameOnly = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"name"});
         TestSourceContext context = TestSourceContext.hadoop(warehouse, nameOnly);
@@ -111,8 +111,8 @@ class IcebergScanBoundedTest {
 
     @Test
     void anUpsertTableReadsOnlyTheLiveRows() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, IcebergUpsertTest.KEYED).primaryKey("id")
-                .set("upsert-enabled", "true"));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, IcebergUpsertTest.KEYED).primaryKey("id")
+                .option("upsert-enabled", "true").build());
         table.commit(List.of(row(RowKind.INSERT, 1, "a"), row(RowKind.INSERT, 2, "a"), row(RowKind.INSERT, 3, "a"),
                 row(RowKind.INSERT, 4, "a")));
         table.commit(List.of(
@@ -141,7 +141,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void snapshotIdOrTimeReadAnOlderSnapshotAndStartEndSnapshotTheAppendsBetween() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         long first = table.append(1, 1);
         long second = table.append(2, 2);
         table.append(3, 3);
@@ -162,7 +162,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void theFileOpenCostDecidesHowManySmallFilesShareASplit() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         for (long id = 1; id <= 6; id++) {
             table.append(id, id);
         }
@@ -181,7 +181,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void limitCapsTheRowsOfAReader() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 3);
         table.append(4, 6);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW).set("limit", "4")
@@ -201,7 +201,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void anEmptyTablePlansNothing() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW);
         table.source.validate(context);
         ScanPlan plan = table.planOnce(context);
@@ -211,7 +211,7 @@ class IcebergScanBoundedTest {
 
     @Test
     void aBoundedPlannerRefusesAStreamingPosition() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW);
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> planner.plan(new Payload(1, new byte[] {0, 0})))

@@ -2,6 +2,7 @@ package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.source.ScanSourceFactory;
 import io.sluice.testkit.ScanSourceConformance;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.data.RowData;
 
@@ -29,7 +30,7 @@ class IcebergScanConformanceTest extends ScanSourceConformance {
 
     @Override
     protected Map<String, String> createTable(Path dir) {
-        TestSinkContext sink = TestSinkContext.hadoop(dir, ROW_TYPE);
+        TestSinkContext sink = IcebergSinks.hadoop(dir, ROW_TYPE).build();
         // the target creates the table from the sink's row type: the kit's columns
         tables.put(dir.toUri().toString(), new ScanFixture(sink));
         return TestSourceContext.hadoop(dir, ROW_TYPE).rawOptions();

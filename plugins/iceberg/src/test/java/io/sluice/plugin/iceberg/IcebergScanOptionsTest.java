@@ -36,7 +36,7 @@ class IcebergScanOptionsTest {
     private final IcebergScanSourceFactory source = new IcebergScanSourceFactory();
 
     private ScanFixture table() {
-        return new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        return new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
     }
 
     private TestSourceContext context() {

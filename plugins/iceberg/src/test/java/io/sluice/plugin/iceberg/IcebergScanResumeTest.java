@@ -33,7 +33,7 @@ class IcebergScanResumeTest {
 
     @Test
     void resumingAfterEveryRowYieldsExactlyTheRest() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 3);
         table.append(4, 5);
         table.append(6, 9);
@@ -50,8 +50,8 @@ class IcebergScanResumeTest {
      */
     @Test
     void resumingWorksWhenTheFirstFilesRowsAreAllDeleted() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, IcebergUpsertTest.KEYED).primaryKey("id")
-                .set("upsert-enabled", "true"));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, IcebergUpsertTest.KEYED).primaryKey("id")
+                .option("upsert-enabled", "true").build());
         for (long id = 1; id <= 6; id += 2) {
             table.commit(List.of(row(RowKind.INSERT, id, "a"), row(RowKind.INSERT, id + 1, "a")));
         }
@@ -113,7 +113,7 @@ class IcebergScanResumeTest {
 
     @Test
     void aPositionBeyondTheSplitIsAnIOException() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 2);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW);
         PlannedSplit split = table.planOnce(context).splits().get(0);

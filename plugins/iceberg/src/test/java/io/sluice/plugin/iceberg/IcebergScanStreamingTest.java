@@ -30,7 +30,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void tableScanThenIncrementalReadsTheTableThenEachNewAppendOnce() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 2);
         table.append(3, 3);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL").set("monitor-interval", "5s");
@@ -55,7 +55,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void aRestoredPlannerContinuesAfterTheCheckpointedPosition() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL");
         io.sluice.spi.Payload position;
@@ -70,7 +70,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void incrementalFromSnapshotIdStartsWithThatSnapshotsAppends() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         long second = table.append(2, 2);
         table.append(3, 3);
@@ -87,7 +87,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void incrementalFromLatestSnapshotSkipsOlderSnapshotsButReadsTheLatest() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         table.append(2, 2);
         // upstream's default strategy; inclusive of the latest snapshot
@@ -104,7 +104,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void incrementalFromLatestSnapshotExclusiveSkipsAllExistingData() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         table.append(2, 2);
         TestSourceContext context = streaming("incremental_from_latest_snapshot_exclusive"); // any case, as Flink's enums
@@ -119,7 +119,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void anEmptyTableIsReadFromItsFirstSnapshot() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
@@ -132,7 +132,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void maxPlanningSnapshotCountPlansFewSnapshotsAtATime() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL").set("max-planning-snapshot-count", "1");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
@@ -147,7 +147,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void planningFailuresAreToleratedUpToTheLimit() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL").set("max-allowed-planning-failures", "1");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
@@ -165,7 +165,7 @@ class IcebergScanStreamingTest {
 
     @Test
     void aStreamingPlannerRefusesABoundedPosition() throws Exception {
-        ScanFixture table = new ScanFixture(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext bounded = TestSourceContext.hadoop(warehouse, Writes.ROW);
         io.sluice.spi.Payload position = table.planOnce(bounded).position();
         try (ScanPlanner planner = table.source.createPlanner(streaming("TABLE_SCAN_THEN_INCREMENTAL"))) {

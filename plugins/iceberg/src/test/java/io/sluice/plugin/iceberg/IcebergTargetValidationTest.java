@@ -1,5 +1,6 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.testkit.TestSinkContext;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -35,7 +36,7 @@ class IcebergTargetValidationTest {
 
     @Test
     void createsAMissingTableWithItsDatabaseAndIdentityPartitions() {
-        TestSinkContext context = TestSinkContext.hadoop(warehouse, Writes.ROW).partitionKeys("name").set("format-version", "1");
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).partitionKeys("name").option("format-version", "1").build();
         target.validate(context);
         try (CatalogTable table = CatalogTable.load(context.options())) {
             Table t = table.table();
@@ -61,72 +62,72 @@ class IcebergTargetValidationTest {
         }
         // INT into a long column is a widening Iceberg accepts
         RowType ints = RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"id", "name"});
-        target.validate(TestSinkContext.hadoop(warehouse, ints).partitionKeys("name"));
+        target.validate(IcebergSinks.hadoop(warehouse, ints).partitionKeys("name").build());
     }
 
     @Test
     void rowsThatDoNotFitTheTableAreRejected() {
-        target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW));
+        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         RowType other = RowType.of(new LogicalType[] {new BigIntType(), new BigIntType()}, new String[] {"id", "amount"});
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, other)))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, other).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'catalog-table'").hasMessageContaining("db.t").hasMessageContaining("amount");
     }
 
     @Test
     void catalogOptionsAreChecked() {
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).remove("warehouse")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("warehouse").build()))
                 .hasMessageContaining("'warehouse' is required with 'catalog-type' = 'hadoop'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "hive")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "hive").build()))
                 .hasMessageContaining("'catalog-type' = 'hive' needs option 'uri'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).remove("catalog-type")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("catalog-type").build()))
                 .hasMessageContaining("'hive' (the default when neither");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "hive")
-                        .set("uri", "localhost:9083")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "hive")
+                        .option("uri", "localhost:9083").build()))
                 .hasMessageContaining("Invalid 'uri' 'localhost:9083' for 'catalog-type' = 'hive'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "rest")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "rest").build()))
                 .hasMessageContaining("Option 'uri' is required with 'catalog-type' = 'rest'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "rest")
-                        .set("uri", "thrift://localhost:9083")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "rest")
+                        .option("uri", "thrift://localhost:9083").build()))
                 .hasMessageContaining("Invalid 'uri' 'thrift://localhost:9083' for 'catalog-type' = 'rest'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("property-version", "2")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("property-version", "2").build()))
                 .hasMessageContaining("Unsupported 'property-version' 2");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
-                        .set("cache.expiration-interval-ms", "0")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("cache.expiration-interval-ms", "0").build()))
                 .hasMessageContaining("Invalid 'cache.expiration-interval-ms' 0");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("clients", "0")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("clients", "0").build()))
                 .hasMessageContaining("Invalid 'clients' 0");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
-                        .set("hadoop-conf-dir", warehouse.resolve("nowhere").toString())))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("hadoop-conf-dir", warehouse.resolve("nowhere").toString()).build()))
                 .hasMessageContaining("Option 'hadoop-conf-dir' = '" + warehouse.resolve("nowhere") + "': no such local directory");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
-                        .set("hadoop-conf-dir", warehouse.toString())))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("hadoop-conf-dir", warehouse.toString()).build()))
                 .hasMessageContaining("the directory has none of [core-site.xml, hdfs-site.xml]");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("catalog-type", "glue")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "glue").build()))
                 .hasMessageContaining("Invalid 'catalog-type' 'glue'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
-                        .set("catalog-impl", HadoopCatalog.class.getName())))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("catalog-impl", HadoopCatalog.class.getName()).build()))
                 .hasMessageContaining("'catalog-type' ('hadoop') and 'catalog-impl'");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).remove("catalog-type")
-                        .set("catalog-impl", "com.example.NoSuchCatalog")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("catalog-type")
+                        .option("catalog-impl", "com.example.NoSuchCatalog").build()))
                 .hasMessageContaining("com.example.NoSuchCatalog");
     }
 
     @Test
     void aCatalogClassWorksInsteadOfAType() {
-        TestSinkContext context = TestSinkContext.hadoop(warehouse, Writes.ROW).remove("catalog-type")
-                .set("catalog-impl", HadoopCatalog.class.getName());
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("catalog-type")
+                .option("catalog-impl", HadoopCatalog.class.getName()).build();
         target.validate(context);
         assertThat(warehouse.resolve("db").resolve("t").resolve("metadata")).isDirectory();
     }
 
     @Test
     void passesTheAllowListedCatalogPropertiesUnderTheirOwnKeys() {
-        TestSinkContext context = TestSinkContext.hadoop(warehouse, Writes.ROW).set("clients", "4")
-                .set("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO").set("token", "t").set("credential", "id:secret")
-                .set("oauth2-server-uri", "http://auth/token").set("scope", "catalog").set("cache-enabled", "false")
-                .set("cache.expiration-interval-ms", "5000").set("property-version", "1").set("catalog-database", "db")
-                .set("header.X-Tenant", "blue").set("rest.auth.type", "oauth2").set("write-format", "orc");
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).option("clients", "4")
+                .option("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO").option("token", "t").option("credential", "id:secret")
+                .option("oauth2-server-uri", "http://auth/token").option("scope", "catalog").option("cache-enabled", "false")
+                .option("cache.expiration-interval-ms", "5000").option("property-version", "1").option("catalog-database", "db")
+                .option("header.X-Tenant", "blue").option("rest.auth.type", "oauth2").option("write-format", "orc").build();
         assertThat(IcebergCatalogs.properties(context.options())).containsOnly(
                 Map.entry("warehouse", warehouse.toUri().toString()), Map.entry("clients", "4"),
                 Map.entry("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO"), Map.entry("token", "t"),
@@ -143,20 +144,20 @@ class IcebergTargetValidationTest {
         java.nio.file.Files.writeString(conf.resolve("core-site.xml"), "<configuration><property><name>sluice.test.key</name>"
                 + "<value>from-site</value></property></configuration>");
         assertThat(HadoopConfigurations.create(conf.toString(), null).get("sluice.test.key")).isEqualTo("from-site");
-        target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("hadoop-conf-dir", conf.toString()));
+        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("hadoop-conf-dir", conf.toString()).build());
     }
 
     @Test
     void writeOptionsAreChecked() {
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("write-format", "csv")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("write-format", "csv").build()))
                 .hasMessageContaining("Invalid 'write-format'").hasMessageContaining("csv");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("target-file-size-bytes", "0")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("target-file-size-bytes", "0").build()))
                 .hasMessageContaining("'target-file-size-bytes' 0");
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW)
-                        .set("snapshot-properties", "flink.job-id:x")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("snapshot-properties", "flink.job-id:x").build()))
                 .hasMessageContaining("'snapshot-properties'").hasMessageContaining("'flink.job-id' is reserved");
-        target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("write-format", "orc")
-                .set("compression-codec", "zstd").set("target-file-size-bytes", "1048576"));
+        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("write-format", "orc")
+                .option("compression-codec", "zstd").option("target-file-size-bytes", "1048576").build());
     }
 
     @Test

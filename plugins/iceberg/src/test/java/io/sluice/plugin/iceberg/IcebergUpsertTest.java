@@ -3,6 +3,7 @@ package io.sluice.plugin.iceberg;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -56,13 +57,13 @@ class IcebergUpsertTest {
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
 
-    private TestSinkContext upsertContext() {
-        return TestSinkContext.hadoop(warehouse, KEYED).primaryKey("id").set("upsert-enabled", "true");
+    private TestSinkContext.Builder upsertContext() {
+        return IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").option("upsert-enabled", "true");
     }
 
     @Test
     void aTableCreatedForUpsertsHasTheKeyAsIdentifierFieldsAndFormatV2() throws IOException {
-        TestSinkContext context = upsertContext();
+        TestSinkContext context = upsertContext().build();
         assertThat(target.acceptsChanges(context)).isTrue();
         try (CatalogTable table = CatalogTable.load(context.options())) {
             Table t = table.table();
@@ -73,7 +74,7 @@ class IcebergUpsertTest {
 
     @Test
     void upsertsAndDeletesLeaveTheLastVersionOfEveryKey() throws Exception {
-        TestSinkContext context = upsertContext();
+        TestSinkContext context = upsertContext().build();
         target.validate(context);
         List<Payload> first = new ArrayList<>();
         List<Payload> second = new ArrayList<>();
@@ -94,9 +95,9 @@ class IcebergUpsertTest {
             writer.prepareCommit(false).forEach(c -> second.add(c.payload()));
         }
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 1, first));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 2, second));
-            committer.commit(request(TestSinkContext.JOB, OPERATOR, 2, second)); // a retry: no-op
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, first));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 2, second));
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 2, second)); // a retry: no-op
         }
         try (CatalogTable table = CatalogTable.load(context.options())) {
             Table t = table.table();
@@ -117,16 +118,16 @@ class IcebergUpsertTest {
 
     @Test
     void theWriteOptionBeatsTheTableProperty() {
-        TestSinkContext byProperty = TestSinkContext.hadoop(warehouse, KEYED).primaryKey("id").set("write.upsert.enabled", "true");
+        TestSinkContext byProperty = IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").option("write.upsert.enabled", "true").build();
         assertThat(target.acceptsChanges(byProperty)).as("table property set on the created table").isTrue();
         try (CatalogTable table = CatalogTable.load(byProperty.options())) {
             assertThat(table.table().properties()).containsEntry("write.upsert.enabled", "true");
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-        TestSinkContext off = TestSinkContext.hadoop(warehouse, KEYED).primaryKey("id").set("upsert-enabled", "false");
+        TestSinkContext off = IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").option("upsert-enabled", "false").build();
         assertThat(target.acceptsChanges(off)).isFalse();
-        assertThat(target.acceptsChanges(TestSinkContext.hadoop(warehouse, KEYED).primaryKey("id"))).isTrue();
+        assertThat(target.acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").build())).isTrue();
     }
 
     @Test
@@ -134,12 +135,12 @@ class IcebergUpsertTest {
         Schema schema = new Schema(List.of(Types.NestedField.required(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "name", Types.StringType.get())), java.util.Set.of(1));
         createTable(schema, PartitionSpec.unpartitioned(), 2);
-        assertThat(target.acceptsChanges(TestSinkContext.hadoop(warehouse, KEYED).set("upsert-enabled", "true"))).isTrue();
+        assertThat(target.acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED).option("upsert-enabled", "true").build())).isTrue();
     }
 
     @Test
     void upsertIntoAFormatV1TableIsAClearError() {
-        TestSinkContext v1 = upsertContext().set("format-version", "1");
+        TestSinkContext v1 = upsertContext().option("format-version", "1").build();
         assertThatThrownBy(() -> target.validate(v1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Upsert ('upsert-enabled'").hasMessageContaining("format version 2")
                 .hasMessageContaining("'default_catalog.db.t' is format version 1");
@@ -148,7 +149,7 @@ class IcebergUpsertTest {
 
     @Test
     void upsertWithoutAKeyIsAClearError() {
-        TestSinkContext noKey = TestSinkContext.hadoop(warehouse, KEYED).set("upsert-enabled", "true");
+        TestSinkContext noKey = IcebergSinks.hadoop(warehouse, KEYED).option("upsert-enabled", "true").build();
         assertThatThrownBy(() -> target.acceptsChanges(noKey)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs equality fields").hasMessageContaining("PRIMARY KEY");
         assertUnchanged();
@@ -156,7 +157,7 @@ class IcebergUpsertTest {
 
     @Test
     void aPartitionColumnOutsideTheKeyIsAClearError() {
-        TestSinkContext partitioned = upsertContext().partitionKeys("name");
+        TestSinkContext partitioned = upsertContext().partitionKeys("name").build();
         assertThatThrownBy(() -> target.validate(partitioned)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("source column 'name' of partition field 'name'")
                 .hasMessageContaining("equality fields [id]");
@@ -165,16 +166,16 @@ class IcebergUpsertTest {
 
     @Test
     void upsertAndOverwriteExcludeEachOther() {
-        assertThatThrownBy(() -> target.validate(upsertContext().overwrite(true))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> target.validate(upsertContext().overwrite(true).build())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("exclude each other");
-        assertThatThrownBy(() -> target.validate(upsertContext().set("overwrite-enabled", "true")))
+        assertThatThrownBy(() -> target.validate(upsertContext().option("overwrite-enabled", "true").build()))
                 .hasMessageContaining("exclude each other");
         assertUnchanged();
     }
 
     @Test
     void aKeyColumnMissingFromTheTableIsAClearError() {
-        assertThatThrownBy(() -> target.validate(upsertContext().primaryKey("nope")))
+        assertThatThrownBy(() -> target.validate(upsertContext().primaryKey("nope").build()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
     }
 

@@ -3,6 +3,7 @@ package io.sluice.plugin.iceberg;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
@@ -90,7 +91,7 @@ class IcebergWriteSchemaTest {
     void promotionsAreWrittenAsTheTablesType(String format, LogicalType queryType, Type tableType, Object value,
             Object expected) throws Exception {
         createTable(tableType);
-        TestSinkContext context = TestSinkContext.hadoop(warehouse, rowType(queryType)).set("write-format", format);
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, rowType(queryType)).option("write-format", format).build();
         target.validate(context);
         List<Payload> pending = new ArrayList<>();
         try (TargetWriter writer = target.createWriter(context, new ArrayList<>())) {
@@ -99,7 +100,7 @@ class IcebergWriteSchemaTest {
             writer.prepareCommit(true).forEach(c -> pending.add(c.payload()));
         }
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(request(TestSinkContext.JOB, "00000000000000000000000000000f0f", 1, pending));
+            committer.commit(request(IcebergSinks.JOB, "00000000000000000000000000000f0f", 1, pending));
         }
         List<Object> values = new ArrayList<>();
         try (CatalogTable table = CatalogTable.load(context.options());
@@ -130,7 +131,7 @@ class IcebergWriteSchemaTest {
     void otherPairsAreAPlanningErrorNamingColumnAndBothTypes(LogicalType queryType, Type tableType, String tableName,
             String queryName) {
         createTable(tableType);
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, rowType(queryType))))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, rowType(queryType)).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("column 'v' has type " + tableName + " in the table")
                 .hasMessageContaining(queryName + " (");
@@ -149,7 +150,7 @@ class IcebergWriteSchemaTest {
         }
         RowType twoColumns = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
                 new String[] {"id", "dt"});
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, twoColumns)))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, twoColumns).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("column(s) [note] are missing")
                 .hasMessageContaining("[id, note, dt]");
@@ -159,7 +160,7 @@ class IcebergWriteSchemaTest {
     @ValueSource(strings = {"write-format=csv", "target-file-size-bytes=0", "snapshot-properties=flink.job-id:x"})
     void aRejectedStatementCreatesNoTable(String option) {
         String[] kv = option.split("=", 2);
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set(kv[0], kv[1])))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option(kv[0], kv[1]).build()))
                 .hasMessageContaining(kv[0]);
         try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
             assertThat(catalog.tableExists(TableIdentifier.of(Namespace.of("db"), "t"))).isFalse();
@@ -171,7 +172,7 @@ class IcebergWriteSchemaTest {
     @org.junit.jupiter.api.Test
     void anUpsertMisuseCreatesNoTable() {
         // upsert without a key: found by the checks of the staged table, before anything is created
-        assertThatThrownBy(() -> target.validate(TestSinkContext.hadoop(warehouse, Writes.ROW).set("upsert-enabled", "true")))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("upsert-enabled", "true").build()))
                 .hasMessageContaining("needs equality fields");
         try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
             assertThat(catalog.tableExists(TableIdentifier.of(Namespace.of("db"), "t"))).isFalse();

@@ -9,6 +9,7 @@ import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.spi.source.ScanSplitReader;
 import io.sluice.spi.source.SplitRows;
+import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -61,7 +62,7 @@ final class ScanFixture {
             pending.addAll(writer.prepareCommit(false).stream().map(PendingCommit::payload).collect(Collectors.toList()));
         }
         try (TargetCommitter committer = target.createCommitter(sink)) {
-            committer.commit(Writes.request(TestSinkContext.JOB, OPERATOR, ++checkpoint, pending));
+            committer.commit(Writes.request(IcebergSinks.JOB, OPERATOR, ++checkpoint, pending));
         }
         try (CatalogTable table = CatalogTable.load(sink.options())) {
             return table.table().currentSnapshot().snapshotId();

@@ -1,5 +1,6 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.testkit.TestSinkContext;
 import org.apache.iceberg.FileFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,17 +18,17 @@ class WriteSettingsPrecedenceTest {
 
     @Test
     void sinkOptionOverJobConfigurationOverTableProperty() {
-        TestSinkContext context = TestSinkContext.hadoop(warehouse, Writes.ROW);
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).build();
         target.validate(context);
         try (CatalogTable table = CatalogTable.load(context.options())) {
             table.table().updateProperties().set("write.format.default", "avro").commit();
             assertThat(WriteSettings.of(table.table(), context).format()).isEqualTo(FileFormat.AVRO);
 
-            context.setJob("write-format", "orc");
-            assertThat(WriteSettings.of(table.table(), context).format()).isEqualTo(FileFormat.ORC);
+            TestSinkContext withJob = context.toBuilder().jobOption("write-format", "orc").build();
+            assertThat(WriteSettings.of(table.table(), withJob).format()).isEqualTo(FileFormat.ORC);
 
-            context.set("write-format", "parquet");
-            assertThat(WriteSettings.of(table.table(), context).format()).isEqualTo(FileFormat.PARQUET);
+            TestSinkContext withOption = withJob.toBuilder().option("write-format", "parquet").build();
+            assertThat(WriteSettings.of(table.table(), withOption).format()).isEqualTo(FileFormat.PARQUET);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -180,7 +180,7 @@ public abstract class CommitPolicyConformance {
     }
 
     @Test
-    void rejectsInvalidOptions(@TempDir java.nio.file.Path dir) {
+    void rejectsInvalidOptions() {
         for (Map<String, String> invalid : invalidOptions()) {
             Throwable t = catchThrowable(() -> policyFactory().create(context(invalid)));
             assertThat(t).as("create with invalid options %s", invalid).isInstanceOf(IllegalArgumentException.class);

@@ -86,6 +86,23 @@ final class CatalogTable implements AutoCloseable {
     }
 
     /**
+     * As {@link #read}, for a table that may not exist yet (a sink creates it when it is planned):
+     * empty then.
+     */
+    static <T> java.util.Optional<T> readIfExists(ReadableConfig options, Function<Table, T> action) {
+        TableIdentifier identifier = identifier(options);
+        Catalog catalog = IcebergCatalogs.open(options);
+        try {
+            if (!catalog.tableExists(identifier)) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(action.apply(catalog.loadTable(identifier)));
+        } finally {
+            closeQuietly(catalog);
+        }
+    }
+
+    /**
      * Loads the table the options name, or stages its creation from {@code rowType} if it is
      * missing; checks that rows of {@code rowType} can be written to it and applies {@code check}
      * to it (the write options' checks), and only then creates a missing table (and its database):

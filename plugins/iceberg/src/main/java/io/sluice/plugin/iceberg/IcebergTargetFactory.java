@@ -1,6 +1,8 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.distribution.DistributionKey;
+import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -11,6 +13,8 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.pf4j.Extension;
 
@@ -18,6 +22,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -96,6 +104,49 @@ public final class IcebergTargetFactory implements TargetFactory {
                     }
                     return key;
                 });
+    }
+
+    /**
+     * NONE and HASH. With HASH, the rows of one partition (of the spec's transforms) reach one
+     * writer; an unpartitioned table by its primary key, else as NONE (upstream's behaviour).
+     */
+    @Override
+    public Set<DistributionMode> distributionModes(SinkContext context) {
+        return EnumSet.of(DistributionMode.NONE, DistributionMode.HASH);
+    }
+
+    /**
+     * The table property {@code write.distribution-mode} (or the job's {@code distribution-mode}),
+     * read as upstream reads it; empty for a table the sink is about to create.
+     */
+    @Override
+    public Optional<DistributionMode> tableDistributionMode(SinkContext context) {
+        return CatalogTable.readIfExists(context.options(), table -> {
+            Map<String, String> noWriteOption = new HashMap<>(); // the sink's own option is the framework's
+            org.apache.iceberg.DistributionMode mode;
+            try {
+                mode = new FlinkWriteConf(table, noWriteOption, context.jobConfiguration()).distributionMode();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("Invalid table property '" + TableProperties.WRITE_DISTRIBUTION_MODE
+                        + "' of Iceberg table '" + table.name() + "': " + e.getMessage(), e);
+            }
+            return DistributionMode.valueOf(mode.name());
+        });
+    }
+
+    @Override
+    public DistributionKey distributionKey(SinkContext context) {
+        return CatalogTable.read(context.options(), table -> {
+            if (!table.spec().isUnpartitioned()) {
+                // the rows as the sink gets them, before the writer widens them to the table's types
+                return new PartitionDistributionKey(table.spec(), table.schema(), context.rowType());
+            }
+            if (!context.primaryKey().isEmpty()) {
+                return DistributionKey.ofColumns(context.rowType(), context.primaryKey());
+            }
+            throw new IllegalArgumentException("Iceberg table '" + table.name() + "' is unpartitioned and has no primary"
+                    + " key to distribute rows by");
+        });
     }
 
     /** The write settings of the sink's table, created first if missing. */

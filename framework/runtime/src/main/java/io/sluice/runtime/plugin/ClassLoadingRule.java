@@ -174,7 +174,14 @@ public final class ClassLoadingRule {
             "org.apache.flink.table.catalog.hive.",
             "org.apache.flink.table.functions.hive.",
             "org.apache.flink.table.module.hive.",
-            "org.apache.flink.table.planner.delegation.hive.");
+            "org.apache.flink.table.planner.delegation.hive.",
+            // the Hive connector's own relocated Parquet and its HiveServer2 endpoint
+            "org.apache.flink.hive.",
+            "org.apache.flink.table.endpoint.hive.",
+            // flink-hadoop-compatibility, which the Hive connector needs: linked against Hadoop's
+            // mapred API, so a cluster's copy next to the plugin's Hadoop would not link
+            "org.apache.flink.api.java.hadoop.",
+            "org.apache.flink.hadoopcompatibility.");
 
     private static final ClassLoadingRule DEFAULTS = new ClassLoadingRule(SHARED, PLUGIN_FIRST);
 

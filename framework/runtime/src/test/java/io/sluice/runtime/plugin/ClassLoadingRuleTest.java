@@ -345,6 +345,30 @@ class ClassLoadingRuleTest {
     }
 
     @Test
+    void theHiveConnectorsHadoopLinkedFlinkModulesArePluginFirst() {
+        // a cluster may have flink-sql-connector-hive or flink-hadoop-compatibility in lib/, linked
+        // against its own Hadoop and Hive: the hive plugin's copies must win
+        assertOrigin(PLUGIN_FIRST,
+                "org.apache.flink.api.java.hadoop.mapred.utils.HadoopUtils",
+                "org.apache.flink.api.java.hadoop.mapred.HadoopInputFormat",
+                "org.apache.flink.api.java.hadoop.mapreduce.HadoopOutputFormat",
+                "org.apache.flink.hadoopcompatibility.HadoopInputs",
+                "org.apache.flink.hadoopcompatibility.mapred.HadoopMapFunction",
+                "org.apache.flink.hive.shaded.parquet.hadoop.ParquetFileReader",
+                "org.apache.flink.hive.reshaded.parquet.format.FileMetaData",
+                "org.apache.flink.table.endpoint.hive.HiveServer2Endpoint",
+                "org.apache.flink.table.endpoint.hive.util.ThriftObjectConversions",
+                "org/apache/flink/api/java/hadoop/mapred/utils/HadoopUtils.class");
+        // names just beside them stay the cluster's
+        assertOrigin(SHARED,
+                "org.apache.flink.api.java.hadoopx.Foo",
+                "org.apache.flink.api.java.ExecutionEnvironment",
+                "org.apache.flink.hivex.Foo",
+                "org.apache.flink.table.endpoint.SqlGatewayEndpointFactory",
+                "org.apache.flink.hadoopcompatibilityx.Foo");
+    }
+
+    @Test
     void theSpiIsShared() {
         assertOrigin(SHARED,
                 "io.sluice.spi.SluiceFactory",
@@ -545,7 +569,9 @@ class ClassLoadingRuleTest {
                 "org.apache.derby.impl.jdbc.EmbedConnection",
                 "org.datanucleus.api.jdo.JDOPersistenceManagerFactory",
                 "org.datanucleus.store.rdbms.RDBMSStoreManager",
-                "org.antlr.runtime.Parser");
+                "org.antlr.runtime.Parser",
+                // the embedded metastore's connection pool (Hive 3.1's default)
+                "com.zaxxer.hikari.HikariDataSource");
     }
 
     @Test

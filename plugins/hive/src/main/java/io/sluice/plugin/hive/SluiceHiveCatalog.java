@@ -1,0 +1,54 @@
+package io.sluice.plugin.hive;
+
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
+import org.apache.flink.table.catalog.hive.HiveCatalog;
+import org.apache.hadoop.hive.conf.HiveConf;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Upstream's {@link HiveCatalog} for Hive tables only. Upstream keeps a table created in Flink's
+ * default dialect without {@code 'connector' = 'hive'} as a "generic" table: Flink properties in
+ * the metastore that Hive cannot read. Every table of a Sluice hive catalog is written by the
+ * {@code hive} target as a Hive table, so a table without a connector becomes a Hive table, and a
+ * table with another connector is refused.
+ */
+final class SluiceHiveCatalog extends HiveCatalog {
+
+    static final String CONNECTOR = "connector";
+    static final String HIVE = "hive";
+
+    SluiceHiveCatalog(String name, String defaultDatabase, HiveConf conf, String hiveVersion, boolean embedded) {
+        super(name, defaultDatabase, conf, hiveVersion, embedded);
+    }
+
+    @Override
+    public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
+            throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
+        super.createTable(tablePath, asHiveTable(tablePath, table), ignoreIfExists);
+    }
+
+    private CatalogBaseTable asHiveTable(ObjectPath path, CatalogBaseTable table) {
+        if (table.getTableKind() != CatalogBaseTable.TableKind.TABLE) {
+            return table; // views keep upstream's handling
+        }
+        String connector = table.getOptions().get(CONNECTOR);
+        if (connector != null && !HIVE.equalsIgnoreCase(connector)) {
+            throw new CatalogException("Table " + path.getFullName() + " of hive catalog '" + getName() + "' has '"
+                    + CONNECTOR + "' = '" + connector + "': a hive catalog holds Hive tables only (leave '"
+                    + CONNECTOR + "' out); create tables of other connectors in another catalog");
+        }
+        if (connector != null) {
+            return table;
+        }
+        Map<String, String> options = new HashMap<>(table.getOptions());
+        options.put(CONNECTOR, HIVE);
+        return ((ResolvedCatalogTable) table).copy(options);
+    }
+}

@@ -1,0 +1,179 @@
+package io.sluice.plugin.hive.it;
+
+import io.sluice.runtime.plugin.wrap.PluginBound;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * {@code CREATE CATALOG ... 'target' = 'hive'} with an embedded Derby metastore, in Flink's default
+ * dialect on a MiniCluster: databases, a partitioned Hive table stored as Parquet, a partition,
+ * {@code SHOW} and {@code DESCRIBE}; then Hive's own metastore client, a second one on the same
+ * metastore, reads what was created, and the directories are checked on disk.
+ */
+class HiveCatalogIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+
+    @TempDir Path tmp;
+
+    @BeforeAll
+    static void onlyAfterPackaging() {
+        HivePluginDir.assumeIntegrationTestPhase();
+    }
+
+    @Test
+    void aPartitionedParquetHiveTableIsCreatedInTheEmbeddedMetastore() throws Exception {
+        Path metastore = tmp.resolve("metastore");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.sales COMMENT 'orders by day'");
+        // Flink's default dialect: the storage format is the table option the Hive dialect's
+        // STORED AS becomes; no 'connector' = 'hive' needed, every table of the catalog is a Hive table
+        tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, amount DECIMAL(10, 2), note STRING, dt STRING, region STRING)"
+                + " PARTITIONED BY (dt, region) WITH ('hive.storage.file-format' = 'parquet')");
+        tEnv.executeSql("ALTER TABLE h.sales.orders ADD PARTITION (dt = '2026-12-01', region = 'eu')");
+
+        tEnv.executeSql("USE CATALOG h");
+        assertThat(column(tEnv, "SHOW DATABASES", 0)).contains("default", "sales");
+        assertThat(column(tEnv, "SHOW TABLES IN sales", 0)).containsExactly("orders");
+        List<String> describe = rows(tEnv, "DESCRIBE sales.orders").stream()
+                .map(r -> r.getField(0) + " " + r.getField(1)).collect(Collectors.toList());
+        assertThat(describe).containsExactly("id BIGINT", "amount DECIMAL(10, 2)", "note STRING", "dt STRING",
+                "region STRING");
+        assertThat(column(tEnv, "SHOW PARTITIONS sales.orders", 0)).containsExactly("dt=2026-12-01/region=eu");
+
+        Catalog catalog = tEnv.getCatalog("h").orElseThrow();
+        CatalogBaseTable table = catalog.getTable(new ObjectPath("sales", "orders"));
+        assertThat(((CatalogTable) table).getPartitionKeys()).containsExactly("dt", "region");
+
+        try (MetastoreProbe probe = MetastoreProbe.of(catalog)) {
+            assertThat(probe.databases()).contains("default", "sales");
+            MetastoreProbe.HiveTable orders = probe.table("sales", "orders");
+            assertThat(orders.type()).isEqualTo("MANAGED_TABLE");
+            assertThat(orders.inputFormat()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
+            assertThat(orders.outputFormat()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
+            assertThat(orders.serde()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
+            // a Hive table: columns and partition keys in Hive types, not Flink properties
+            assertThat(orders.columns()).containsExactly("id bigint", "amount decimal(10,2)", "note string");
+            assertThat(orders.partitionKeys()).containsExactly("dt string", "region string");
+            Path tableDir = Paths.get(URI.create(orders.location()));
+            assertThat(tableDir).isEqualTo(metastore.resolve("warehouse").resolve("sales.db").resolve("orders"));
+            assertThat(tableDir).isDirectory();
+
+            assertThat(probe.partitionNames("sales", "orders")).containsExactly("dt=2026-12-01/region=eu");
+            Path partitionDir = Paths.get(URI.create(probe.partitionLocation("sales", "orders", "dt=2026-12-01/region=eu")));
+            assertThat(partitionDir).isEqualTo(tableDir.resolve("dt=2026-12-01").resolve("region=eu"));
+            assertThat(partitionDir).isDirectory();
+        }
+        assertThat(metastore.resolve("metastore_db")).isDirectory();
+        assertThat(Files.exists(Paths.get("derby.log"))).as("derby.log goes under metastore.dir").isFalse();
+
+        // the Hive classes came from the plugin: the test's own class path has none
+        assertThat(((PluginBound) catalog).unwrap().getClass().getClassLoader())
+                .isSameAs(((PluginBound) catalog).pluginClassLoader());
+        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.hive.conf.HiveConf"))
+                .isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("org.apache.flink.table.catalog.hive.HiveCatalog"))
+                .isInstanceOf(ClassNotFoundException.class);
+
+        tEnv.executeSql("ALTER TABLE sales.orders DROP PARTITION (dt = '2026-12-01', region = 'eu')");
+        assertThat(column(tEnv, "SHOW PARTITIONS sales.orders", 0)).isEmpty();
+        tEnv.executeSql("DROP TABLE sales.orders");
+        assertThat(column(tEnv, "SHOW TABLES IN sales", 0)).isEmpty();
+        assertThat(metastore.resolve("warehouse").resolve("sales.db").resolve("orders")).doesNotExist();
+    }
+
+    @Test
+    void theSameMetastoreDirectoryFindsTheSameTablesInANewCatalog() throws Exception {
+        Path metastore = tmp.resolve("reopened");
+        String options = "'type' = 'sluice', 'target' = 'hive', 'sluice.plugins.dir' = '" + HivePluginDir.get()
+                + "', 'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "'";
+        TableEnvironment first = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        first.executeSql("CREATE CATALOG h1 WITH (" + options + ")");
+        first.executeSql("CREATE DATABASE h1.db");
+        first.executeSql("CREATE TABLE h1.db.t (a INT, b STRING) PARTITIONED BY (b)");
+        first.executeSql("DROP CATALOG h1"); // closes its metastore client
+
+        TableEnvironment second = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        second.executeSql("CREATE CATALOG h2 WITH (" + options + ", 'default-database' = 'db')");
+        second.executeSql("USE CATALOG h2");
+        assertThat(column(second, "SHOW TABLES", 0)).containsExactly("t");
+        try (MetastoreProbe probe = MetastoreProbe.of(second.getCatalog("h2").orElseThrow())) {
+            // no 'hive.storage.file-format': Hive's default format (hive.default.fileformat, TextFile)
+            assertThat(probe.table("db", "t").inputFormat()).isEqualTo("org.apache.hadoop.mapred.TextInputFormat");
+            assertThat(probe.table("db", "t").partitionKeys()).containsExactly("b string");
+        }
+    }
+
+    @Test
+    void tablesOfOtherConnectorsAndBadOptionsAreClearErrors() {
+        Path metastore = tmp.resolve("errors");
+        String plugins = "'type' = 'sluice', 'target' = 'hive', 'sluice.plugins.dir' = '" + HivePluginDir.get() + "'";
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH (" + plugins + ", 'metastore' = 'embedded', 'metastore.dir' = '"
+                + metastore + "')");
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE TABLE h.`default`.g (a INT) WITH ('connector' = 'datagen')")))
+                .hasStackTraceContaining("a hive catalog holds Hive tables only");
+
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c1 WITH (" + plugins
+                + ", 'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "', 'nope' = 'x')")))
+                .hasStackTraceContaining("Unsupported options for a hive catalog: [nope]")
+                .hasStackTraceContaining("metastore.dir");
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c2 WITH (" + plugins + ", 'metastore' = 'embedded')")))
+                .hasStackTraceContaining("'metastore' = 'embedded' needs 'metastore.dir'");
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c3 WITH (" + plugins
+                + ", 'metastore' = 'embedded', 'metastore.dir' = 'relative/dir')")))
+                .hasStackTraceContaining("an absolute local path");
+        // no hive-site.xml with metastore URIs: never quietly an embedded metastore
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c4 WITH (" + plugins + ")")))
+                .hasStackTraceContaining("No metastore URIs");
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c5 WITH (" + plugins
+                + ", 'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "', 'hive-version' = '2.3.9')")))
+                .hasStackTraceContaining("only 3.1.x versions work");
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c6 WITH (" + plugins
+                + ", 'metastore' = 'elsewhere')")))
+                .hasStackTraceContaining("Invalid 'metastore' 'elsewhere'");
+    }
+
+    private static List<Row> rows(TableEnvironment tEnv, String sql) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(sql).collect()) {
+            it.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+
+    private static List<String> column(TableEnvironment tEnv, String sql, int field) throws Exception {
+        return rows(tEnv, sql).stream().map(r -> String.valueOf(r.getField(field))).collect(Collectors.toList());
+    }
+
+}

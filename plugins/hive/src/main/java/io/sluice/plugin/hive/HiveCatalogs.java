@@ -60,6 +60,17 @@ final class HiveCatalogs {
         }
     }
 
+    /** The catalog's options among a table's (which also hold the target's and the framework's). */
+    static Map<String, String> catalogOptions(Map<String, String> options) {
+        Map<String, String> catalog = new java.util.LinkedHashMap<>();
+        for (org.apache.flink.configuration.ConfigOption<String> o : HiveCatalogOptions.ALL) {
+            if (options.containsKey(o.key())) {
+                catalog.put(o.key(), options.get(o.key()));
+            }
+        }
+        return catalog;
+    }
+
     private static void checkKnown(Map<String, String> options) {
         Set<String> known = HiveCatalogOptions.ALL.stream().map(o -> o.key()).collect(Collectors.toCollection(TreeSet::new));
         Set<String> unknown = new TreeSet<>(options.keySet());

@@ -1,0 +1,108 @@
+package io.sluice.plugin.hive;
+
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.Table;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.sluice.spi.partition.PartitionPaths;
+
+/**
+ * What the hive target needs of a metastore table, read once: its location, the Sluice format its
+ * storage descriptor stands for, its partition keys and the locations of its existing partitions.
+ */
+final class HiveTableInfo {
+
+    /** Hive's name for the directory of a null or empty partition value. */
+    static final String DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__";
+
+    private static final Map<String, String> FORMATS = Map.of(
+            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", "parquet",
+            "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", "orc");
+
+    final ObjectPath path;
+    final Path location;
+    final String inputFormat;
+    final List<String> partitionKeys;
+    /** Existing partitions by id ({@code k=v/...}, escaped as the part files' buckets are). */
+    final Map<String, Path> partitionLocations;
+
+    private HiveTableInfo(ObjectPath path, Path location, String inputFormat, List<String> partitionKeys,
+            Map<String, Path> partitionLocations) {
+        this.path = path;
+        this.location = location;
+        this.inputFormat = inputFormat;
+        this.partitionKeys = partitionKeys;
+        this.partitionLocations = partitionLocations;
+    }
+
+    /** Reads the table of the target's {@code catalog-database} and {@code catalog-table}. */
+    static HiveTableInfo load(Map<String, String> options) {
+        ObjectPath path = HiveTargetOptions.tablePath(options);
+        SluiceHiveCatalog catalog = HiveCatalogs.create(options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
+                HiveCatalogs.catalogOptions(options));
+        catalog.open();
+        try {
+            Table table = catalog.getHiveTable(path);
+            List<String> keys = new ArrayList<>();
+            for (FieldSchema key : table.getPartitionKeys()) {
+                keys.add(key.getName());
+            }
+            Map<String, Path> partitions = new HashMap<>();
+            if (!keys.isEmpty()) {
+                for (CatalogPartitionSpec spec : catalog.listPartitions(path)) {
+                    LinkedHashMap<String, String> ordered = new LinkedHashMap<>();
+                    for (String key : keys) {
+                        // upstream's catalog hands Hive's default partition name back as null
+                        String value = spec.getPartitionSpec().get(key);
+                        ordered.put(key, value == null ? DEFAULT_PARTITION_NAME : value);
+                    }
+                    String location = catalog.getPartition(path, spec).getProperties().get("hive.location-uri");
+                    if (location != null) {
+                        partitions.put(PartitionPaths.path(ordered), new Path(location));
+                    }
+                }
+            }
+            return new HiveTableInfo(path, new Path(table.getSd().getLocation()), table.getSd().getInputFormat(),
+                    Collections.unmodifiableList(keys), Collections.unmodifiableMap(partitions));
+        } catch (TableNotExistException e) {
+            throw new IllegalArgumentException("Hive table " + path.getFullName() + " does not exist: the hive target"
+                    + " writes tables of the metastore, create it first (CREATE TABLE in a hive catalog)", e);
+        } catch (Exception e) {
+            if (e instanceof IllegalArgumentException) {
+                throw (IllegalArgumentException) e;
+            }
+            throw new IllegalStateException("Cannot read Hive table " + path.getFullName() + ": " + e.getMessage(), e);
+        } finally {
+            catalog.close();
+        }
+    }
+
+    /** The Sluice format that writes files of the table's input format. */
+    String format() {
+        String format = FORMATS.get(inputFormat);
+        if (format == null) {
+            throw new IllegalArgumentException("Hive table " + path.getFullName() + " is stored as " + inputFormat
+                    + ": the hive target writes " + FORMATS.values() + " tables so far ('hive.storage.file-format')");
+        }
+        return format;
+    }
+
+    /** A bucket's directory: the metastore's location of an existing partition, else the Hive layout below the table. */
+    Path bucketLocation(String bucketId) {
+        if (bucketId.isEmpty()) {
+            return location;
+        }
+        Path existing = partitionLocations.get(bucketId);
+        return existing != null ? existing : new Path(location, bucketId);
+    }
+}

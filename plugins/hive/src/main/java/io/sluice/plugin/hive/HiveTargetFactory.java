@@ -1,0 +1,92 @@
+package io.sluice.plugin.hive;
+
+import io.sluice.partfiles.PartFiles;
+import io.sluice.partfiles.PartWriters;
+import io.sluice.spi.FileOptions;
+import io.sluice.spi.Payload;
+import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.TargetWriter;
+
+import org.apache.flink.configuration.ConfigOption;
+
+import org.pf4j.Extension;
+
+import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code hive} target (part 1, in progress): part files of the part-file library in the
+ * metastore's table and partition locations, in the format of the table's storage descriptor
+ * (Parquet or ORC, written by the {@code formats} plugin's writers, partition columns only in the
+ * directory names as Hive lays them out). The {@code metastore} commit policy adds the partitions.
+ * Appends only so far: no overwrite, no compaction.
+ */
+@Extension
+public final class HiveTargetFactory implements TargetFactory {
+
+    @Override
+    public String identifier() {
+        return "hive";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return new LinkedHashSet<>(List.of(HiveTargetOptions.CATALOG_DATABASE, HiveTargetOptions.CATALOG_TABLE));
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new LinkedHashSet<>(HiveCatalogOptions.ALL);
+        options.add(HiveTargetOptions.CATALOG_NAME);
+        options.add(FileOptions.ROLLING_FILE_SIZE);
+        return options;
+    }
+
+    @Override
+    public boolean supportsCompaction() {
+        return false; // not yet: the framework then rejects the compaction options
+    }
+
+    @Override
+    public void validate(SinkContext context) {
+        HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
+        if (!table.partitionKeys.equals(context.partitionKeys())) {
+            throw new IllegalArgumentException("Hive table " + table.path.getFullName() + " is partitioned by "
+                    + table.partitionKeys + ", the sink by " + context.partitionKeys());
+        }
+        // the format's writers and the partition columns' types, checked before the job starts
+        partWriters(context, table);
+        new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys());
+    }
+
+    @Override
+    public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
+        HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
+        return partFiles(context, table)
+                .bucketAssigner(new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys()))
+                .rollingPolicy(new FileSizeRollingPolicy(context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
+                .build()
+                .createWriter(restoredState);
+    }
+
+    @Override
+    public TargetCommitter createCommitter(SinkContext context) throws IOException {
+        return partFiles(context, HiveTableInfo.load(context.rawOptions())).build().createCommitter();
+    }
+
+    private static PartFiles.Builder partFiles(SinkContext context, HiveTableInfo table) {
+        return PartFiles.builder(table.location)
+                .bucketLocations(table::bucketLocation)
+                .writers(() -> partWriters(context, table));
+    }
+
+    /** Hive keeps partition values in the directory names only, so the files leave those columns out. */
+    private static PartWriters partWriters(SinkContext context, HiveTableInfo table) {
+        return PartWriters.create(context.extensions(), table.format(), context.rowType(), context.rawOptions(),
+                context.partitionKeys());
+    }
+}

@@ -17,8 +17,9 @@ import java.util.zip.ZipFile;
 
 /**
  * The plugins directory of the end-to-end tests: the hive plugin's zip as the build packaged it
- * (system property {@code sluice.test.plugin-zip}, set by Failsafe), unpacked once per JVM. The
- * plugin loads from it through its own class loader, as on a cluster.
+ * (system property {@code sluice.test.plugin-zip}, set by Failsafe) and the {@code formats} plugin
+ * whose writers the target uses ({@code sluice.test.formats-zip}), unpacked once per JVM. The
+ * plugins load from it through their own class loaders, as on a cluster.
  */
 final class HivePluginDir {
 
@@ -57,7 +58,15 @@ final class HivePluginDir {
                 }
             }
         }
-        Path to = plugins.resolve("hive");
+        unzip(zip, plugins.resolve("hive"));
+        String formats = System.getProperty("sluice.test.formats-zip");
+        if (formats != null && Files.isRegularFile(Paths.get(formats))) {
+            unzip(Paths.get(formats), plugins.resolve("formats"));
+        }
+        return plugins;
+    }
+
+    private static void unzip(Path zip, Path to) throws IOException {
         try (ZipFile file = new ZipFile(zip.toFile())) {
             Enumeration<? extends ZipEntry> entries = file.entries();
             while (entries.hasMoreElements()) {
@@ -76,6 +85,5 @@ final class HivePluginDir {
                 }
             }
         }
-        return plugins;
     }
 }

@@ -1,0 +1,128 @@
+package io.sluice.plugin.hive.it;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.Type;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code INSERT INTO} a partitioned Parquet Hive table of a hive catalog in BATCH mode: the
+ * target writes part files into the metastore's partition locations (an existing partition's own
+ * location included), and the {@code metastore} commit policy adds the new partitions. Read back
+ * with parquet-java and Hive's own metastore client.
+ */
+class HiveBatchWriteIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir Path tmp;
+
+    @BeforeAll
+    static void onlyAfterPackaging() {
+        HivePluginDir.assumeIntegrationTestPhase();
+    }
+
+    @Test
+    void insertIntoWritesParquetUnderThePartitionLocationsAndAddsThePartitions() throws Exception {
+        Path metastore = tmp.resolve("metastore");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.sales");
+        tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, name STRING, amount DOUBLE, dt STRING)"
+                + " PARTITIONED BY (dt) WITH ('hive.storage.file-format' = 'parquet')");
+        Path table = metastore.resolve("warehouse").resolve("sales.db").resolve("orders");
+        // a partition the metastore already has, at a location of its own: its rows must go there
+        Path custom = table.resolve("moved-2026-11-30");
+        tEnv.executeSql("ALTER TABLE h.sales.orders ADD PARTITION (dt = '2026-11-30') WITH ('hive.location-uri' = '"
+                + custom.toUri() + "')");
+
+        tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                + " VALUES (1, 'a', 1.5, '2026-12-01'), (2, 'b', 2.5, '2026-12-02'), (3, 'c', 3.5, '2026-12-01'),"
+                + " (4, 'd', 4.5, '2026-11-30'), (5, 'e', 5.5, CAST(NULL AS STRING))").await();
+
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.partitionNames("sales", "orders")).containsExactlyInAnyOrder("dt=2026-11-30",
+                    "dt=2026-12-01", "dt=2026-12-02", "dt=__HIVE_DEFAULT_PARTITION__");
+            assertThat(location(probe, "dt=2026-11-30")).isEqualTo(custom);
+            assertThat(location(probe, "dt=2026-12-01")).isEqualTo(table.resolve("dt=2026-12-01"));
+            assertThat(location(probe, "dt=2026-12-02")).isEqualTo(table.resolve("dt=2026-12-02"));
+
+            assertThat(rows(location(probe, "dt=2026-12-01"))).containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5");
+            assertThat(rows(location(probe, "dt=2026-12-02"))).containsExactly("2|b|2.5");
+            assertThat(rows(custom)).containsExactly("4|d|4.5");
+            assertThat(rows(location(probe, "dt=__HIVE_DEFAULT_PARTITION__"))).containsExactly("5|e|5.5");
+            assertThat(table.resolve("dt=2026-11-30")).doesNotExist();
+        }
+        // Hive keeps partition values in directory names: the files hold the other columns only
+        assertThat(columns(dataFiles(table.resolve("dt=2026-12-01")).get(0))).containsExactly("id", "name", "amount");
+
+        // a second INSERT appends, and the policy finds the partition already there
+        tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                + " VALUES (6, 'f', 6.5, '2026-12-01')").await();
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.partitionNames("sales", "orders")).hasSize(4);
+            assertThat(rows(location(probe, "dt=2026-12-01"))).containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5", "6|f|6.5");
+        }
+    }
+
+    private static Path location(MetastoreProbe probe, String partition) throws Exception {
+        return Paths.get(URI.create(probe.partitionLocation("sales", "orders", partition)));
+    }
+
+    /** The files a Hive reader lists: no hidden names ({@code .} or {@code _}). */
+    private static List<Path> dataFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> Files.isRegularFile(p))
+                    .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
+                    .sorted().collect(Collectors.toList());
+        }
+    }
+
+    private static List<String> rows(Path dir) throws IOException {
+        List<String> rows = new ArrayList<>();
+        for (Path file : dataFiles(dir)) {
+            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+                    new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+                for (Group g = reader.read(); g != null; g = reader.read()) {
+                    rows.add(g.getLong("id", 0) + "|" + g.getString("name", 0) + "|" + g.getDouble("amount", 0));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> columns(Path file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
+            return reader.getFooter().getFileMetaData().getSchema().getFields().stream().map(Type::getName)
+                    .collect(Collectors.toList());
+        }
+    }
+}

@@ -4,13 +4,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.schema.Type;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,13 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,7 +70,7 @@ class HiveBatchWriteIT {
             assertThat(table.resolve("dt=2026-11-30")).doesNotExist();
         }
         // Hive keeps partition values in directory names: the files hold the other columns only
-        assertThat(columns(dataFiles(table.resolve("dt=2026-12-01")).get(0))).containsExactly("id", "name", "amount");
+        assertThat(ParquetFiles.columns(ParquetFiles.dataFiles(table.resolve("dt=2026-12-01")).get(0))).containsExactly("id", "name", "amount");
 
         // a second INSERT appends, and the policy finds the partition already there
         tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
@@ -96,33 +85,7 @@ class HiveBatchWriteIT {
         return Paths.get(URI.create(probe.partitionLocation("sales", "orders", partition)));
     }
 
-    /** The files a Hive reader lists: no hidden names ({@code .} or {@code _}). */
-    private static List<Path> dataFiles(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> Files.isRegularFile(p))
-                    .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
-                    .sorted().collect(Collectors.toList());
-        }
-    }
-
     private static List<String> rows(Path dir) throws IOException {
-        List<String> rows = new ArrayList<>();
-        for (Path file : dataFiles(dir)) {
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                    new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
-                for (Group g = reader.read(); g != null; g = reader.read()) {
-                    rows.add(g.getLong("id", 0) + "|" + g.getString("name", 0) + "|" + g.getDouble("amount", 0));
-                }
-            }
-        }
-        return rows;
-    }
-
-    private static List<String> columns(Path file) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
-            return reader.getFooter().getFileMetaData().getSchema().getFields().stream().map(Type::getName)
-                    .collect(Collectors.toList());
-        }
+        return ParquetFiles.rows(dir, g -> g.getLong("id", 0) + "|" + g.getString("name", 0) + "|" + g.getDouble("amount", 0));
     }
 }

@@ -17,8 +17,9 @@ import java.util.zip.ZipFile;
 
 /**
  * The plugins directory of the end-to-end tests: the hive plugin's zip as the build packaged it
- * (system property {@code sluice.test.plugin-zip}, set by Failsafe) and the {@code formats} plugin
- * whose writers the target uses ({@code sluice.test.formats-zip}), unpacked once per JVM. The
+ * (system property {@code sluice.test.plugin-zip}, set by Failsafe), the {@code formats} plugin
+ * whose writers the target uses ({@code sluice.test.formats-zip}) and the {@code filesystem} plugin
+ * for its success-file policy ({@code sluice.test.filesystem-zip}), unpacked once per JVM. The
  * plugins load from it through their own class loaders, as on a cluster.
  */
 final class HivePluginDir {
@@ -59,9 +60,13 @@ final class HivePluginDir {
             }
         }
         unzip(zip, plugins.resolve("hive"));
-        String formats = System.getProperty("sluice.test.formats-zip");
-        if (formats != null && Files.isRegularFile(Paths.get(formats))) {
-            unzip(Paths.get(formats), plugins.resolve("formats"));
+        for (String other : new String[] {"formats", "filesystem"}) {
+            String otherZip = System.getProperty("sluice.test." + other + "-zip");
+            if (otherZip == null || !Files.isRegularFile(Paths.get(otherZip))) {
+                throw new IllegalStateException("No " + other + " plugin zip at system property sluice.test." + other
+                        + "-zip (" + otherZip + ")");
+            }
+            unzip(Paths.get(otherZip), plugins.resolve(other));
         }
         return plugins;
     }

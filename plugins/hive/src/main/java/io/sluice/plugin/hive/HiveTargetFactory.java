@@ -23,7 +23,7 @@ import java.util.Set;
  * metastore's table and partition locations, in the format of the table's storage descriptor
  * (Parquet or ORC, written by the {@code formats} plugin's writers, partition columns only in the
  * directory names as Hive lays them out). The {@code metastore} commit policy adds the partitions.
- * Appends only so far: no overwrite, no compaction.
+ * {@code INSERT INTO} appends, {@code INSERT OVERWRITE} replaces the partitions written; no compaction yet.
  */
 @Extension
 public final class HiveTargetFactory implements TargetFactory {
@@ -44,6 +44,16 @@ public final class HiveTargetFactory implements TargetFactory {
         options.add(HiveTargetOptions.CATALOG_NAME);
         options.add(FileOptions.ROLLING_FILE_SIZE);
         return options;
+    }
+
+    /**
+     * {@code INSERT OVERWRITE} (BATCH only, the framework checks): the partitions the job writes
+     * lose their other files, as Hive's dynamic partition overwrite; partitions it writes no row to
+     * keep theirs, also a static partition of the statement that gets no rows.
+     */
+    @Override
+    public boolean supportsOverwrite() {
+        return true;
     }
 
     @Override
@@ -81,6 +91,7 @@ public final class HiveTargetFactory implements TargetFactory {
     private static PartFiles.Builder partFiles(SinkContext context, HiveTableInfo table) {
         return PartFiles.builder(table.location)
                 .bucketLocations(table::bucketLocation)
+                .overwrite(context.overwrite())
                 .writers(() -> partWriters(context, table));
     }
 

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code INSERT INTO} a partitioned Parquet Hive table of a hive catalog in BATCH mode: the
  * target writes part files into the metastore's partition locations (an existing partition's own
- * location included), and the {@code metastore} commit policy adds the new partitions. Read back
+ * location included), the {@code metastore} commit policy adds the new partitions, and {@code
+ * INSERT OVERWRITE} replaces the partitions it writes. Read back
  * with parquet-java and Hive's own metastore client.
  */
 class HiveBatchWriteIT {
@@ -78,6 +79,16 @@ class HiveBatchWriteIT {
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
             assertThat(probe.partitionNames("sales", "orders")).hasSize(4);
             assertThat(rows(location(probe, "dt=2026-12-01"))).containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5", "6|f|6.5");
+        }
+
+        // INSERT OVERWRITE replaces the partitions it writes, dynamic or static, and no other
+        tEnv.executeSql("INSERT OVERWRITE h.sales.orders VALUES (7, 'g', 7.5, '2026-12-01')").await();
+        tEnv.executeSql("INSERT OVERWRITE h.sales.orders PARTITION (dt = '2026-11-30') SELECT 8, 'h', 8.5").await();
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(rows(location(probe, "dt=2026-12-01"))).containsExactly("7|g|7.5");
+            assertThat(rows(custom)).containsExactly("8|h|8.5");
+            assertThat(rows(location(probe, "dt=2026-12-02"))).containsExactly("2|b|2.5");
+            assertThat(rows(location(probe, "dt=__HIVE_DEFAULT_PARTITION__"))).containsExactly("5|e|5.5");
         }
     }
 

@@ -7,6 +7,8 @@ import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.Table;
 
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -14,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.partition.PartitionPaths;
 
 /**
@@ -103,6 +106,25 @@ final class HiveTableInfo {
             return location;
         }
         Path existing = partitionLocations.get(bucketId);
-        return existing != null ? existing : new Path(location, bucketId);
+        if (existing == null) {
+            return new Path(location, bucketId);
+        }
+        if (!isBelow(existing, location)) {
+            // the part-file library publishes and overwrites below the table's root only; failing
+            // here, when the bucket opens, is before any file of it exists
+            throw new UncheckedIOException(new NonRecoverableException("Partition " + bucketId + " of Hive table "
+                    + path.getFullName() + " is at " + existing + ", outside the table's location " + location
+                    + ": the hive target writes partitions below the table's location only so far"));
+        }
+        return existing;
+    }
+
+    private static boolean isBelow(Path child, Path root) {
+        URI c = child.toUri().normalize();
+        URI r = root.toUri().normalize();
+        String rootPath = r.getPath().endsWith("/") ? r.getPath() : r.getPath() + "/";
+        return java.util.Objects.equals(c.getScheme(), r.getScheme())
+                && java.util.Objects.equals(c.getAuthority(), r.getAuthority())
+                && c.getPath().startsWith(rootPath);
     }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Paths;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * {@code INSERT INTO} a partitioned Parquet Hive table of a hive catalog in BATCH mode: the
@@ -90,6 +91,14 @@ class HiveBatchWriteIT {
             assertThat(rows(location(probe, "dt=2026-12-02"))).containsExactly("2|b|2.5");
             assertThat(rows(location(probe, "dt=__HIVE_DEFAULT_PARTITION__"))).containsExactly("5|e|5.5");
         }
+
+        // a partition outside the table's location is refused before anything is written there
+        Path outside = tmp.resolve("outside");
+        tEnv.executeSql("ALTER TABLE h.sales.orders ADD PARTITION (dt = 'elsewhere') WITH ('hive.location-uri' = '"
+                + outside.toUri() + "')");
+        assertThat(catchThrowable(() -> tEnv.executeSql("INSERT INTO h.sales.orders VALUES (9, 'i', 9.5, 'elsewhere')")
+                .await())).hasStackTraceContaining("outside the table's location");
+        assertThat(outside.toFile().list()).isNullOrEmpty();
     }
 
     private static Path location(MetastoreProbe probe, String partition) throws Exception {

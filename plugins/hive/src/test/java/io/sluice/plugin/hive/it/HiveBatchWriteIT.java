@@ -101,6 +101,54 @@ class HiveBatchWriteIT {
         assertThat(outside.toFile().list()).isNullOrEmpty();
     }
 
+    @Test
+    void anOrcTableIsWrittenWithOrcFiles() throws Exception {
+        Path metastore = tmp.resolve("orc-metastore");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.sales");
+        tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, name STRING, amount DOUBLE, dt STRING)"
+                + " PARTITIONED BY (dt) WITH ('hive.storage.file-format' = 'orc')");
+        tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                + " VALUES (1, 'a', 1.5, 'x'), (2, 'b', 2.5, 'y'), (3, 'c', 3.5, 'x')").await();
+
+        Path table = metastore.resolve("warehouse").resolve("sales.db").resolve("orders");
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.partitionNames("sales", "orders")).containsExactlyInAnyOrder("dt=x", "dt=y");
+        }
+        assertThat(orcRows(table.resolve("dt=x"))).containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5");
+        assertThat(orcRows(table.resolve("dt=y"))).containsExactly("2|b|2.5");
+    }
+
+    /** The rows of a directory's ORC files, read by ORC's own reader; the schema holds no partition column. */
+    private static List<String> orcRows(Path dir) throws IOException {
+        List<String> rows = new java.util.ArrayList<>();
+        for (Path file : ParquetFiles.dataFiles(dir)) {
+            try (org.apache.orc.Reader reader = org.apache.orc.OrcFile.createReader(
+                    new org.apache.hadoop.fs.Path(file.toUri()), org.apache.orc.OrcFile.readerOptions(
+                            new org.apache.hadoop.conf.Configuration()))) {
+                assertThat(reader.getSchema().getFieldNames()).containsExactly("id", "name", "amount");
+                org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch = reader.getSchema().createRowBatch();
+                try (org.apache.orc.RecordReader records = reader.rows()) {
+                    while (records.nextBatch(batch)) {
+                        org.apache.hadoop.hive.ql.exec.vector.LongColumnVector id =
+                                (org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) batch.cols[0];
+                        org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector name =
+                                (org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector) batch.cols[1];
+                        org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector amount =
+                                (org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector) batch.cols[2];
+                        for (int r = 0; r < batch.size; r++) {
+                            rows.add(id.vector[r] + "|" + name.toString(r) + "|" + amount.vector[r]);
+                        }
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
     private static Path location(MetastoreProbe probe, String partition) throws Exception {
         return Paths.get(URI.create(probe.partitionLocation("sales", "orders", partition)));
     }

@@ -97,11 +97,15 @@ class HiveCatalogIT {
         assertThat(metastore.resolve("metastore_db")).isDirectory();
         assertThat(Files.exists(Paths.get("derby.log"))).as("derby.log goes under metastore.dir").isFalse();
 
-        // the Hive classes came from the plugin: the test's own class path has none
-        assertThat(((PluginBound) catalog).unwrap().getClass().getClassLoader())
-                .isSameAs(((PluginBound) catalog).pluginClassLoader());
-        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.hive.conf.HiveConf"))
-                .isInstanceOf(ClassNotFoundException.class);
+        // the Hive classes came from the plugin, next to another Hive (hive-common 2.3.10) on the
+        // test's own class path, as a job may have: each side sees its own version
+        ClassLoader plugin = ((PluginBound) catalog).pluginClassLoader();
+        assertThat(((PluginBound) catalog).unwrap().getClass().getClassLoader()).isSameAs(plugin);
+        assertThat(hiveVersion(HiveCatalogIT.class.getClassLoader())).isEqualTo("2.3.10");
+        assertThat(hiveVersion(plugin)).isEqualTo("3.1.3");
+        assertThat(Class.forName("org.apache.hadoop.hive.conf.HiveConf", false, plugin))
+                .isNotSameAs(Class.forName("org.apache.hadoop.hive.conf.HiveConf", false, HiveCatalogIT.class.getClassLoader()));
+        // and the Hive connector is the plugin's only
         assertThatThrownBy(() -> Class.forName("org.apache.flink.table.catalog.hive.HiveCatalog"))
                 .isInstanceOf(ClassNotFoundException.class);
 
@@ -162,6 +166,12 @@ class HiveCatalogIT {
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c6 WITH (" + plugins
                 + ", 'metastore' = 'elsewhere')")))
                 .hasStackTraceContaining("Invalid 'metastore' 'elsewhere'");
+    }
+
+    /** The Hive version the Hive classes of {@code loader} report. */
+    private static String hiveVersion(ClassLoader loader) throws Exception {
+        return (String) Class.forName("org.apache.hive.common.util.HiveVersionInfo", true, loader)
+                .getMethod("getVersion").invoke(null);
     }
 
     private static List<Row> rows(TableEnvironment tEnv, String sql) throws Exception {

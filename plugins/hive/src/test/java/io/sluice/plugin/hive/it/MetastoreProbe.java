@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * Hive's own metastore client ({@code HiveMetaStoreClient}) on the metastore of a Sluice hive
- * catalog, for the tests to read what the catalog wrote. The test JVM has no Hive on its class path
- * (the build keeps it off), so the client is the one in the plugin's zip, loaded by the plugin's
- * class loader and called reflectively; it is a second client, with its own connection to the
+ * catalog, for the tests to read what the catalog wrote. The build keeps the plugin's Hive off the
+ * test JVM's class path (which has an older hive-common only), so the client is the one in the
+ * plugin's zip, loaded by the plugin's class loader and called reflectively; it is a second client, with its own connection to the
  * metastore's database, not the catalog's.
  */
 final class MetastoreProbe implements AutoCloseable {

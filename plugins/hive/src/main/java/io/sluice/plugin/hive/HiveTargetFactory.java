@@ -85,7 +85,7 @@ public final class HiveTargetFactory implements TargetFactory {
 
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
-        return partFiles(context, HiveTableInfo.load(context.rawOptions())).build().createCommitter();
+        return new LazyTargetCommitter(() -> partFiles(context, HiveTableInfo.load(context.rawOptions())).build().createCommitter());
     }
 
     private static PartFiles.Builder partFiles(SinkContext context, HiveTableInfo table) {

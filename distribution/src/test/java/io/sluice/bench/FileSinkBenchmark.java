@@ -46,7 +46,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -54,13 +53,11 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static io.sluice.testshared.BenchmarkMachine.cpuModel;
 import static io.sluice.testshared.BenchmarkMachine.deleteTree;
@@ -106,17 +103,22 @@ class FileSinkBenchmark {
     private static final long ROWS = Long.getLong("sluice.bench.rows", 5_000_000L);
     private static final int WARMUP = Integer.getInteger("sluice.bench.warmup", 1);
     private static final int RUNS = Integer.getInteger("sluice.bench.runs", 5);
-    private static final List<String> CASES = Arrays.asList(
-            System.getProperty("sluice.bench.cases", "batch-csv,batch-parquet,streaming-parquet").split(","));
+    private static final List<String> CASES =
+            Arrays.asList(System.getProperty("sluice.bench.cases", "batch-csv,batch-parquet,streaming-parquet")
+                    .split(","));
     private static final long CHECKPOINT_INTERVAL_MS = 1000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(PARALLELISM)
+                    .build());
 
     static final RowType ROW = RowType.of(
-            new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType(), new TimestampType(3)},
+            new LogicalType[] {
+                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType(), new TimestampType(3)
+            },
             new String[] {"id", "name", "amount", "ts"});
 
     private final java.nio.file.Path outRoot = Paths.get("target", "bench-out").toAbsolutePath();
@@ -145,7 +147,8 @@ class FileSinkBenchmark {
 
     private CaseResult runCase(String name, RuntimeExecutionMode mode, String format) throws Exception {
         CaseResult result = new CaseResult(name, mode, format);
-        log("== " + name + ": " + ROWS + " rows, parallelism " + PARALLELISM + ", " + WARMUP + " warm-up + " + RUNS + " measured runs per sink");
+        log("== " + name + ": " + ROWS + " rows, parallelism " + PARALLELISM + ", " + WARMUP + " warm-up + " + RUNS
+                + " measured runs per sink");
         // source alone: what generating the rows costs, for reading the numbers (not in the ratio)
         for (int i = 0; i < WARMUP + RUNS; i++) {
             Run r = run(mode, "source-only", format, i);
@@ -162,21 +165,31 @@ class FileSinkBenchmark {
             }
             if (format.equals("csv")) {
                 // same serialization: the same bytes, whatever the file boundaries
-                assertThat(pair.get("sluice").bytes).as("csv bytes, Sluice vs FileSink").isEqualTo(pair.get("filesink").bytes);
-                assertThat(pair.get("sluice").checksum).as("csv content, Sluice vs FileSink").isEqualTo(pair.get("filesink").checksum);
+                assertThat(pair.get("sluice").bytes)
+                        .as("csv bytes, Sluice vs FileSink")
+                        .isEqualTo(pair.get("filesink").bytes);
+                assertThat(pair.get("sluice").checksum)
+                        .as("csv content, Sluice vs FileSink")
+                        .isEqualTo(pair.get("filesink").checksum);
             }
             if (i >= WARMUP) {
                 result.sluice.add(pair.get("sluice"));
                 result.fileSink.add(pair.get("filesink"));
             }
         }
-        log(String.format(Locale.ROOT, "   %s: Sluice %s rows/s, FileSink %s rows/s, ratio %.2f",
-                name, rate(result.median(result.sluice)), rate(result.median(result.fileSink)), result.ratio()));
+        log(String.format(
+                Locale.ROOT,
+                "   %s: Sluice %s rows/s, FileSink %s rows/s, ratio %.2f",
+                name,
+                rate(result.median(result.sluice)),
+                rate(result.median(result.fileSink)),
+                result.ratio()));
         return result;
     }
 
     private Run run(RuntimeExecutionMode mode, String sink, String format, int index) throws Exception {
-        java.nio.file.Path out = outRoot.resolve(mode.name().toLowerCase(Locale.ROOT) + "-" + format + "-" + sink + "-" + index);
+        java.nio.file.Path out =
+                outRoot.resolve(mode.name().toLowerCase(Locale.ROOT) + "-" + format + "-" + sink + "-" + index);
         deleteTree(out);
         System.gc();
 
@@ -187,7 +200,9 @@ class FileSinkBenchmark {
             env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
         }
         DataGeneratorSource<RowData> source = new DataGeneratorSource<>(new Rows(), ROWS, InternalTypeInfo.of(ROW));
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows").sinkTo(sink(sink, format, out)).name(sink);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows")
+                .sinkTo(sink(sink, format, out))
+                .name(sink);
 
         long cpuStart = processCpuNanos();
         long wallStart = System.nanoTime();
@@ -197,8 +212,19 @@ class FileSinkBenchmark {
         if (!sink.equals("source-only")) {
             verify(r, format, out);
         }
-        log(String.format(Locale.ROOT, "   %-9s %-8s %-11s #%d  %6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s  %s in %d files",
-                mode, format, sink, index, r.netMs / 1000.0, wallMs / 1000.0, r.cpuMs / 1000.0, rate(r.rowsPerSecond()), mb(r.bytes), r.files));
+        log(String.format(
+                Locale.ROOT,
+                "   %-9s %-8s %-11s #%d  %6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s  %s in %d files",
+                mode,
+                format,
+                sink,
+                index,
+                r.netMs / 1000.0,
+                wallMs / 1000.0,
+                r.cpuMs / 1000.0,
+                rate(r.rowsPerSecond()),
+                mb(r.bytes),
+                r.files));
         deleteTree(out);
         return r;
     }
@@ -218,9 +244,10 @@ class FileSinkBenchmark {
                         .withOption("sink.rolling-policy.file-size", "128mb")
                         .withOption("sink.rolling-policy.rollover-interval", "30 min")
                         .withOption("sink.rolling-policy.inactivity-interval", "30 min")
-                        .withOptions(format.equals("parquet")
-                                ? Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true")
-                                : Map.of())
+                        .withOptions(
+                                format.equals("parquet")
+                                        ? Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true")
+                                        : Map.of())
                         .build();
             case "filesink":
                 Path path = new Path(out.toUri());
@@ -248,7 +275,9 @@ class FileSinkBenchmark {
     // ------------------------------------------------------------------ verification
 
     private static void verify(Run r, String format, java.nio.file.Path out) throws IOException {
-        assertThat(CommittedFiles.inProgress(out)).as("in-progress files left in " + out).isEmpty();
+        assertThat(CommittedFiles.inProgress(out))
+                .as("in-progress files left in " + out)
+                .isEmpty();
         List<java.nio.file.Path> files = CommittedFiles.visible(out);
         assertThat(files).as("committed files in " + out).isNotEmpty();
         r.files = files.size();
@@ -311,7 +340,10 @@ class FileSinkBenchmark {
         @Override
         public RowData map(Long i) {
             long h = BenchmarkRows.hash(i);
-            return GenericRowData.of(i, StringData.fromString(BenchmarkRows.name(h)), BenchmarkRows.amount(h),
+            return GenericRowData.of(
+                    i,
+                    StringData.fromString(BenchmarkRows.name(h)),
+                    BenchmarkRows.amount(h),
                     TimestampData.fromEpochMillis(EPOCH_2025 + i));
         }
     }
@@ -399,7 +431,8 @@ class FileSinkBenchmark {
         }
 
         double median(List<Run> runs) {
-            double[] rates = runs.stream().mapToDouble(Run::rowsPerSecond).sorted().toArray();
+            double[] rates =
+                    runs.stream().mapToDouble(Run::rowsPerSecond).sorted().toArray();
             int n = rates.length;
             return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
         }
@@ -409,7 +442,8 @@ class FileSinkBenchmark {
         }
 
         static double medianCpuSeconds(List<Run> runs) {
-            double[] cpu = runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).sorted().toArray();
+            double[] cpu =
+                    runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).sorted().toArray();
             int n = cpu.length;
             return n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
         }
@@ -423,39 +457,65 @@ class FileSinkBenchmark {
     private static String report(List<CaseResult> results, String loadAtStart, String loadAtEnd) {
         StringBuilder s = new StringBuilder();
         s.append("## FileSinkBenchmark: Sluice vs Flink FileSink\n\n");
-        s.append(String.format(Locale.ROOT, "%s, %d cores (%s), %s %s, Java %s, max heap %s; "
+        s.append(String.format(
+                Locale.ROOT,
+                "%s, %d cores (%s), %s %s, Java %s, max heap %s; "
                         + "%,d rows (id BIGINT, name STRING(16), amount DOUBLE, ts TIMESTAMP(3)), parallelism %d, "
                         + "MiniCluster; %d warm-up + %d measured runs per sink, alternating; "
                         + "median of the job's net run time.\n\n",
-                LocalDate.now(), Runtime.getRuntime().availableProcessors(), cpuModel(),
-                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
-                mb(Runtime.getRuntime().maxMemory()), ROWS, PARALLELISM, WARMUP, RUNS));
-        s.append("| case | Sluice rows/s | FileSink rows/s | **ratio** | CPU s/run Sluice / FileSink | CPU ratio | Sluice runs (s) | FileSink runs (s) | output Sluice / FileSink | source alone rows/s |\n");
+                LocalDate.now(),
+                Runtime.getRuntime().availableProcessors(),
+                cpuModel(),
+                System.getProperty("os.name"),
+                System.getProperty("os.arch"),
+                System.getProperty("java.version"),
+                mb(Runtime.getRuntime().maxMemory()),
+                ROWS,
+                PARALLELISM,
+                WARMUP,
+                RUNS));
+        s.append(
+                "| case | Sluice rows/s | FileSink rows/s | **ratio** | CPU s/run Sluice / FileSink | CPU ratio | Sluice runs (s) | FileSink runs (s) | output Sluice / FileSink | source alone rows/s |\n");
         s.append("|---|---:|---:|---:|---:|---:|---|---|---|---:|\n");
         for (CaseResult r : results) {
-            s.append(String.format(Locale.ROOT, "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s in %d / %s in %d files | %s |\n",
-                    r.name, rate(r.median(r.sluice)), rate(r.median(r.fileSink)), r.ratio(),
-                    CaseResult.medianCpuSeconds(r.sluice), CaseResult.medianCpuSeconds(r.fileSink), r.cpuRatio(),
-                    seconds(r.sluice), seconds(r.fileSink),
-                    mb(r.sluice.get(0).bytes), r.sluice.get(0).files, mb(r.fileSink.get(0).bytes), r.fileSink.get(0).files,
+            s.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s in %d / %s in %d files | %s |\n",
+                    r.name,
+                    rate(r.median(r.sluice)),
+                    rate(r.median(r.fileSink)),
+                    r.ratio(),
+                    CaseResult.medianCpuSeconds(r.sluice),
+                    CaseResult.medianCpuSeconds(r.fileSink),
+                    r.cpuRatio(),
+                    seconds(r.sluice),
+                    seconds(r.fileSink),
+                    mb(r.sluice.get(0).bytes),
+                    r.sluice.get(0).files,
+                    mb(r.fileSink.get(0).bytes),
+                    r.fileSink.get(0).files,
                     rate(r.median(r.sourceOnly))));
         }
-        s.append("\nratio: median throughput (rows / the job's net run time) of Sluice over FileSink's, > 1: Sluice is faster. "
-                + "CPU ratio: FileSink's median CPU time of the whole JVM per run over Sluice's (> 1: Sluice needs less), "
-                + "steadier than throughput when other processes compete for the cores "
-                + "(load average at start / end: " + loadAtStart + " / " + loadAtEnd + "). csv: both write Flink's CsvRowDataSerializationSchema + \\n "
-                + "(byte-identical content, checked); parquet: ParquetRowDataBuilder, SNAPPY, UTC timestamps, both. "
-                + "streaming: checkpoints every " + CHECKPOINT_INTERVAL_MS + " ms. Every run's output was verified "
-                + "(" + String.format(Locale.ROOT, "%,d", ROWS) + " rows committed, nothing in progress).\n");
+        s.append(
+                "\nratio: median throughput (rows / the job's net run time) of Sluice over FileSink's, > 1: Sluice is faster. "
+                        + "CPU ratio: FileSink's median CPU time of the whole JVM per run over Sluice's (> 1: Sluice needs less), "
+                        + "steadier than throughput when other processes compete for the cores "
+                        + "(load average at start / end: " + loadAtStart + " / " + loadAtEnd
+                        + "). csv: both write Flink's CsvRowDataSerializationSchema + \\n "
+                        + "(byte-identical content, checked); parquet: ParquetRowDataBuilder, SNAPPY, UTC timestamps, both. "
+                        + "streaming: checkpoints every " + CHECKPOINT_INTERVAL_MS
+                        + " ms. Every run's output was verified "
+                        + "(" + String.format(Locale.ROOT, "%,d", ROWS) + " rows committed, nothing in progress).\n");
         return s.toString();
     }
 
     private static String seconds(List<Run> runs) {
-        return runs.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0)).collect(Collectors.joining(", "));
+        return runs.stream()
+                .map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0))
+                .collect(Collectors.joining(", "));
     }
 
     private static void log(String line) {
         System.out.println(line);
     }
-
 }

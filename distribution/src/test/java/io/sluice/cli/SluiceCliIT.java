@@ -45,12 +45,15 @@ class SluiceCliIT {
 
     private static Path dist;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void distribution() {
         String dir = System.getProperty("sluice.test.dist");
-        assertThat(dir).as("system property sluice.test.dist (set by the distribution's pom)").isNotNull();
+        assertThat(dir)
+                .as("system property sluice.test.dist (set by the distribution's pom)")
+                .isNotNull();
         dist = Paths.get(dir);
         assertThat(dist.resolve("bin/sluice")).as("the staged bin/sluice").isExecutable();
     }
@@ -60,13 +63,16 @@ class SluiceCliIT {
         Run run = sluice(Collections.emptyMap(), PLUGINS_TIMEOUT, "plugins");
 
         assertThat(run.exitCode).as(run.describe()).isZero();
-        assertThat(run.stdout).contains("Plugins directory: " + dist.resolve("sluice-plugins").toRealPath());
+        assertThat(run.stdout)
+                .contains("Plugins directory: " + dist.resolve("sluice-plugins").toRealPath());
         String formats = run.block("formats");
-        assertThat(formats).containsPattern("status:\\s+LOADED")
+        assertThat(formats)
+                .containsPattern("status:\\s+LOADED")
                 .containsPattern("FormatFactory:\\s+.*\\bcsv\\b")
                 .containsPattern("FormatFactory:\\s+.*\\bparquet\\b");
         String filesystem = run.block("filesystem");
-        assertThat(filesystem).containsPattern("status:\\s+LOADED")
+        assertThat(filesystem)
+                .containsPattern("status:\\s+LOADED")
                 .containsPattern("TargetFactory:\\s+filesystem")
                 .containsPattern("CommitPolicyFactory:\\s+.*\\bsuccess-file\\b");
         assertThat(run.stdout).containsPattern("\\d+ plugin\\(s\\): \\d+ loaded, 0 disabled, 0 failed");
@@ -80,11 +86,13 @@ class SluiceCliIT {
         new Random(42).nextBytes(garbage);
         Files.write(plugins.resolve("broken.zip"), garbage);
 
-        Run run = sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", plugins.toString()), PLUGINS_TIMEOUT, "plugins");
+        Run run =
+                sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", plugins.toString()), PLUGINS_TIMEOUT, "plugins");
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
         String broken = run.block("broken.zip");
-        assertThat(broken).containsPattern("status:\\s+FAILED")
+        assertThat(broken)
+                .containsPattern("status:\\s+FAILED")
                 .containsPattern("error:\\s+.*broken\\.zip")
                 .contains("corrupt");
         assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
@@ -96,7 +104,8 @@ class SluiceCliIT {
     void aMissingPluginsDirectoryIsAUsageError() throws Exception {
         Path missing = tmp.resolve("no-such-dir");
 
-        Run run = sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", missing.toString()), PLUGINS_TIMEOUT, "plugins");
+        Run run =
+                sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", missing.toString()), PLUGINS_TIMEOUT, "plugins");
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(2);
         assertThat(run.stderr).contains("[ERROR]").contains(missing.toString()).contains("does not exist");
@@ -116,7 +125,8 @@ class SluiceCliIT {
     @Test
     void theQuickstartWritesPartitionedParquetWithSuccessFilesAndCsv() throws Exception {
         Path out = tmp.resolve("quickstart");
-        String example = new String(Files.readAllBytes(dist.resolve("examples/quickstart.sql")), StandardCharsets.UTF_8);
+        String example =
+                new String(Files.readAllBytes(dist.resolve("examples/quickstart.sql")), StandardCharsets.UTF_8);
         assertThat(example).contains(QUICKSTART_DIR);
         Path script = tmp.resolve("quickstart.sql");
         Files.write(script, example.replace(QUICKSTART_DIR, out.toString()).getBytes(StandardCharsets.UTF_8));
@@ -124,7 +134,8 @@ class SluiceCliIT {
         Run run = sluice(Collections.emptyMap(), SQL_TIMEOUT, "sql", "-f", script.toString());
 
         assertThat(run.exitCode).as(run.describe()).isZero();
-        assertThat(run.stdout).contains("batch mode")
+        assertThat(run.stdout)
+                .contains("batch mode")
                 .contains("Committed to default_catalog.default_database.orders_parquet")
                 .contains("Committed to default_catalog.default_database.orders_csv")
                 .containsPattern("\\d+ files? \\(\\d+ new\\), \\d+ bytes, 5000 lines")
@@ -137,7 +148,9 @@ class SluiceCliIT {
         Map<String, Long> recordsPerPartition = new TreeMap<>();
         for (String partition : names(parquet)) {
             Path dir = parquet.resolve(partition);
-            assertThat(dir.resolve("_SUCCESS")).as("success file of " + partition).isRegularFile();
+            assertThat(dir.resolve("_SUCCESS"))
+                    .as("success file of " + partition)
+                    .isRegularFile();
             List<Path> parts = visibleFiles(dir);
             assertThat(parts).as("part files of " + partition).isNotEmpty();
             long records = 0;
@@ -147,36 +160,52 @@ class SluiceCliIT {
             recordsPerPartition.put(partition, records);
         }
         // dt is 2024-06-0<order_id % 3 + 1> for order ids 1..5000
-        assertThat(recordsPerPartition).containsEntry("dt=2024-06-01", 1666L)
-                .containsEntry("dt=2024-06-02", 1667L).containsEntry("dt=2024-06-03", 1667L);
+        assertThat(recordsPerPartition)
+                .containsEntry("dt=2024-06-01", 1666L)
+                .containsEntry("dt=2024-06-02", 1667L)
+                .containsEntry("dt=2024-06-03", 1667L);
 
         // CSV: 5000 lines, each order id once
         List<String> lines = visibleFiles(out.resolve("orders_csv")).stream()
-                .flatMap(SluiceCliIT::lines).collect(Collectors.toList());
+                .flatMap(SluiceCliIT::lines)
+                .collect(Collectors.toList());
         assertThat(lines).hasSize(5000);
-        Set<Long> ids = lines.stream().map(l -> Long.parseLong(l.substring(0, l.indexOf(','))))
+        Set<Long> ids = lines.stream()
+                .map(l -> Long.parseLong(l.substring(0, l.indexOf(','))))
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(ids).isEqualTo(LongStream.rangeClosed(1, 5000).boxed().collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(ids)
+                .isEqualTo(LongStream.rangeClosed(1, 5000).boxed().collect(Collectors.toCollection(TreeSet::new)));
     }
 
     @Test
     void aFailingJobPrintsTheShortErrorFirstAndNoStackTraceAndStopsTheScript() throws Exception {
         Path script = tmp.resolve("failing.sql");
-        Files.write(script, Arrays.asList(
-                "SET 'execution.runtime-mode' = 'batch';",
-                "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10',",
-                "  'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '10');",
-                "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
-                "-- fails at run time, in the job, not while planning",
-                "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;",
-                "SHOW TABLES;"), StandardCharsets.UTF_8);
+        Files.write(
+                script,
+                Arrays.asList(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10',",
+                        "  'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '10');",
+                        "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
+                        "-- fails at run time, in the job, not while planning",
+                        "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;",
+                        "SHOW TABLES;"),
+                StandardCharsets.UTF_8);
         Path logDir = tmp.resolve("log");
 
-        Run run = sluice(Collections.singletonMap("SLUICE_LOG_DIR", logDir.toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+        Run run = sluice(
+                Collections.singletonMap("SLUICE_LOG_DIR", logDir.toString()),
+                SQL_TIMEOUT,
+                "sql",
+                "-f",
+                script.toString());
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
-        assertThat(run.firstErrorLine()).as(run.describe()).isEqualTo("[ERROR] java.lang.ArithmeticException: / by zero");
-        assertThat(run.stderr).contains("Statement 4 (line 6) failed: INSERT INTO sink")
+        assertThat(run.firstErrorLine())
+                .as(run.describe())
+                .isEqualTo("[ERROR] java.lang.ArithmeticException: / by zero");
+        assertThat(run.stderr)
+                .contains("Statement 4 (line 6) failed: INSERT INTO sink")
                 .containsPattern("Job [0-9a-f]{32} failed after")
                 .contains("root cause: java.lang.ArithmeticException");
         assertNoStackTrace(run);
@@ -190,26 +219,37 @@ class SluiceCliIT {
     void anInvalidOptionIsTheFirstLineNamingOptionAndValueAndTheDataStays() throws Exception {
         Path out = tmp.resolve("t");
         Path script = tmp.resolve("invalid.sql");
-        String table = "CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
-                + "'path' = '" + out + "', 'format' = 'csv'";
-        Files.write(script, Arrays.asList(
-                "SET 'execution.runtime-mode' = 'batch';",
-                table + ");",
-                "INSERT INTO t VALUES (1), (2);",
-                "CREATE TABLE bad (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
-                        + "'path' = '" + out + "', 'format' = 'csv', 'sink.rolling-policy.file-size' = '10 parsecs');",
-                "INSERT INTO bad VALUES (3);"), StandardCharsets.UTF_8);
+        String table = "CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', " + "'path' = '"
+                + out + "', 'format' = 'csv'";
+        Files.write(
+                script,
+                Arrays.asList(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        table + ");",
+                        "INSERT INTO t VALUES (1), (2);",
+                        "CREATE TABLE bad (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
+                                + "'path' = '" + out
+                                + "', 'format' = 'csv', 'sink.rolling-policy.file-size' = '10 parsecs');",
+                        "INSERT INTO bad VALUES (3);"),
+                StandardCharsets.UTF_8);
 
-        Run run = sluice(Collections.singletonMap("SLUICE_LOG_DIR", tmp.resolve("log").toString()), SQL_TIMEOUT,
-                "sql", "-f", script.toString());
+        Run run = sluice(
+                Collections.singletonMap("SLUICE_LOG_DIR", tmp.resolve("log").toString()),
+                SQL_TIMEOUT,
+                "sql",
+                "-f",
+                script.toString());
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
-        assertThat(run.firstErrorLine()).as(run.describe())
+        assertThat(run.firstErrorLine())
+                .as(run.describe())
                 .startsWith("[ERROR] Invalid options of table default_catalog.default_database.bad")
-                .contains("sink.rolling-policy.file-size").contains("10 parsecs");
+                .contains("sink.rolling-policy.file-size")
+                .contains("10 parsecs");
         assertThat(run.stderr).doesNotContain("Table options are");
         assertNoStackTrace(run);
-        List<String> lines = visibleFiles(out).stream().flatMap(SluiceCliIT::lines).sorted().collect(Collectors.toList());
+        List<String> lines =
+                visibleFiles(out).stream().flatMap(SluiceCliIT::lines).sorted().collect(Collectors.toList());
         assertThat(lines).as("the rows committed before the failed statement").containsExactly("1", "2");
     }
 
@@ -218,18 +258,27 @@ class SluiceCliIT {
         Path out = tmp.resolve("s");
         Path logDir = tmp.resolve("log");
         Path script = tmp.resolve("streaming.sql");
-        Files.write(script, Arrays.asList(
-                "SET 'execution.checkpointing.interval' = '300 ms';",
-                "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '40',",
-                "  'rows-per-second' = '20', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '40');",
-                "CREATE TABLE t (n INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '" + out + "', "
-                        + "'format' = 'csv', 'sink.rolling-policy.kind' = 'on-checkpoint');",
-                "INSERT INTO t SELECT n FROM numbers;"), StandardCharsets.UTF_8);
+        Files.write(
+                script,
+                Arrays.asList(
+                        "SET 'execution.checkpointing.interval' = '300 ms';",
+                        "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '40',",
+                        "  'rows-per-second' = '20', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '40');",
+                        "CREATE TABLE t (n INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '" + out
+                                + "', " + "'format' = 'csv', 'sink.rolling-policy.kind' = 'on-checkpoint');",
+                        "INSERT INTO t SELECT n FROM numbers;"),
+                StandardCharsets.UTF_8);
 
-        Run run = sluice(Collections.singletonMap("SLUICE_LOG_DIR", logDir.toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+        Run run = sluice(
+                Collections.singletonMap("SLUICE_LOG_DIR", logDir.toString()),
+                SQL_TIMEOUT,
+                "sql",
+                "-f",
+                script.toString());
 
         assertThat(run.exitCode).as(run.describe()).isZero();
-        assertThat(visibleFiles(out).stream().flatMap(SluiceCliIT::lines).count()).isEqualTo(40);
+        assertThat(visibleFiles(out).stream().flatMap(SluiceCliIT::lines).count())
+                .isEqualTo(40);
         assertThat(run.stderr).doesNotContain("Name collision");
         Path log = logDir.resolve("sluice.log");
         if (Files.exists(log)) {
@@ -244,8 +293,11 @@ class SluiceCliIT {
         // a second copy of the filesystem plugin under another id: every extension name clashes
         copyTree(plugins.resolve("filesystem"), plugins.resolve("filesystem-fork"));
         Path descriptor = plugins.resolve("filesystem-fork/plugin.properties");
-        Files.write(descriptor, read(descriptor.toFile()).replaceAll("plugin.id=.*", "plugin.id=filesystem-fork")
-                .getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                descriptor,
+                read(descriptor.toFile())
+                        .replaceAll("plugin.id=.*", "plugin.id=filesystem-fork")
+                        .getBytes(StandardCharsets.UTF_8));
         Map<String, String> env = new java.util.HashMap<>();
         env.put("SLUICE_PLUGINS_DIR", plugins.toString());
         env.put("SLUICE_JAVA_OPTS", "-Dsluice.plugins.enabled=formats,filesystem,filesystem-fork,nope");
@@ -253,12 +305,16 @@ class SluiceCliIT {
         Run run = sluice(env, PLUGINS_TIMEOUT, "plugins");
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
-        assertThat(run.block("filesystem")).containsPattern("status:\\s+FAILED")
+        assertThat(run.block("filesystem"))
+                .containsPattern("status:\\s+FAILED")
                 .contains("TargetFactory 'filesystem' is offered by plugin filesystem-fork too");
-        assertThat(run.block("filesystem-fork")).containsPattern("status:\\s+FAILED")
+        assertThat(run.block("filesystem-fork"))
+                .containsPattern("status:\\s+FAILED")
                 .contains("is offered by plugin filesystem too");
-        assertThat(run.block("nope")).containsPattern("status:\\s+FAILED")
-                .contains("names plugin 'nope', which is not in").contains("filesystem, filesystem-fork, formats");
+        assertThat(run.block("nope"))
+                .containsPattern("status:\\s+FAILED")
+                .contains("names plugin 'nope', which is not in")
+                .contains("filesystem, filesystem-fork, formats");
         assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
     }
 
@@ -268,22 +324,29 @@ class SluiceCliIT {
         copyTree(dist.resolve("sluice-plugins"), plugins);
         Path jar;
         try (Stream<Path> jars = Files.list(plugins.resolve("filesystem/lib"))) {
-            jar = jars.filter(p -> p.getFileName().toString().contains("filesystem")).findFirst().orElseThrow();
+            jar = jars.filter(p -> p.getFileName().toString().contains("filesystem"))
+                    .findFirst()
+                    .orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(jar);
         Files.write(jar, Arrays.copyOf(bytes, bytes.length / 2));
 
-        Run run = sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", plugins.toString()), PLUGINS_TIMEOUT, "plugins");
+        Run run =
+                sluice(Collections.singletonMap("SLUICE_PLUGINS_DIR", plugins.toString()), PLUGINS_TIMEOUT, "plugins");
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
-        assertThat(run.block("filesystem")).containsPattern("status:\\s+FAILED").contains("corrupt jar")
+        assertThat(run.block("filesystem"))
+                .containsPattern("status:\\s+FAILED")
+                .contains("corrupt jar")
                 .contains(jar.getFileName().toString());
         assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
     }
 
     /** No line of a Java stack trace ("at pkg.Class.method(") anywhere in the command's output. */
     private static void assertNoStackTrace(Run run) {
-        assertThat(run.stdout + run.stderr).as(run.describe()).doesNotContainPattern("(?m)^\\s+at [\\w.$]+\\(")
+        assertThat(run.stdout + run.stderr)
+                .as(run.describe())
+                .doesNotContainPattern("(?m)^\\s+at [\\w.$]+\\(")
                 .doesNotContain("Caused by:");
     }
 
@@ -297,8 +360,10 @@ class SluiceCliIT {
         Path logs = Files.createTempDirectory(tmp, "run");
         File stdout = logs.resolve("stdout").toFile();
         File stderr = logs.resolve("stderr").toFile();
-        ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile())
-                .redirectOutput(stdout).redirectError(stderr);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(tmp.toFile())
+                .redirectOutput(stdout)
+                .redirectError(stderr);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().remove("SLUICE_PLUGINS_DIR");
         builder.environment().putAll(env);
@@ -317,8 +382,10 @@ class SluiceCliIT {
 
     private static List<String> names(Path dir) throws IOException {
         try (Stream<Path> children = Files.list(dir)) {
-            return children.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".") && !n.startsWith("_"))
-                    .sorted().collect(Collectors.toList());
+            return children.map(p -> p.getFileName().toString())
+                    .filter(n -> !n.startsWith(".") && !n.startsWith("_"))
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 
@@ -326,8 +393,10 @@ class SluiceCliIT {
     private static List<Path> visibleFiles(Path dir) throws IOException {
         try (Stream<Path> children = Files.list(dir)) {
             return children.filter(Files::isRegularFile)
-                    .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
-                    .sorted().collect(Collectors.toList());
+                    .filter(p -> !p.getFileName().toString().startsWith(".")
+                            && !p.getFileName().toString().startsWith("_"))
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 

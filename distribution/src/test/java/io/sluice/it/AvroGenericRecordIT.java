@@ -53,9 +53,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
@@ -84,22 +84,28 @@ class AvroGenericRecordIT {
     private static final int COUNT = 300;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     static final Schema SCHEMA = new Schema.Parser().parse(AvroJobRecords.SCHEMA_JSON);
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void twoAvros() throws Exception {
         String jobAvro = Schema.class.getPackage().getImplementationVersion();
         assertThat(jobAvro).startsWith(JOB_AVRO_MAJOR + ".");
         Class<?> pluginSchema = PluginRegistry.get(PluginSettings.of(TestDistribution.pluginsDir()))
-                .classLoader("formats").loadClass(Schema.class.getName());
+                .classLoader("formats")
+                .loadClass(Schema.class.getName());
         assertThat(pluginSchema).isNotSameAs(Schema.class);
-        assertThat(pluginSchema.getPackage().getImplementationVersion()).startsWith("1.11.").isNotEqualTo(jobAvro);
+        assertThat(pluginSchema.getPackage().getImplementationVersion())
+                .startsWith("1.11.")
+                .isNotEqualTo(jobAvro);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -118,30 +124,42 @@ class AvroGenericRecordIT {
     @Test
     void onAStandaloneClusterTheJobsJarsBringTheOnlyAvro() throws Exception {
         Path dist = TestDistribution.home();
-        assertThat(jarsWith(dist.resolve("lib"), "org/apache/avro/Schema.class")).as("Avro in lib/").isEmpty();
+        assertThat(jarsWith(dist.resolve("lib"), "org/apache/avro/Schema.class"))
+                .as("Avro in lib/")
+                .isEmpty();
         assertThat(jarsWith(dist.resolve("opt").resolve("embedded"), "org/apache/avro/Schema.class"))
-                .as("Avro in opt/embedded").isEmpty();
+                .as("Avro in opt/embedded")
+                .isEmpty();
         List<String> jobJars = new ArrayList<>();
         jobJars.add(jobCodeJar(tmp.resolve("job.jar")).toString());
         // the job's Avro and what it needs beyond Flink's class path (Jackson; Flink's is shaded)
-        for (Class<?> c : new Class<?>[] {Schema.class, com.fasterxml.jackson.core.JsonFactory.class,
-                com.fasterxml.jackson.databind.ObjectMapper.class, com.fasterxml.jackson.annotation.JsonProperty.class}) {
-            jobJars.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        for (Class<?> c : new Class<?>[] {
+            Schema.class,
+            com.fasterxml.jackson.core.JsonFactory.class,
+            com.fasterxml.jackson.databind.ObjectMapper.class,
+            com.fasterxml.jackson.annotation.JsonProperty.class
+        }) {
+            jobJars.add(Path.of(c.getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString());
         }
         Path out = tmp.resolve("out");
         // the MiniCluster extension made its environments the context of this test; a remote
         // environment is refused while they are (the extension unsets them after the test anyway)
         TestEnvironment.unsetAsContext();
         TestStreamEnvironment.unsetAsContext();
-        try (StandaloneCluster cluster = StandaloneCluster.start(dist, tmp.resolve("cluster"),
-                TestDistribution.pluginsDir(), Duration.ofSeconds(90))) {
+        try (StandaloneCluster cluster = StandaloneCluster.start(
+                dist, tmp.resolve("cluster"), TestDistribution.pluginsDir(), Duration.ofSeconds(90))) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
                     cluster.host(), cluster.restPort(), new Configuration(), jobJars.toArray(new String[0]));
             runJob(env, "parquet", out);
             assertThat(cluster.taskManagerLog())
                     .contains("Classes of io.sluice.runtime.adapt.avro. linked to the job's org.apache.avro.Schema "
                             + Schema.class.getPackage().getImplementationVersion())
-                    .doesNotContain("LinkageError").doesNotContain("ClassCastException");
+                    .doesNotContain("LinkageError")
+                    .doesNotContain("ClassCastException");
         }
         assertReadBackEqual("parquet", out);
     }
@@ -155,8 +173,9 @@ class AvroGenericRecordIT {
         env.getConfig().enableObjectReuse();
 
         RowAdapter<GenericRecord> adapter = AvroAdapters.forSchema(SCHEMA);
-        assertThat(adapter.rowType().getFieldNames()).containsExactlyElementsOf(
-                SCHEMA.getFields().stream().map(Schema.Field::name).collect(Collectors.toList()));
+        assertThat(adapter.rowType().getFieldNames())
+                .containsExactlyElementsOf(
+                        SCHEMA.getFields().stream().map(Schema.Field::name).collect(Collectors.toList()));
         SluiceSinkBuilder builder = SluiceSink.forAdapter(adapter)
                 .withTarget("filesystem")
                 .withPluginsDir(TestDistribution.pluginsDir())
@@ -170,15 +189,16 @@ class AvroGenericRecordIT {
             builder.withOption("avro.timestamp_mapping.legacy", "false");
         }
         SluiceSink sink = builder.build();
-        DataStream<GenericRecord> records = env.fromSequence(0, COUNT - 1)
-                .map(new AvroJobRecords.MakeRecords(AvroJobRecords.SCHEMA_JSON));
+        DataStream<GenericRecord> records =
+                env.fromSequence(0, COUNT - 1).map(new AvroJobRecords.MakeRecords(AvroJobRecords.SCHEMA_JSON));
         RowAdapters.sinkTo(records, adapter, sink).name("payments");
         env.execute("avro records to " + format);
     }
 
     private static void assertReadBackEqual(String format, Path out) {
         List<Map<String, Object>> expected = LongStream.range(0, COUNT)
-                .mapToObj(i -> canonical(AvroJobRecords.record(SCHEMA, i))).collect(Collectors.toList());
+                .mapToObj(i -> canonical(AvroJobRecords.record(SCHEMA, i)))
+                .collect(Collectors.toList());
         List<Map<String, Object>> actual = format.equals("avro") ? readAvro(out) : readParquet(out);
         actual.sort(Comparator.comparing(m -> (Long) m.get("id")));
         assertThat(actual).hasSize(COUNT);
@@ -192,8 +212,13 @@ class AvroGenericRecordIT {
 
     /** The job's own code, {@link AvroJobRecords}, as a jar: what a user's job jar would hold. */
     private static Path jobCodeJar(Path jar) throws Exception {
-        Path classes = Path.of(AvroJobRecords.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
+        Path classes = Path.of(AvroJobRecords.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        try (OutputStream file = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(file);
                 Stream<Path> all = Files.walk(classes.resolve("io/sluice/it"))) {
             for (Path c : all.filter(p -> p.getFileName().toString().startsWith(AvroJobRecords.class.getSimpleName()))
                     .collect(Collectors.toList())) {
@@ -264,7 +289,8 @@ class AvroGenericRecordIT {
             Schema branch = schema.getTypes().get(GenericData.get().resolveUnion(schema, v));
             return avroValue(branch, v);
         }
-        String logical = schema.getLogicalType() == null ? "" : schema.getLogicalType().getName();
+        String logical =
+                schema.getLogicalType() == null ? "" : schema.getLogicalType().getName();
         switch (schema.getType()) {
             case RECORD:
                 return canonical((GenericRecord) v);
@@ -275,7 +301,8 @@ class AvroGenericRecordIT {
             case FIXED:
                 byte[] bytes = v instanceof ByteBuffer ? bytes((ByteBuffer) v) : ((GenericFixed) v).bytes();
                 if (logical.equals("decimal")) {
-                    return new BigDecimal(new BigInteger(bytes), ((LogicalTypes.Decimal) schema.getLogicalType()).getScale());
+                    return new BigDecimal(
+                            new BigInteger(bytes), ((LogicalTypes.Decimal) schema.getLogicalType()).getScale());
                 }
                 return hex(bytes);
             case INT:
@@ -291,7 +318,10 @@ class AvroGenericRecordIT {
                         return v;
                 }
             case ARRAY:
-                return ((Collection<?>) v).stream().map(e -> avroValue(schema.getElementType(), e)).collect(Collectors.toList());
+                return ((Collection<?>) v)
+                        .stream()
+                                .map(e -> avroValue(schema.getElementType(), e))
+                                .collect(Collectors.toList());
             case MAP: {
                 Map<String, Object> m = new TreeMap<>();
                 ((Map<?, ?>) v).forEach((k, x) -> m.put(k.toString(), avroValue(schema.getValueType(), x)));
@@ -322,7 +352,8 @@ class AvroGenericRecordIT {
         List<Path> files = CommittedFiles.visible(base);
         assertThat(files).isNotEmpty();
         for (Path file : files) {
-            try (DataFileReader<GenericRecord> reader = new DataFileReader<>(file.toFile(), new GenericDatumReader<>())) {
+            try (DataFileReader<GenericRecord> reader =
+                    new DataFileReader<>(file.toFile(), new GenericDatumReader<>())) {
                 for (GenericRecord r : reader) {
                     out.add(canonical(r));
                 }
@@ -367,7 +398,9 @@ class AvroGenericRecordIT {
                 Map<String, Object> map = new TreeMap<>();
                 for (int i = 0; i < value.getFieldRepetitionCount(0); i++) {
                     Group entry = value.getGroup(0, i);
-                    map.put(entry.getString(0, 0), entry.getFieldRepetitionCount(1) == 0 ? null : parquetValue(entry, 1, 0));
+                    map.put(
+                            entry.getString(0, 0),
+                            entry.getFieldRepetitionCount(1) == 0 ? null : parquetValue(entry, 1, 0));
                 }
                 return map;
             }
@@ -382,7 +415,8 @@ class AvroGenericRecordIT {
                 case INT64:
                     return BigDecimal.valueOf(g.getLong(field, index), scale);
                 default:
-                    return new BigDecimal(new BigInteger(g.getBinary(field, index).getBytes()), scale);
+                    return new BigDecimal(
+                            new BigInteger(g.getBinary(field, index).getBytes()), scale);
             }
         }
         switch (primitive) {
@@ -390,9 +424,11 @@ class AvroGenericRecordIT {
                 return int96Micros(g.getInt96(field, index));
             case INT64:
                 if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) {
-                    LogicalTypeAnnotation.TimeUnit unit = ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) logical).getUnit();
+                    LogicalTypeAnnotation.TimeUnit unit =
+                            ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) logical).getUnit();
                     long v = g.getLong(field, index);
-                    return unit == LogicalTypeAnnotation.TimeUnit.MILLIS ? v * 1000
+                    return unit == LogicalTypeAnnotation.TimeUnit.MILLIS
+                            ? v * 1000
                             : unit == LogicalTypeAnnotation.TimeUnit.NANOS ? Math.floorDiv(v, 1000L) : v;
                 }
                 return g.getLong(field, index);

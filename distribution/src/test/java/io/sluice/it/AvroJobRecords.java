@@ -22,29 +22,31 @@ public final class AvroJobRecords {
 
     /** 2023-11-14T22:13:20.123Z, and the same instant with microseconds. */
     static final long BASE_MS = 1_700_000_000_123L;
+
     static final long BASE_US = 1_700_000_000_123_456L;
 
-    static final String SCHEMA_JSON = "{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"com.example\",\"fields\":["
-            + "{\"name\":\"id\",\"type\":\"long\"},"
-            + "{\"name\":\"name\",\"type\":\"string\"},"
-            + "{\"name\":\"note\",\"type\":[\"null\",\"string\"],\"default\":null},"
-            + "{\"name\":\"color\",\"type\":{\"type\":\"enum\",\"name\":\"Color\",\"symbols\":[\"RED\",\"GREEN\",\"BLUE\"]}},"
-            + "{\"name\":\"amount\",\"type\":{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":12,\"scale\":2}},"
-            + "{\"name\":\"big\",\"type\":[\"null\",{\"type\":\"fixed\",\"name\":\"Big\",\"size\":16,\"logicalType\":\"decimal\",\"precision\":30,\"scale\":6}]},"
-            + "{\"name\":\"fx\",\"type\":{\"type\":\"fixed\",\"name\":\"Four\",\"size\":4}},"
-            + "{\"name\":\"day\",\"type\":{\"type\":\"int\",\"logicalType\":\"date\"}},"
-            + "{\"name\":\"tms\",\"type\":{\"type\":\"int\",\"logicalType\":\"time-millis\"}},"
-            + "{\"name\":\"tus\",\"type\":{\"type\":\"long\",\"logicalType\":\"time-micros\"}},"
-            + "{\"name\":\"tsms\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}},"
-            + "{\"name\":\"tsus\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}},"
-            + "{\"name\":\"ltsms\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-millis\"}},"
-            + "{\"name\":\"ltsus\",\"type\":[\"null\",{\"type\":\"long\",\"logicalType\":\"local-timestamp-micros\"}]},"
-            + "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
-            + "{\"name\":\"attrs\",\"type\":{\"type\":\"map\",\"values\":\"long\"}},"
-            + "{\"name\":\"address\",\"type\":{\"type\":\"record\",\"name\":\"Address\",\"fields\":["
-            + "  {\"name\":\"city\",\"type\":\"string\"},{\"name\":\"zip\",\"type\":\"int\"}]}},"
-            + "{\"name\":\"previous\",\"type\":[\"null\",\"Address\"]}"
-            + "]}";
+    static final String SCHEMA_JSON =
+            "{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"com.example\",\"fields\":["
+                    + "{\"name\":\"id\",\"type\":\"long\"},"
+                    + "{\"name\":\"name\",\"type\":\"string\"},"
+                    + "{\"name\":\"note\",\"type\":[\"null\",\"string\"],\"default\":null},"
+                    + "{\"name\":\"color\",\"type\":{\"type\":\"enum\",\"name\":\"Color\",\"symbols\":[\"RED\",\"GREEN\",\"BLUE\"]}},"
+                    + "{\"name\":\"amount\",\"type\":{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":12,\"scale\":2}},"
+                    + "{\"name\":\"big\",\"type\":[\"null\",{\"type\":\"fixed\",\"name\":\"Big\",\"size\":16,\"logicalType\":\"decimal\",\"precision\":30,\"scale\":6}]},"
+                    + "{\"name\":\"fx\",\"type\":{\"type\":\"fixed\",\"name\":\"Four\",\"size\":4}},"
+                    + "{\"name\":\"day\",\"type\":{\"type\":\"int\",\"logicalType\":\"date\"}},"
+                    + "{\"name\":\"tms\",\"type\":{\"type\":\"int\",\"logicalType\":\"time-millis\"}},"
+                    + "{\"name\":\"tus\",\"type\":{\"type\":\"long\",\"logicalType\":\"time-micros\"}},"
+                    + "{\"name\":\"tsms\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}},"
+                    + "{\"name\":\"tsus\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}},"
+                    + "{\"name\":\"ltsms\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-millis\"}},"
+                    + "{\"name\":\"ltsus\",\"type\":[\"null\",{\"type\":\"long\",\"logicalType\":\"local-timestamp-micros\"}]},"
+                    + "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
+                    + "{\"name\":\"attrs\",\"type\":{\"type\":\"map\",\"values\":\"long\"}},"
+                    + "{\"name\":\"address\",\"type\":{\"type\":\"record\",\"name\":\"Address\",\"fields\":["
+                    + "  {\"name\":\"city\",\"type\":\"string\"},{\"name\":\"zip\",\"type\":\"int\"}]}},"
+                    + "{\"name\":\"previous\",\"type\":[\"null\",\"Address\"]}"
+                    + "]}";
 
     private AvroJobRecords() {}
 
@@ -58,11 +60,26 @@ public final class AvroJobRecords {
         r.put("id", i);
         r.put("name", new Utf8("name-" + i));
         r.put("note", i % 3 == 0 ? null : "note " + i);
-        r.put("color", new GenericData.EnumSymbol(schema.getField("color").schema(), new String[] {"RED", "GREEN", "BLUE"}[(int) (i % 3)]));
-        r.put("amount", decimals.toBytes(BigDecimal.valueOf(i * 100_003 - 5_000_000, 2), amount, amount.getLogicalType()));
-        r.put("big", i % 4 == 0 ? null
-                : decimals.toFixed(new BigDecimal("123456789012345678901234.567891").subtract(BigDecimal.valueOf(i)), big, big.getLogicalType()));
-        r.put("fx", new GenericData.Fixed(schema.getField("fx").schema(), ByteBuffer.allocate(4).putInt((int) i * 7919).array()));
+        r.put(
+                "color",
+                new GenericData.EnumSymbol(
+                        schema.getField("color").schema(), new String[] {"RED", "GREEN", "BLUE"}[(int) (i % 3)]));
+        r.put(
+                "amount",
+                decimals.toBytes(BigDecimal.valueOf(i * 100_003 - 5_000_000, 2), amount, amount.getLogicalType()));
+        r.put(
+                "big",
+                i % 4 == 0
+                        ? null
+                        : decimals.toFixed(
+                                new BigDecimal("123456789012345678901234.567891").subtract(BigDecimal.valueOf(i)),
+                                big,
+                                big.getLogicalType()));
+        r.put(
+                "fx",
+                new GenericData.Fixed(
+                        schema.getField("fx").schema(),
+                        ByteBuffer.allocate(4).putInt((int) i * 7919).array()));
         r.put("day", 19_000 + (int) i);
         r.put("tms", (int) (i * 1_234_567 % 86_400_000));
         r.put("tus", i * 1_234_567_891L % 86_400_000_000L);

@@ -40,11 +40,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class BadValuesIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir java.nio.file.Path tmp;
+    @TempDir
+    java.nio.file.Path tmp;
 
     private static String messages(Throwable t) {
         // only the causes' own messages: Flink's sink wrapper echoes every table option
@@ -75,18 +78,20 @@ class BadValuesIT {
 
     /** Options valid everywhere they are read, and wrong: each fails the INSERT, naming option and value. */
     @ParameterizedTest(name = "[{index}] {0} = {1}")
-    @CsvSource(delimiter = '|', value = {
-            "sink.partition-commit.watermark-time-zone | Mars/Olympus | Mars/Olympus",
-            "partition.time-extractor.timestamp-formatter | yyyy-MM-dd bbbb | yyyy-MM-dd bbbb",
-            "sink.partition-commit.trigger | sometimes | sometimes",
-            "partition.time-extractor.kind | magic | magic",
-            "sink.parallelism | 0 | '0'",
-            "sink.parallelism | -3 | '-3'",
-            "partition.time-extractor.timestamp-pattern | $dt $nope:00:00 | '$nope' is not a column of the table",
-            "partition.time-extractor.timestamp-pattern | $id | '$id' is not a partition column",
-            "sink.partition-commit.delay | soon | soon",
-            "sink.rolling-policy.file-size | 10 parsecs | 10 parsecs",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "sink.partition-commit.watermark-time-zone | Mars/Olympus | Mars/Olympus",
+                "partition.time-extractor.timestamp-formatter | yyyy-MM-dd bbbb | yyyy-MM-dd bbbb",
+                "sink.partition-commit.trigger | sometimes | sometimes",
+                "partition.time-extractor.kind | magic | magic",
+                "sink.parallelism | 0 | '0'",
+                "sink.parallelism | -3 | '-3'",
+                "partition.time-extractor.timestamp-pattern | $dt $nope:00:00 | '$nope' is not a column of the table",
+                "partition.time-extractor.timestamp-pattern | $id | '$id' is not a partition column",
+                "sink.partition-commit.delay | soon | soon",
+                "sink.rolling-policy.file-size | 10 parsecs | 10 parsecs",
+            })
     void filesystemOptionValues(String option, String value, String named) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         java.nio.file.Path out = tmp.resolve("fs");
@@ -94,7 +99,8 @@ class BadValuesIT {
                 + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
         tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
-        String error = failure(tEnv, "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')");
+        String error =
+                failure(tEnv, "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')");
         assertThat(error).contains(option).contains(named);
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
@@ -105,13 +111,16 @@ class BadValuesIT {
      * cause of a failed statement, so that one must name the option and the value itself.
      */
     @ParameterizedTest(name = "[{index}] {0} = {1}")
-    @CsvSource(delimiter = '|', value = {
-            "sink.rolling-policy.file-size | 12xb | of plugin filesystem",
-            "sink.rolling-policy.rollover-interval | 3 fortnights | of plugin filesystem",
-            "sink.partition-commit.delay | soon | ''",
-            "csv.disable-quote-character | maybe | FormatFactory 'csv' of plugin formats",
-    })
-    void theInnermostCauseOfAParseErrorNamesOptionAndValue(String option, String value, String extension) throws Exception {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "sink.rolling-policy.file-size | 12xb | of plugin filesystem",
+                "sink.rolling-policy.rollover-interval | 3 fortnights | of plugin filesystem",
+                "sink.partition-commit.delay | soon | ''",
+                "csv.disable-quote-character | maybe | FormatFactory 'csv' of plugin formats",
+            })
+    void theInnermostCauseOfAParseErrorNamesOptionAndValue(String option, String value, String extension)
+            throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         java.nio.file.Path out = tmp.resolve("parse");
         tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
@@ -119,11 +128,17 @@ class BadValuesIT {
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
         tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
         Throwable t = catchThrowable(() -> tEnv.executeSql(
-                "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')").await());
+                        "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')")
+                .await());
         assertThat(t).isNotNull();
-        assertThat(ExceptionUtils.findThrowable(t, c -> c.getCause() == null).orElseThrow().getMessage())
-                .as("innermost cause of %s", messages(t)).contains("'" + option + "'").contains("'" + value + "'")
-                .contains(extension == null ? "" : extension); // an extension's option names the extension and its plugin
+        assertThat(ExceptionUtils.findThrowable(t, c -> c.getCause() == null)
+                        .orElseThrow()
+                        .getMessage())
+                .as("innermost cause of %s", messages(t))
+                .contains("'" + option + "'")
+                .contains("'" + value + "'")
+                .contains(
+                        extension == null ? "" : extension); // an extension's option names the extension and its plugin
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
@@ -137,8 +152,10 @@ class BadValuesIT {
                 + "'sink.partition-commit.policy.kind' = 'success-file', 'sluice.plugins.dir' = '"
                 + TestDistribution.pluginsDir() + "')");
         tEnv.executeSql("INSERT INTO t VALUES (1, '2024-01-01')").await();
-        String error = failure(tEnv, "INSERT INTO t /*+ OPTIONS('sink.partition-commit.trigger' = 'partition-time', "
-                + "'partition.time-extractor.timestamp-pattern' = '$nope') */ VALUES (2, '2024-01-02')");
+        String error = failure(
+                tEnv,
+                "INSERT INTO t /*+ OPTIONS('sink.partition-commit.trigger' = 'partition-time', "
+                        + "'partition.time-extractor.timestamp-pattern' = '$nope') */ VALUES (2, '2024-01-02')");
         assertThat(error).contains("partition.time-extractor.timestamp-pattern").contains("$nope");
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
         assertThat(CommittedFiles.named(out, "_SUCCESS")).hasSize(1);
@@ -152,33 +169,45 @@ class BadValuesIT {
 
     /** Options of the filesystem target or the file source on an Iceberg table: errors naming option and target. */
     @ParameterizedTest(name = "[{index}] {0} = {1}")
-    @CsvSource(delimiter = '|', value = {
-            "format | parquet", "path | /tmp/elsewhere", "auto-compaction | true", "compaction.file-size | 1mb",
-            "source.monitor-interval | 1 s", "partition.default-name | none", "sink.rolling-policy.file-size | 1mb",
-            "sink.partition-commit.policy.kind | success-file", "sink.partition-commit.trigger | partition-time",
-            "partition.time-extractor.timestamp-pattern | $dt",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "format | parquet",
+                "path | /tmp/elsewhere",
+                "auto-compaction | true",
+                "compaction.file-size | 1mb",
+                "source.monitor-interval | 1 s",
+                "partition.default-name | none",
+                "sink.rolling-policy.file-size | 1mb",
+                "sink.partition-commit.policy.kind | success-file",
+                "sink.partition-commit.trigger | partition-time",
+                "partition.time-extractor.timestamp-pattern | $dt",
+            })
     void optionsOfAnotherTargetOnAnIcebergTable(String option, String value) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE t (id BIGINT, name STRING) WITH (" + icebergOptions("t") + ")");
         tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
-        String error = failure(tEnv, "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')");
+        String error =
+                failure(tEnv, "INSERT INTO t /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (2, 'b')");
         assertThat(error).contains("Unsupported options for target 'iceberg'").contains(option);
         assertThat(rows(tEnv, "SELECT id, name FROM t")).containsExactly("+I[1, a]");
     }
 
     /** Statements rejected at planning leave no table behind, and the catalog's other tables as they were. */
     @ParameterizedTest(name = "[{index}] {0} = {1}")
-    @CsvSource(delimiter = '|', value = {
-            "write-format | csv", "target-file-size-bytes | 0", "snapshot-properties | flink.job-id:x",
-            "upsert-enabled | true", "sink.parallelism | 0", "sink.partition-commit.watermark-time-zone | Mars/Olympus",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "write-format | csv", "target-file-size-bytes | 0", "snapshot-properties | flink.job-id:x",
+                "upsert-enabled | true", "sink.parallelism | 0",
+                        "sink.partition-commit.watermark-time-zone | Mars/Olympus",
+            })
     void aRejectedIcebergStatementCreatesNoTable(String option, String value) throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE kept (id BIGINT, name STRING) WITH (" + icebergOptions("kept") + ")");
         tEnv.executeSql("INSERT INTO kept VALUES (1, 'a')").await();
-        tEnv.executeSql("CREATE TABLE fresh (id BIGINT, name STRING) WITH (" + icebergOptions("fresh") + ", '"
-                + option + "' = '" + value + "')");
+        tEnv.executeSql("CREATE TABLE fresh (id BIGINT, name STRING) WITH (" + icebergOptions("fresh") + ", '" + option
+                + "' = '" + value + "')");
         String error = failure(tEnv, "INSERT INTO fresh VALUES (2, 'b')");
         assertThat(error).contains(option.equals("upsert-enabled") ? "needs equality fields" : option);
         assertThat(tmp.resolve("warehouse").resolve("db").resolve("fresh")).doesNotExist();
@@ -207,7 +236,8 @@ class BadValuesIT {
         tEnv.executeSql("INSERT INTO full3 VALUES (1, 'a', 'd1')").await();
         // the same Iceberg table declared without 'note': passed planning and failed on the
         // TaskManager with ArrayIndexOutOfBoundsException in Iceberg's row wrapper
-        tEnv.executeSql("CREATE TABLE short2 (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH (" + icebergOptions("p3") + ")");
+        tEnv.executeSql(
+                "CREATE TABLE short2 (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH (" + icebergOptions("p3") + ")");
         String error = failure(tEnv, "INSERT INTO short2 VALUES (2, 'd2')");
         assertThat(error).contains("column(s) [note] are missing").doesNotContain("ArrayIndexOutOfBounds");
         assertThat(rows(tEnv, "SELECT id, note, dt FROM full3")).containsExactly("+I[1, a, d1]");
@@ -217,8 +247,11 @@ class BadValuesIT {
         java.nio.file.Path dir = Files.createDirectories(tmp.resolve("independent"));
         MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 amount (DECIMAL(10, 2));"
                 + " required binary name (STRING); required int64 big; required int64 ts (TIMESTAMP(NANOS, false)); }");
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new Path(dir.resolve("data.parquet").toUri()))
-                .withType(schema).withConf(new org.apache.hadoop.conf.Configuration()).build()) {
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(
+                        new Path(dir.resolve("data.parquet").toUri()))
+                .withType(schema)
+                .withConf(new org.apache.hadoop.conf.Configuration())
+                .build()) {
             Group g = new SimpleGroupFactory(schema).newGroup();
             g.add("amount", 1234567891L);
             g.add("name", "x7");
@@ -231,12 +264,14 @@ class BadValuesIT {
 
     /** A Parquet file written by parquet-java, read through SQL with a type its column does not hold. */
     @ParameterizedTest(name = "[{index}] {0} {1}")
-    @CsvSource(delimiter = '|', value = {
-            "amount | DECIMAL(3, 1) | column 'amount' is INT64 DECIMAL(10,2) in the file",
-            "name | INT | column 'name' is BINARY STRING in the file",
-            "big | INT | column 'big' is INT64 in the file",
-            "ts | TIMESTAMP(3) | column 'ts' is INT64 TIMESTAMP(NANOS,false) in the file",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "amount | DECIMAL(3, 1) | column 'amount' is INT64 DECIMAL(10,2) in the file",
+                "name | INT | column 'name' is BINARY STRING in the file",
+                "big | INT | column 'big' is INT64 in the file",
+                "ts | TIMESTAMP(3) | column 'ts' is INT64 TIMESTAMP(NANOS,false) in the file",
+            })
     void aParquetColumnReadAsAnotherTypeNamesFileAndColumn(String column, String type, String named) throws Exception {
         java.nio.file.Path dir = parquetTable();
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -245,7 +280,9 @@ class BadValuesIT {
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
         Throwable t = catchThrowable(() -> rows(tEnv, "SELECT * FROM p"));
         assertThat(t).isNotNull();
-        assertThat(ExceptionUtils.stringifyException(t)).contains(named).contains("data.parquet")
+        assertThat(ExceptionUtils.stringifyException(t))
+                .contains(named)
+                .contains("data.parquet")
                 .contains("declares " + type);
         // and the declaration the file holds reads the values exactly
         tEnv.executeSql("CREATE TABLE ok (amount DECIMAL(10, 2), big BIGINT) WITH ('connector' = 'sluice', "
@@ -261,8 +298,10 @@ class BadValuesIT {
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10_000);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
         conf.setString("execution.checkpointing.interval", "100 ms");
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode()
-                .withConfiguration(conf).build());
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
         java.nio.file.Path good = tmp.resolve("good");
         tEnv.executeSql("CREATE TABLE good (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
                 + "'target' = 'filesystem', 'path' = '" + good + "', 'format' = 'csv', "
@@ -272,7 +311,8 @@ class BadValuesIT {
                 + "'target' = 'filesystem', 'path' = '/proc/sluice-cannot-write/t', 'format' = 'csv', "
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
         long start = System.nanoTime();
-        Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT INTO bad VALUES (2, 'b')").await());
+        Throwable t = catchThrowable(
+                () -> tEnv.executeSql("INSERT INTO bad VALUES (2, 'b')").await());
         long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
         assertThat(t).isNotNull();
         String stack = ExceptionUtils.stringifyException(t);

@@ -96,8 +96,10 @@ public final class CommittedFiles {
     /** Every record of the Parquet file {@code file}, mapped by {@code f}. */
     public static <T> List<T> parquetFile(Path file, Function<Group, T> f) {
         List<T> out = new ArrayList<>();
-        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+        try (ParquetReader<Group> reader = ParquetReader.builder(
+                        new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toUri()))
+                .withConf(new Configuration())
+                .build()) {
             for (Group g = reader.read(); g != null; g = reader.read()) {
                 out.add(f.apply(g));
             }

@@ -1,9 +1,9 @@
 package io.sluice.it;
 
-import io.sluice.runtime.sink.compaction.CompactionStrategy;
 import io.sluice.runtime.sink.RollingPolicies;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.runtime.sink.SluiceSinkBuilder;
+import io.sluice.runtime.sink.compaction.CompactionStrategy;
 
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -54,14 +54,17 @@ class CompactionIT {
     private static final int PARALLELISM = 2;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private StreamExecutionEnvironment environment(Configuration conf) {
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -76,7 +79,9 @@ class CompactionIT {
     private static DataGeneratorSource<RowData> numbers(long count, int perSecond) {
         return new DataGeneratorSource<>(
                 i -> GenericRowData.of(i + 1, StringData.fromString("b" + (i % 3))),
-                count, RateLimiterStrategy.perSecond(perSecond), InternalTypeInfo.of(ROW));
+                count,
+                RateLimiterStrategy.perSecond(perSecond),
+                InternalTypeInfo.of(ROW));
     }
 
     private SluiceSinkBuilder sink(String target, String format, Path out) throws Exception {
@@ -91,12 +96,15 @@ class CompactionIT {
 
     private static List<Long> ids(String format, Path out) {
         return format.equals("csv")
-                ? CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList())
+                ? CommittedFiles.lines(out).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList())
                 : CommittedFiles.parquet(out, g -> g.getLong("id", 0));
     }
 
     private static void assertEveryIdOnce(List<Long> ids, long count, Path out) {
-        assertThat(ids).as(() -> "visible: " + CommittedFiles.visible(out) + "\nwaiting: " + CommittedFiles.uncompacted(out))
+        assertThat(ids)
+                .as(() -> "visible: " + CommittedFiles.visible(out) + "\nwaiting: " + CommittedFiles.uncompacted(out))
                 .hasSize((int) count);
         assertThat(ids.stream().distinct().count()).isEqualTo(count);
         assertThat(ids.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(count);
@@ -116,10 +124,12 @@ class CompactionIT {
         StreamExecutionEnvironment env = environment(new Configuration());
         env.fromSource(numbers(count, 8000), WatermarkStrategy.noWatermarks(), "numbers")
                 .sinkTo(sink("filesystem", format, out)
-                        .enableCompaction(CompactionStrategy.builder()
-                                .withSizeThreshold(new MemorySize(target))
-                                .withCompactionEveryCheckpoints(0) // by size only
-                                .build(), format.equals("csv") ? "concat" : "record-wise")
+                        .enableCompaction(
+                                CompactionStrategy.builder()
+                                        .withSizeThreshold(new MemorySize(target))
+                                        .withCompactionEveryCheckpoints(0) // by size only
+                                        .build(),
+                                format.equals("csv") ? "concat" : "record-wise")
                         .build());
         env.execute("compaction " + format);
 
@@ -131,9 +141,11 @@ class CompactionIT {
             assertThat(files).as("files of a bucket").hasSizeLessThanOrEqualTo(format.equals("csv") ? 6 : 4);
             if (format.equals("csv")) {
                 // concatenated bytes: every unit but the last of a bucket was filled up to the target
-                List<Long> sizes = files.stream().map(CompactionIT::size).sorted().collect(Collectors.toList());
+                List<Long> sizes =
+                        files.stream().map(CompactionIT::size).sorted().collect(Collectors.toList());
                 assertThat(sizes).allSatisfy(s -> assertThat(s).isLessThanOrEqualTo(target));
-                assertThat(sizes.subList(1, sizes.size())).allSatisfy(s -> assertThat(s).isGreaterThan(target / 2));
+                assertThat(sizes.subList(1, sizes.size()))
+                        .allSatisfy(s -> assertThat(s).isGreaterThan(target / 2));
             }
         }
     }
@@ -161,15 +173,19 @@ class CompactionIT {
         StreamExecutionEnvironment env = environment(new Configuration());
         env.fromSource(numbers(count, 4000), WatermarkStrategy.noWatermarks(), "numbers")
                 .sinkTo(sink("chaos-filesystem", format, out)
-                        .enableCompaction(CompactionStrategy.builder()
-                                .withSizeThreshold(MemorySize.parse("1mb"))
-                                .withCompactionEveryCheckpoints(2)
-                                .build(), compactor)
+                        .enableCompaction(
+                                CompactionStrategy.builder()
+                                        .withSizeThreshold(MemorySize.parse("1mb"))
+                                        .withCompactionEveryCheckpoints(2)
+                                        .build(),
+                                compactor)
                         .withOptions(chaos)
                         .build());
         env.execute("compaction failure " + format + " " + failure);
 
-        assertThat(Files.list(tmp.resolve("markers")).count()).as("the failure was injected").isEqualTo(1);
+        assertThat(Files.list(tmp.resolve("markers")).count())
+                .as("the failure was injected")
+                .isEqualTo(1);
         assertEveryIdOnce(ids(format, out), count, out);
     }
 
@@ -188,8 +204,12 @@ class CompactionIT {
         addJob(env, out, false);
         env.execute("compaction switched off again");
 
-        assertEveryIdOnce(CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0]))
-                .collect(Collectors.toList()), count, out);
+        assertEveryIdOnce(
+                CommittedFiles.lines(out).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList()),
+                count,
+                out);
     }
 
     private void addJob(StreamExecutionEnvironment env, Path out, boolean compaction) throws Exception {
@@ -202,13 +222,19 @@ class CompactionIT {
                 // row format, size-rolled: files stay open across checkpoints and savepoints
                 .withRollingPolicy(RollingPolicies.defaultPolicy().withMaxPartSize(MemorySize.parse("4kb")));
         if (compaction) {
-            builder.enableCompaction(CompactionStrategy.builder()
-                    .withSizeThreshold(MemorySize.parse("1gb")).withCompactionEveryCheckpoints(0).build(), "concat");
+            builder.enableCompaction(
+                    CompactionStrategy.builder()
+                            .withSizeThreshold(MemorySize.parse("1gb"))
+                            .withCompactionEveryCheckpoints(0)
+                            .build(),
+                    "concat");
         } else {
             builder.disableCompaction();
         }
-        env.fromSource(numbers(24_000, 3000), WatermarkStrategy.noWatermarks(), "numbers").uid("numbers")
-                .sinkTo(builder.build()).uid("sink");
+        env.fromSource(numbers(24_000, 3000), WatermarkStrategy.noWatermarks(), "numbers")
+                .uid("numbers")
+                .sinkTo(builder.build())
+                .uid("sink");
     }
 
     /** Runs the job for a while, then stops it with a savepoint, whose path it returns. */

@@ -38,18 +38,22 @@ class CorruptFilesIT {
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                     .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path csvWithTwoMalformedLines() throws Exception {
         Path data = tmp.resolve("data");
         Files.createDirectories(data);
         Files.write(data.resolve("good.csv"), "1,a\n2,b\n".getBytes(StandardCharsets.UTF_8));
-        Files.write(data.resolve("bad.csv"), "3,c\nnot-a-number,d\n4,e\nfive,f\n6,g\n".getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                data.resolve("bad.csv"), "3,c\nnot-a-number,d\n4,e\nfive,f\n6,g\n".getBytes(StandardCharsets.UTF_8));
         return data;
     }
 
@@ -67,19 +71,24 @@ class CorruptFilesIT {
         TableEnvironment tEnv = table(data, "csv", "");
         Throwable error = catchThrowable(() -> {
             try (CloseableIterator<Row> it = tEnv.executeSql("SELECT * FROM t").collect()) {
-                it.forEachRemaining(r -> { });
+                it.forEachRemaining(r -> {});
             }
         });
-        assertThat(error).hasStackTraceContaining(data.resolve("bad.csv").toString())
-                .hasStackTraceContaining("line 2").hasStackTraceContaining("byte offset 4");
+        assertThat(error)
+                .hasStackTraceContaining(data.resolve("bad.csv").toString())
+                .hasStackTraceContaining("line 2")
+                .hasStackTraceContaining("byte offset 4");
     }
 
     @Test
     void withIgnoreParseErrorsMalformedLinesAreSkippedAndCounted() throws Exception {
         Path data = tmp.resolve("json");
         Files.createDirectories(data);
-        Files.write(data.resolve("events.json"), ("{\"id\":1,\"name\":\"a\"}\n{broken\n{\"id\":2,\"name\":\"b\"}\n"
-                + "not json at all\n{\"id\":3,\"name\":\"c\"}\n").getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                data.resolve("events.json"),
+                ("{\"id\":1,\"name\":\"a\"}\n{broken\n{\"id\":2,\"name\":\"b\"}\n"
+                                + "not json at all\n{\"id\":3,\"name\":\"c\"}\n")
+                        .getBytes(StandardCharsets.UTF_8));
         TableEnvironment tEnv = table(data, "json", ", 'json.ignore-parse-errors' = 'true'");
         TableResult result = tEnv.executeSql("SELECT id, name FROM t");
         List<String> rows = new ArrayList<>();
@@ -90,7 +99,8 @@ class CorruptFilesIT {
 
         JobID job = result.getJobClient().get().getJobID();
         long skipped = 0;
-        for (Map.Entry<String, Metric> m : METRICS.findMetrics(job, "numRecordsInErrors").entrySet()) {
+        for (Map.Entry<String, Metric> m :
+                METRICS.findMetrics(job, "numRecordsInErrors").entrySet()) {
             if (m.getKey().contains("Source")) {
                 skipped += ((Counter) m.getValue()).getCount();
             }
@@ -113,7 +123,7 @@ class CorruptFilesIT {
         TableEnvironment tEnv = table(data, "parquet", "");
         Throwable error = catchThrowable(() -> {
             try (CloseableIterator<Row> it = tEnv.executeSql("SELECT * FROM t").collect()) {
-                it.forEachRemaining(r -> { });
+                it.forEachRemaining(r -> {});
             }
         });
         assertThat(error).hasStackTraceContaining(file.toString());

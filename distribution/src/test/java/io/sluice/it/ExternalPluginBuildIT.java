@@ -1,10 +1,9 @@
 package io.sluice.it;
 
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,10 +34,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExternalPluginBuildIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aPluginBuiltOutsideTheTreeFromThePublishedParentLoadsAndRunsInAJob() throws Exception {
@@ -47,20 +50,31 @@ class ExternalPluginBuildIT {
         Path repo = tmp.resolve("repo");
         publish(repo, "sluice-parent", reactor.resolve("pom.xml"), null);
         publish(repo, "sluice-plugin-parent", reactor.resolve("framework/plugin-parent/pom.xml"), null);
-        publish(repo, "sluice-spi", reactor.resolve("framework/spi/pom.xml"),
+        publish(
+                repo,
+                "sluice-spi",
+                reactor.resolve("framework/spi/pom.xml"),
                 reactor.resolve("framework/spi/target/sluice-spi-" + version + ".jar"));
 
         Path project = tmp.resolve("shout-format");
         copyProject(project, version);
         Path settings = tmp.resolve("settings.xml");
         // every other artifact from the build's own local repository, served as a remote one: no network
-        Files.writeString(settings, "<settings><localRepository>" + repo + "</localRepository><mirrors><mirror>"
-                + "<id>build-repository</id><mirrorOf>*</mirrorOf><url>"
-                + Paths.get(System.getProperty("sluice.test.local-repo")).toUri() + "</url></mirror></mirrors></settings>");
+        Files.writeString(
+                settings,
+                "<settings><localRepository>" + repo + "</localRepository><mirrors><mirror>"
+                        + "<id>build-repository</id><mirrorOf>*</mirrorOf><url>"
+                        + Paths.get(System.getProperty("sluice.test.local-repo"))
+                                .toUri() + "</url></mirror></mirrors></settings>");
         Path log = tmp.resolve("build.log");
         Process build = new ProcessBuilder("mvn", "-B", "-s", settings.toString(), "package", "-DskipTests")
-                .directory(project.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        assertThat(build.waitFor(10, TimeUnit.MINUTES)).as("the plugin build finishes").isTrue();
+                .directory(project.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        assertThat(build.waitFor(10, TimeUnit.MINUTES))
+                .as("the plugin build finishes")
+                .isTrue();
         assertThat(build.exitValue()).as("the plugin build:\n%s", tail(log)).isZero();
 
         Path zip = project.resolve("target/shout-format-1.0.0-plugin.zip");
@@ -69,14 +83,16 @@ class ExternalPluginBuildIT {
         TestDistribution.copyTree(TestDistribution.pluginsDir(), plugins);
         unzip(zip, plugins.resolve("shout"));
         assertThat(Files.readString(plugins.resolve("shout/plugin.properties")))
-                .contains("plugin.id=shout").contains("plugin.requires=^");
+                .contains("plugin.id=shout")
+                .contains("plugin.requires=^");
         assertThat(plugins.resolve("shout/lib/shout-format-1.0.0.jar")).exists();
 
         Path out = tmp.resolve("out");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE t (word STRING) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
                 + "'path' = '" + out + "', 'format' = 'shout', 'sluice.plugins.dir' = '" + plugins + "')");
-        tEnv.executeSql("INSERT INTO t VALUES ('sluice'), ('plugins'), ('über')").await();
+        tEnv.executeSql("INSERT INTO t VALUES ('sluice'), ('plugins'), ('über')")
+                .await();
         assertThat(CommittedFiles.lines(out)).containsExactlyInAnyOrder("SLUICE", "PLUGINS", "ÜBER");
     }
 
@@ -93,7 +109,10 @@ class ExternalPluginBuildIT {
     }
 
     private static void copyProject(Path project, String version) throws Exception {
-        Path template = Paths.get(ExternalPluginBuildIT.class.getResource("/external-plugin/pom.xml").toURI()).getParent();
+        Path template = Paths.get(ExternalPluginBuildIT.class
+                        .getResource("/external-plugin/pom.xml")
+                        .toURI())
+                .getParent();
         TestDistribution.copyTree(template, project);
         Path pom = project.resolve("pom.xml");
         Files.writeString(pom, Files.readString(pom).replace("@sluice.version@", version));
@@ -103,7 +122,9 @@ class ExternalPluginBuildIT {
         try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zip))) {
             for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
                 Path target = to.resolve(e.getName()).normalize();
-                assertThat(target.startsWith(to)).as("zip entry %s", e.getName()).isTrue();
+                assertThat(target.startsWith(to))
+                        .as("zip entry %s", e.getName())
+                        .isTrue();
                 if (e.isDirectory()) {
                     Files.createDirectories(target);
                 } else {

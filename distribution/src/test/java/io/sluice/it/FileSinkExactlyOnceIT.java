@@ -1,6 +1,5 @@
 package io.sluice.it;
 
-import io.sluice.runtime.sink.BucketAssigners;
 import io.sluice.runtime.sink.RollingPolicies;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.runtime.sink.SluiceSinkBuilder;
@@ -53,15 +52,18 @@ class FileSinkExactlyOnceIT {
     private static final long COUNT = 12_000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new org.apache.flink.table.types.logical.LogicalType[] {new BigIntType(false), new VarCharType(false, 10)},
             new String[] {"id", "bucket"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /**
      * Every case, run {@code sluice.it.rounds} times (default 2): a failure that shows up once in
@@ -78,8 +80,10 @@ class FileSinkExactlyOnceIT {
             {"BATCH", "csv", "writer"},
             {"BATCH", "parquet", "writer"},
         };
-        return IntStream.rangeClosed(1, rounds).boxed().flatMap(round -> Arrays.stream(cases)
-                .map(c -> Arguments.of(RuntimeExecutionMode.valueOf(c[0]), c[1], c[2], round)));
+        return IntStream.rangeClosed(1, rounds)
+                .boxed()
+                .flatMap(round -> Arrays.stream(cases)
+                        .map(c -> Arguments.of(RuntimeExecutionMode.valueOf(c[0]), c[1], c[2], round)));
     }
 
     @ParameterizedTest(name = "{0} {1} fails in {2} (round {3})")
@@ -120,28 +124,39 @@ class FileSinkExactlyOnceIT {
                 .withPath(out.toString())
                 .withFormat(format)
                 .withPartitionKeys("bucket")
-                .withRollingPolicy(RollingPolicies.defaultPolicy().withMaxPartSize(
-                        org.apache.flink.configuration.MemorySize.parse("1kb")))
+                .withRollingPolicy(RollingPolicies.defaultPolicy()
+                        .withMaxPartSize(org.apache.flink.configuration.MemorySize.parse("1kb")))
                 .withOption("sink.partition-commit.policy.kind", "success-file")
                 .withOptions(chaos);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(builder.build());
         env.execute("exactly-once " + mode + " " + format + " " + failure);
 
-        assertThat(Files.exists(tmp.resolve("markers"))).as("the failure was injected").isTrue();
+        assertThat(Files.exists(tmp.resolve("markers")))
+                .as("the failure was injected")
+                .isTrue();
         List<Long> ids = format.equals("csv")
-                ? CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList())
+                ? CommittedFiles.lines(out).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList())
                 : CommittedFiles.parquet(out, g -> g.getLong("id", 0));
-        assertThat(ids).as(() -> "committed files: " + CommittedFiles.visible(out) + "\nhidden: "
-                + CommittedFiles.inProgress(out)).hasSize((int) COUNT);
+        assertThat(ids)
+                .as(() -> "committed files: " + CommittedFiles.visible(out) + "\nhidden: "
+                        + CommittedFiles.inProgress(out))
+                .hasSize((int) COUNT);
         assertThat(ids.stream().distinct().count()).isEqualTo(COUNT);
         assertThat(ids.stream().mapToLong(Long::longValue).min().getAsLong()).isEqualTo(1);
         assertThat(ids.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(COUNT);
-        assertThat(CommittedFiles.visible(out)).allSatisfy(f ->
-                assertThat(f.getFileName().toString()).doesNotContain("inprogress"));
-        List<Path> partitions = CommittedFiles.visible(out).stream().map(Path::getParent).distinct().collect(Collectors.toList());
-        assertThat(partitions).extracting(p -> p.getFileName().toString())
+        assertThat(CommittedFiles.visible(out))
+                .allSatisfy(f -> assertThat(f.getFileName().toString()).doesNotContain("inprogress"));
+        List<Path> partitions = CommittedFiles.visible(out).stream()
+                .map(Path::getParent)
+                .distinct()
+                .collect(Collectors.toList());
+        assertThat(partitions)
+                .extracting(p -> p.getFileName().toString())
                 .containsExactlyInAnyOrder("bucket=b0", "bucket=b1", "bucket=b2");
-        assertThat(CommittedFiles.named(out, "_SUCCESS")).extracting(Path::getParent)
+        assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                .extracting(Path::getParent)
                 .containsExactlyInAnyOrderElementsOf(partitions);
     }
 }

@@ -58,17 +58,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FileSinkFailureCampaignIT {
 
-    static final List<String> FAILURES = List.of("source-after-finish", "writer", "aggregator", "commit", "policy", "storage");
+    static final List<String> FAILURES =
+            List.of("source-after-finish", "writer", "aggregator", "commit", "policy", "storage");
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static LongStream seeds() {
         long base = Long.getLong("sluice.campaign.seed", 20261201L);
@@ -91,7 +95,8 @@ class FileSinkFailureCampaignIT {
         Map<String, String> options = new HashMap<>();
         options.put("chaos.marker-dir", markers.toString());
         if (schedule.fails("writer")) {
-            options.put("chaos.writer.fail-after-records",
+            options.put(
+                    "chaos.writer.fail-after-records",
                     String.valueOf(1 + schedule.random.nextInt((int) Math.max(1, records / schedule.parallelism))));
             // in BATCH nothing is visible before the end
             options.put("chaos.writer.wait-for-commit", String.valueOf(schedule.streaming));
@@ -100,7 +105,8 @@ class FileSinkFailureCampaignIT {
             options.put("chaos.commit.fail", schedule.random.nextBoolean() ? "before" : "after");
         }
         // the test plugin's policy after success-file: a failure between a partition's two policies
-        options.put("sink.partition-commit.policy.kind", schedule.fails("policy") ? "success-file,custom" : "success-file");
+        options.put(
+                "sink.partition-commit.policy.kind", schedule.fails("policy") ? "success-file,custom" : "success-file");
         if (schedule.fails("policy")) {
             options.put("sink.partition-commit.policy.class", "chaos-failing-policy");
         }
@@ -116,7 +122,10 @@ class FileSinkFailureCampaignIT {
         }
         boolean storage = schedule.fails("storage");
         if (storage) {
-            StorageFaults.arm(out.toAbsolutePath().toString(), seed, 0.01 + schedule.random.nextDouble() * 0.04,
+            StorageFaults.arm(
+                    out.toAbsolutePath().toString(),
+                    seed,
+                    0.01 + schedule.random.nextDouble() * 0.04,
                     1 + schedule.random.nextInt(3));
         }
 
@@ -132,8 +141,10 @@ class FileSinkFailureCampaignIT {
                 .withOptions(options);
         long[] ends = SkewedNumberSource.splitEnds(schedule.splitSizes);
         // watermarks for the partition-time trigger: the numbers as event time
-        env.fromSource(new SkewedNumberSource(schedule.splitSizes),
-                        WatermarkStrategy.<Long>forMonotonousTimestamps().withTimestampAssigner((n, t) -> n), "numbers")
+        env.fromSource(
+                        new SkewedNumberSource(schedule.splitSizes),
+                        WatermarkStrategy.<Long>forMonotonousTimestamps().withTimestampAssigner((n, t) -> n),
+                        "numbers")
                 .map(new Pacer(runId, ends, schedule.recordsPerSecondPerSubtask, schedule.fails("source-after-finish")))
                 .returns(Types.LONG)
                 .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % 3))))
@@ -146,18 +157,23 @@ class FileSinkFailureCampaignIT {
             storageFaults = StorageFaults.disarm();
         }
 
-        int injected = storageFaults.size() + (Pacer.injected(runId) ? 1 : 0)
+        int injected = storageFaults.size()
+                + (Pacer.injected(runId) ? 1 : 0)
                 + (Files.exists(markers.resolve("writer-failed")) ? 1 : 0)
                 + (Files.exists(markers.resolve("commit-failed")) ? 1 : 0)
                 + (Files.exists(markers.resolve("policy-failed")) ? 1 : 0)
                 + (Files.exists(markers.resolve("aggregator-failed")) ? 1 : 0);
         Pacer.forget(runId);
         List<Long> ids = format.equals("csv")
-                ? CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList())
+                ? CommittedFiles.lines(out).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList())
                 : CommittedFiles.parquet(out, g -> g.getLong("id", 0));
         Map<Long, Integer> counts = new TreeMap<>();
         ids.forEach(id -> counts.merge(id, 1, Integer::sum));
-        long lost = LongStream.rangeClosed(1, records).filter(i -> !counts.containsKey(i)).count();
+        long lost = LongStream.rangeClosed(1, records)
+                .filter(i -> !counts.containsKey(i))
+                .count();
         long duplicates = counts.values().stream().mapToLong(c -> c - 1).sum();
         CampaignLog.record("filesystem-" + format, schedule, injected, records, lost, duplicates);
 
@@ -166,10 +182,18 @@ class FileSinkFailureCampaignIT {
         assertThat(lost).as("rows lost: " + context).isZero();
         assertThat(duplicates).as("duplicates: " + context).isZero();
         assertThat(counts.keySet()).as(context).allMatch(id -> id >= 1 && id <= records);
-        assertThat(CommittedFiles.visible(out)).as(context).allSatisfy(f ->
-                assertThat(f.getFileName().toString()).doesNotContain("inprogress").doesNotStartWith("."));
-        List<Path> partitions = CommittedFiles.visible(out).stream().map(Path::getParent).distinct().collect(Collectors.toList());
-        assertThat(CommittedFiles.named(out, "_SUCCESS")).extracting(Path::getParent).as(context)
+        assertThat(CommittedFiles.visible(out))
+                .as(context)
+                .allSatisfy(f -> assertThat(f.getFileName().toString())
+                        .doesNotContain("inprogress")
+                        .doesNotStartWith("."));
+        List<Path> partitions = CommittedFiles.visible(out).stream()
+                .map(Path::getParent)
+                .distinct()
+                .collect(Collectors.toList());
+        assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                .extracting(Path::getParent)
+                .as(context)
                 .containsExactlyInAnyOrderElementsOf(partitions);
     }
 }

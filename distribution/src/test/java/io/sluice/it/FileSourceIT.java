@@ -4,7 +4,6 @@ import io.sluice.runtime.sink.BucketAssigners;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.runtime.source.file.SluiceFileSource;
 
-
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -13,7 +12,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -48,11 +46,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FileSourceIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /**
      * Options that make nulls and old timestamps round-trip, as upstream needs them too: CSV writes
@@ -105,7 +106,8 @@ class FileSourceIT {
         tEnv.executeSql(table("t", "csv", tmp.resolve("t")));
         tEnv.executeSql("INSERT INTO t " + VALUES).await();
         // a file in a pruned partition that cannot be parsed proves it is never opened
-        Files.write(tmp.resolve("t").resolve("dt=2024-01-02").resolve("garbage.csv"),
+        Files.write(
+                tmp.resolve("t").resolve("dt=2024-01-02").resolve("garbage.csv"),
                 "not,a,valid,row,for,this,table,at all\n".getBytes(StandardCharsets.UTF_8));
 
         assertThat(collect(tEnv, "SELECT id, dt FROM t WHERE dt = '2024-01-01'"))
@@ -130,7 +132,8 @@ class FileSourceIT {
         Path in = tmp.resolve("in");
         Path out = tmp.resolve("out");
         Files.createDirectories(in);
-        RowType rowType = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(20)}, new String[] {"id", "name"});
+        RowType rowType =
+                RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(20)}, new String[] {"id", "name"});
 
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -141,23 +144,28 @@ class FileSourceIT {
         env.enableCheckpointing(100);
         SluiceFileSource source = SluiceFileSource.forRowData(rowType)
                 .withPluginsDir(TestDistribution.pluginsDir())
-                .withPath(in.toString()).withFormat("csv")
+                .withPath(in.toString())
+                .withFormat("csv")
                 .monitorContinuously(Duration.ofMillis(100))
                 .build();
-        SluiceSink sink = SluiceSink.forRowData(rowType).withTarget("filesystem")
+        SluiceSink sink = SluiceSink.forRowData(rowType)
+                .withTarget("filesystem")
                 .withPluginsDir(TestDistribution.pluginsDir())
-                .withPath(out.toString()).withFormat("csv")
+                .withPath(out.toString())
+                .withFormat("csv")
                 .withBucketAssigner(BucketAssigners.basePath())
                 .withOption("sink.rolling-policy.kind", "on-checkpoint")
                 .build();
         FAIL_ONCE.set(false);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "files")
-                .map(row -> {
-                    if (row.getLong(0) == 1000 && FAIL_ONCE.compareAndSet(true, false)) {
-                        throw new IllegalStateException("injected failure at record 1000");
-                    }
-                    return row;
-                }, InternalTypeInfo.of(rowType))
+                .map(
+                        row -> {
+                            if (row.getLong(0) == 1000 && FAIL_ONCE.compareAndSet(true, false)) {
+                                throw new IllegalStateException("injected failure at record 1000");
+                            }
+                            return row;
+                        },
+                        InternalTypeInfo.of(rowType))
                 .sinkTo(sink);
         JobClient job = env.executeAsync("continuous file source");
         try {
@@ -185,10 +193,10 @@ class FileSourceIT {
             job.cancel().get();
         }
         assertThat(FAIL_ONCE.get()).as("the failure was injected").isFalse();
-        List<Long> ids = CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0]))
+        List<Long> ids = CommittedFiles.lines(out).stream()
+                .map(l -> Long.parseLong(l.split(",")[0]))
                 .collect(Collectors.toList());
         assertThat(ids).hasSize(2000);
         assertThat(ids.stream().distinct().count()).isEqualTo(2000);
     }
-
 }

@@ -35,30 +35,39 @@ class HashDistributionIT {
     private static final long ROWS = 20_000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(PARALLELISM)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void hashPutsEachPartitionOnOneWriterAndNoneSpreadsIt() throws Exception {
         Map<String, Set<String>> hash = writersPerPartition(write("hash"));
         Map<String, Set<String>> none = writersPerPartition(write("none"));
 
-        assertThat(hash).hasSize(PARTITIONS).allSatisfy((partition, writers) ->
-                assertThat(writers).as(partition).hasSize(1));
+        assertThat(hash)
+                .hasSize(PARTITIONS)
+                .allSatisfy((partition, writers) ->
+                        assertThat(writers).as(partition).hasSize(1));
         // the same input without the shuffle: a partition's rows come from several source subtasks,
         // and each one's writer writes them
-        assertThat(none).hasSize(PARTITIONS).allSatisfy((partition, writers) ->
-                assertThat(writers).as(partition).hasSizeGreaterThan(1));
+        assertThat(none)
+                .hasSize(PARTITIONS)
+                .allSatisfy((partition, writers) ->
+                        assertThat(writers).as(partition).hasSizeGreaterThan(1));
     }
 
     @Test
     void anUnknownOrUnsupportedModeIsAPlanningErrorNamingTheOption() {
-        assertThatThrownBy(() -> write("sorted")).hasStackTraceContaining("Invalid 'distribution-mode' 'sorted'")
+        assertThatThrownBy(() -> write("sorted"))
+                .hasStackTraceContaining("Invalid 'distribution-mode' 'sorted'")
                 .hasStackTraceContaining("one of none, hash, range");
-        assertThatThrownBy(() -> write("range")).hasStackTraceContaining("Invalid 'distribution-mode' 'range'")
+        assertThatThrownBy(() -> write("range"))
+                .hasStackTraceContaining("Invalid 'distribution-mode' 'range'")
                 .hasStackTraceContaining("target 'filesystem' writes with hash, none");
         assertThat(tmp.resolve("sorted")).doesNotExist();
     }
@@ -80,10 +89,14 @@ class HashDistributionIT {
         tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('p', CAST(id % " + PARTITIONS + " AS STRING)) FROM numbers")
                 .await();
 
-        List<Long> ids = CommittedFiles.lines(out).stream().map(l -> Long.parseLong(l.split(",")[0]))
+        List<Long> ids = CommittedFiles.lines(out).stream()
+                .map(l -> Long.parseLong(l.split(",")[0]))
                 .collect(Collectors.toList());
-        assertThat(ids).as("every row once").hasSize((int) ROWS)
-                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
+        assertThat(ids)
+                .as("every row once")
+                .hasSize((int) ROWS)
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
         return out;
     }
 

@@ -31,21 +31,51 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HostilePartitionValuesIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
     /** One value per kind of character that means something in a path or in the escaping itself. */
     static final String[] VALUES = {
-        "a/b", "/leading", "trailing/", "k=v", "==", "50%", "%2F", "%", "%zz", "03:04:05", "C:\\x", "a\\b",
-        "a b", " ", "tab\there", "ü日本語", "emoji \uD83D\uDE00", "..", ".", "../../etc", "./x", "_x", ".hidden",
-        "#?*'\"", "{}[]^", "a|b<c>", "__DEFAULT_PARTITION__x", "\u007F", "line\nbreak",
+        "a/b",
+        "/leading",
+        "trailing/",
+        "k=v",
+        "==",
+        "50%",
+        "%2F",
+        "%",
+        "%zz",
+        "03:04:05",
+        "C:\\x",
+        "a\\b",
+        "a b",
+        " ",
+        "tab\there",
+        "ü日本語",
+        "emoji \uD83D\uDE00",
+        "..",
+        ".",
+        "../../etc",
+        "./x",
+        "_x",
+        ".hidden",
+        "#?*'\"",
+        "{}[]^",
+        "a|b<c>",
+        "__DEFAULT_PARTITION__x",
+        "\u007F",
+        "line\nbreak",
     };
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static String table(String name, Path path, String format, String columns, String keys) {
-        return "CREATE TABLE " + name + " (" + columns + ") PARTITIONED BY (" + keys + ") WITH ('connector' = 'sluice', "
+        return "CREATE TABLE " + name + " (" + columns + ") PARTITIONED BY (" + keys
+                + ") WITH ('connector' = 'sluice', "
                 + "'target' = 'filesystem', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
                 + "'path' = '" + path + "', 'format' = '" + format + "')";
     }
@@ -76,7 +106,8 @@ class HostilePartitionValuesIT {
         for (int i = 0; i < VALUES.length; i++) {
             // partition pruning turns the value back into its directory
             assertThat(read(tEnv, "SELECT id, dt, hr FROM t WHERE dt = " + literal(VALUES[i])))
-                    .as("WHERE dt = '%s'", VALUES[i]).containsExactly(expected.get(i));
+                    .as("WHERE dt = '%s'", VALUES[i])
+                    .containsExactly(expected.get(i));
         }
     }
 
@@ -84,9 +115,10 @@ class HostilePartitionValuesIT {
     void hostileColumnNamesRoundTrip() throws Exception {
         Path out = tmp.resolve("c");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-        tEnv.executeSql(table("c", out, "csv", "id INT, `a=b` STRING, `x/y z%` STRING, `..` STRING",
-                "`a=b`, `x/y z%`, `..`"));
-        tEnv.executeSql("INSERT INTO c VALUES (1, 'v=1', 'w/2', '..'), (2, '', CAST(NULL AS STRING), '%41')").await();
+        tEnv.executeSql(
+                table("c", out, "csv", "id INT, `a=b` STRING, `x/y z%` STRING, `..` STRING", "`a=b`, `x/y z%`, `..`"));
+        tEnv.executeSql("INSERT INTO c VALUES (1, 'v=1', 'w/2', '..'), (2, '', CAST(NULL AS STRING), '%41')")
+                .await();
         assertThat(read(tEnv, "SELECT id, `a=b`, `x/y z%`, `..` FROM c"))
                 .containsExactlyInAnyOrder("1|v=1|w/2|..", "2|null|null|%41");
         assertThat(read(tEnv, "SELECT id FROM c WHERE `x/y z%` = 'w/2'")).containsExactly("1");

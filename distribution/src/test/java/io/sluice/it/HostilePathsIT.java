@@ -40,11 +40,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class HostilePathsIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private TableEnvironment tEnv;
     private Path orders;
@@ -63,7 +66,8 @@ class HostilePathsIT {
         table = tmp.resolve("t");
         tEnv.executeSql(ddl("orders", orders, "id INT, dt STRING", "dt", ""));
         tEnv.executeSql(ddl("t", table, "id INT, dt STRING", "dt", ""));
-        tEnv.executeSql("INSERT INTO orders VALUES (1, 'a'), (2, 'b'), (3, 'x')").await();
+        tEnv.executeSql("INSERT INTO orders VALUES (1, 'a'), (2, 'b'), (3, 'x')")
+                .await();
         tEnv.executeSql("INSERT INTO t VALUES (10, 'a')").await();
         assertIntact();
     }
@@ -73,8 +77,9 @@ class HostilePathsIT {
         List<Arguments> cases = new ArrayList<>();
         String successFile = "'sink.partition-commit.policy.kind' = 'success-file'";
         String dateTime = "'sink.bucket-assigner' = 'date-time'";
-        for (String v : new String[] {"../orders/x", "../x", "..", ".", "a/b", "/abs", "a\\b", "a:b", ".hidden", "_x",
-            "x".repeat(300)}) {
+        for (String v : new String[] {
+            "../orders/x", "../x", "..", ".", "a/b", "/abs", "a\\b", "a:b", ".hidden", "_x", "x".repeat(300)
+        }) {
             cases.add(Arguments.of("sink.part-file.prefix", v, ""));
         }
         for (String v : new String[] {"/../../orders/x", "/x", "a:b", "\\x"}) {
@@ -96,7 +101,10 @@ class HostilePathsIT {
 
     /** {@code path} itself: a dot segment that would make {@code t} mean {@code orders}. */
     static Stream<Arguments> paths() {
-        return Stream.of(Arguments.of("{tmp}/t/../orders"), Arguments.of("{tmp}/t/./../orders"), Arguments.of("file://{tmp}/t/.."));
+        return Stream.of(
+                Arguments.of("{tmp}/t/../orders"),
+                Arguments.of("{tmp}/t/./../orders"),
+                Arguments.of("file://{tmp}/t/.."));
     }
 
     @ParameterizedTest(name = "[{index}] ''{0}'' = ''{1}''")
@@ -112,7 +120,8 @@ class HostilePathsIT {
     @ParameterizedTest(name = "[{index}] hint ''{0}'' = ''{1}''")
     @MethodSource("cases")
     void hostileOptionInAHintIsRejected(String option, String value, String needs) throws Exception {
-        String hint = " /*+ OPTIONS('" + option + "' = '" + value + "'" + (needs.isEmpty() ? "" : ", " + needs) + ") */";
+        String hint =
+                " /*+ OPTIONS('" + option + "' = '" + value + "'" + (needs.isEmpty() ? "" : ", " + needs) + ") */";
         for (String insert : List.of("INSERT INTO t", "INSERT OVERWRITE t")) {
             rejected(insert + hint + " VALUES (99, 'x'), (98, 'a')", option, unquoted(value));
         }
@@ -134,7 +143,8 @@ class HostilePathsIT {
     @Test
     void aPartitionColumnThatReadersWouldHideIsRejectedForWritingAndReading() throws Exception {
         for (String column : List.of("_dt", ".dt")) {
-            tEnv.executeSql(ddl("`hidden" + column + "`", table, "id INT, `" + column + "` STRING", "`" + column + "`", ""));
+            tEnv.executeSql(
+                    ddl("`hidden" + column + "`", table, "id INT, `" + column + "` STRING", "`" + column + "`", ""));
             for (String insert : List.of("INSERT INTO", "INSERT OVERWRITE")) {
                 String error = errorOf(insert + " `hidden" + column + "` VALUES (99, 'x')");
                 assertThat(error).contains("Partition column '" + column + "'").contains("hidden");

@@ -37,24 +37,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IcebergAvroClashIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void genericRecordsOfTheJobsAvroGoThroughThePluginsAvro() throws Exception {
         String jobAvro = Schema.class.getPackage().getImplementationVersion();
         List<String> pluginAvro;
-        try (Stream<Path> jars = Files.list(TestDistribution.pluginsDir().resolve("iceberg").resolve("lib"))) {
-            pluginAvro = jars.map(p -> p.getFileName().toString()).filter(n -> n.matches("avro-[0-9.]+\\.jar"))
+        try (Stream<Path> jars =
+                Files.list(TestDistribution.pluginsDir().resolve("iceberg").resolve("lib"))) {
+            pluginAvro = jars.map(p -> p.getFileName().toString())
+                    .filter(n -> n.matches("avro-[0-9.]+\\.jar"))
                     .collect(Collectors.toList());
         }
-        assertThat(pluginAvro).singleElement().satisfies(jar -> assertThat(jar).isNotEqualTo("avro-" + jobAvro + ".jar"));
+        assertThat(pluginAvro)
+                .singleElement()
+                .satisfies(jar -> assertThat(jar).isNotEqualTo("avro-" + jobAvro + ".jar"));
 
         Path warehouse = tmp.resolve("warehouse");
-        Schema schema = SchemaBuilder.record("Payment").fields().requiredLong("id").requiredString("payer").endRecord();
+        Schema schema = SchemaBuilder.record("Payment")
+                .fields()
+                .requiredLong("id")
+                .requiredString("payer")
+                .endRecord();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         env.setParallelism(2);
@@ -62,7 +73,8 @@ class IcebergAvroClashIT {
         String json = schema.toString();
         TableSinkBuilder.forAdapted(env.fromSequence(1, 500).map(new MakePayment(json)), AvroAdapters.forSchema(schema))
                 .target("iceberg")
-                .catalog(Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()))
+                .catalog(Map.of(
+                        "catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()))
                 .table("db", "payments")
                 .set("write-format", "avro")
                 .pluginsDir(TestDistribution.pluginsDir())
@@ -70,7 +82,8 @@ class IcebergAvroClashIT {
         env.execute("avro records into iceberg");
 
         List<Long> ids = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(warehouse.resolve("db").resolve("payments").resolve("data"))) {
+        try (Stream<Path> files =
+                Files.walk(warehouse.resolve("db").resolve("payments").resolve("data"))) {
             for (Path file : files.filter(p -> p.toString().endsWith(".avro")).collect(Collectors.toList())) {
                 try (DataFileReader<GenericRecord> reader =
                         new DataFileReader<>(file.toFile(), new GenericDatumReader<>())) {

@@ -37,11 +37,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class InsertOverwriteIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private String table(String name, Path path, boolean partitioned) {
         return "CREATE TABLE " + name + " (id INT, dt STRING)" + (partitioned ? " PARTITIONED BY (dt)" : "")
@@ -58,7 +61,8 @@ class InsertOverwriteIT {
         Path out = tmp.resolve("p");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql(table("t", out, true));
-        tEnv.executeSql("INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, 'b'), (4, 'c')").await();
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, 'b'), (4, 'c')")
+                .await();
         tEnv.executeSql("INSERT INTO t VALUES (5, 'a')").await();
 
         // dynamic: partitions a and b are replaced, c keeps its row
@@ -89,8 +93,11 @@ class InsertOverwriteIT {
         Path out = tmp.resolve("s");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         tEnv.executeSql(table("s", out, false));
-        Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT OVERWRITE s VALUES (1, 'x')").await());
-        assertThat(ExceptionUtils.stringifyException(t)).contains("INSERT OVERWRITE").contains("STREAMING");
+        Throwable t = catchThrowable(
+                () -> tEnv.executeSql("INSERT OVERWRITE s VALUES (1, 'x')").await());
+        assertThat(ExceptionUtils.stringifyException(t))
+                .contains("INSERT OVERWRITE")
+                .contains("STREAMING");
         assertThat(CommittedFiles.visible(out)).isEmpty();
     }
 
@@ -107,12 +114,18 @@ class InsertOverwriteIT {
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.enableCheckpointing(50);
         RowType type = RowType.of(new LogicalType[] {new IntType()}, new String[] {"id"});
-        env.fromSequence(1, Long.MAX_VALUE).map(i -> (RowData) GenericRowData.of(i.intValue()))
+        env.fromSequence(1, Long.MAX_VALUE)
+                .map(i -> (RowData) GenericRowData.of(i.intValue()))
                 .returns(InternalTypeInfo.of(type))
-                .sinkTo(SluiceSink.forRowData(type).withTarget("filesystem").withPath(out.toString()).withFormat("csv")
-                        .withPluginsDir(TestDistribution.pluginsDir()).withOverwrite(true)
+                .sinkTo(SluiceSink.forRowData(type)
+                        .withTarget("filesystem")
+                        .withPath(out.toString())
+                        .withFormat("csv")
+                        .withPluginsDir(TestDistribution.pluginsDir())
+                        .withOverwrite(true)
                         // a file per checkpoint: the first checkpoint already has something to commit
-                        .withRollingPolicy(RollingPolicies.onCheckpoint()).build());
+                        .withRollingPolicy(RollingPolicies.onCheckpoint())
+                        .build());
         Throwable t = catchThrowable(() -> env.execute("overwrite in streaming"));
         assertThat(ExceptionUtils.stringifyException(t)).contains("needs bounded input run in BATCH mode");
         assertThat(rows(out)).containsExactly("1,kept");

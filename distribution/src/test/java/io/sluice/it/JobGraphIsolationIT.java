@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class JobGraphIsolationIT {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** Deserializes the operator factory of a vertex in {@code loader}, returning its class name. */
     private static String operatorFactoryIn(StreamConfig config, ClassLoader loader) throws Exception {
@@ -46,13 +47,20 @@ class JobGraphIsolationIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(1000);
         // a continuous Sluice source next to the sink: both hold descriptors only
-        env.fromSource(SluiceFileSource.forRowData(rowType).withPluginsDir(TestDistribution.pluginsDir())
-                        .withPath(tmp.resolve("in").toString()).withFormat("csv")
-                        .monitorContinuously(java.time.Duration.ofSeconds(1)).build(),
-                        org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "files")
-                .sinkTo(SluiceSink.forRowData(rowType).withTarget("filesystem")
+        env.fromSource(
+                        SluiceFileSource.forRowData(rowType)
+                                .withPluginsDir(TestDistribution.pluginsDir())
+                                .withPath(tmp.resolve("in").toString())
+                                .withFormat("csv")
+                                .monitorContinuously(java.time.Duration.ofSeconds(1))
+                                .build(),
+                        org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(),
+                        "files")
+                .sinkTo(SluiceSink.forRowData(rowType)
+                        .withTarget("filesystem")
                         .withPluginsDir(TestDistribution.pluginsDir())
-                        .withPath(tmp.toString()).withFormat("parquet")
+                        .withPath(tmp.toString())
+                        .withFormat("parquet")
                         .withOption("sink.partition-commit.policy.kind", "success-file")
                         .build());
         JobGraph jobGraph = env.getStreamGraph().getJobGraph();
@@ -65,22 +73,29 @@ class JobGraphIsolationIT {
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             urls.add(new File(entry).toURI().toURL());
         }
-        try (URLClassLoader noPlugins = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
-            assertThat(noPlugins.getResource("io/sluice/plugin/filesystem/FileSystemTargetFactory.class")).isNull();
+        try (URLClassLoader noPlugins =
+                new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
+            assertThat(noPlugins.getResource("io/sluice/plugin/filesystem/FileSystemTargetFactory.class"))
+                    .isNull();
             // the graph itself in the application loader (no plugin on it either), its operators in the fresh one
             JobGraph restored = InstantiationUtil.deserializeObject(bytes, JobGraphIsolationIT.class.getClassLoader());
-            assertThat(JobGraphIsolationIT.class.getClassLoader()
-                    .getResource("io/sluice/plugin/filesystem/FileSystemTargetFactory.class")).isNull();
+            assertThat(JobGraphIsolationIT.class
+                            .getClassLoader()
+                            .getResource("io/sluice/plugin/filesystem/FileSystemTargetFactory.class"))
+                    .isNull();
             List<String> factories = new ArrayList<>();
             for (JobVertex vertex : restored.getVertices()) {
                 StreamConfig config = new StreamConfig(vertex.getConfiguration());
                 factories.add(operatorFactoryIn(config, noPlugins));
-                for (StreamConfig chained : config.getTransitiveChainedTaskConfigs(getClass().getClassLoader()).values()) {
+                for (StreamConfig chained : config.getTransitiveChainedTaskConfigs(
+                                getClass().getClassLoader())
+                        .values()) {
                     factories.add(operatorFactoryIn(chained, noPlugins));
                 }
             }
             // source, writer, aggregator and committer operators all came back
-            assertThat(factories).anyMatch(f -> f.contains("SourceOperatorFactory"))
+            assertThat(factories)
+                    .anyMatch(f -> f.contains("SourceOperatorFactory"))
                     .anyMatch(f -> f.contains("SinkWriterOperatorFactory"))
                     .anyMatch(f -> f.contains("CommitterOperatorFactory"))
                     .anyMatch(f -> f.contains("CommitAggregator") || f.contains("SimpleOperatorFactory"));

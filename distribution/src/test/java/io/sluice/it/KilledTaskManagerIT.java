@@ -58,6 +58,7 @@ class KilledTaskManagerIT {
      * well before the end of the input.
      */
     private static final int ROWS = 6000;
+
     private static final int ROWS_PER_SECOND = 400;
     private static final int PARTITIONS = 4;
 
@@ -88,8 +89,8 @@ class KilledTaskManagerIT {
         // web.refresh-interval (3 s by default): the wait for checkpoints would see them late and
         // kill the TaskManager seconds after the moment it aims at
         config.put("web.refresh-interval", "500");
-        cluster = StandaloneCluster.start(TestDistribution.home(), work, TestDistribution.pluginsDir(), config,
-                Duration.ofSeconds(60));
+        cluster = StandaloneCluster.start(
+                TestDistribution.home(), work, TestDistribution.pluginsDir(), config, Duration.ofSeconds(60));
     }
 
     @AfterAll
@@ -134,7 +135,8 @@ class KilledTaskManagerIT {
         long checkpointInterval = 300 + random.nextInt(500);
         int checkpointsBeforeKillAtLeast = 1 + random.nextInt(3);
         long extraDelayMs = random.nextInt(1500);
-        System.out.printf("seed %d: checkpoints every %d ms, kill after %d committed checkpoints and %d ms more%n",
+        System.out.printf(
+                "seed %d: checkpoints every %d ms, kill after %d committed checkpoints and %d ms more%n",
                 seed, checkpointInterval, checkpointsBeforeKillAtLeast, extraDelayMs);
         env.setParallelism(2);
         env.enableCheckpointing(checkpointInterval);
@@ -152,10 +154,10 @@ class KilledTaskManagerIT {
         // must neither lose nor repeat them. CSV keeps its part files open across checkpoints
         // (default rolling): at the kill they are in-progress files the restored writers resume
         // (truncated to the checkpointed length) and commit only at the end of the input
-        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH ("
-                + sluice + ", 'path' = '" + parquet + "', 'format' = 'parquet')");
-        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH ("
-                + sluice + ", 'path' = '" + csv + "', 'format' = 'csv')");
+        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = '" + parquet + "', 'format' = 'parquet')");
+        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = '" + csv + "', 'format' = 'csv')");
         String select = "SELECT id, CONCAT('n', CAST(id AS STRING)), CONCAT('p', CAST(MOD(id, " + PARTITIONS
                 + ") AS STRING)) FROM src";
         StatementSet inserts = tEnv.createStatementSet();
@@ -164,7 +166,8 @@ class KilledTaskManagerIT {
 
         long submitted = System.nanoTime();
         TableResult result = inserts.execute();
-        JobID jobId = result.getJobClient().orElseThrow(IllegalStateException::new).getJobID();
+        JobID jobId =
+                result.getJobClient().orElseThrow(IllegalStateException::new).getJobID();
         String job = "/jobs/" + jobId;
 
         // kill only once the job has something to lose: completed checkpoints (state to restore)
@@ -173,12 +176,17 @@ class KilledTaskManagerIT {
         Thread.sleep(extraDelayMs);
         // the cluster's only TaskManager holds both slots, so it runs every task of the job
         Set<String> running = taskManagersOf(job);
-        assertThat(running).as("TaskManagers running the job: one runs every task").hasSize(1);
+        assertThat(running)
+                .as("TaskManagers running the job: one runs every task")
+                .hasSize(1);
         String victim = running.iterator().next();
         // only listed now, read after the job: decoding Parquet in this JVM for the first time
         // loads Hadoop and takes seconds, which the job would spend getting to its end
         List<Path> committedBeforeKill = CommittedFiles.visible(parquet);
-        long checkpointsBeforeKill = cluster.get(job + "/checkpoints").path("counts").path("completed").asLong();
+        long checkpointsBeforeKill = cluster.get(job + "/checkpoints")
+                .path("counts")
+                .path("completed")
+                .asLong();
 
         long killedAt = System.currentTimeMillis();
         cluster.killTaskManager(victim);
@@ -195,23 +203,34 @@ class KilledTaskManagerIT {
         JsonNode details = cluster.get(job);
         assertThat(details.path("state").asText()).isEqualTo("FINISHED");
         JsonNode checkpoints = cluster.get(job + "/checkpoints");
-        JsonNode exceptions = cluster.get(job + "/exceptions").path("exceptionHistory").path("entries");
+        JsonNode exceptions =
+                cluster.get(job + "/exceptions").path("exceptionHistory").path("entries");
         long restartingAt = details.path("timestamps").path("RESTARTING").asLong();
         // a committed file is final: the recovery must not remove it (its rows count below)
-        assertThat(committedBeforeKill).as("parquet files committed before the kill").allSatisfy(f ->
-                assertThat(f).exists());
+        assertThat(committedBeforeKill)
+                .as("parquet files committed before the kill")
+                .allSatisfy(f -> assertThat(f).exists());
         int rowsBeforeKill = 0;
         for (Path f : committedBeforeKill) {
-            rowsBeforeKill += CommittedFiles.parquetFile(f, g -> g.getLong("id", 0)).size();
+            rowsBeforeKill +=
+                    CommittedFiles.parquetFile(f, g -> g.getLong("id", 0)).size();
         }
-        System.out.printf("killed %s at %d ms after submission, with %d checkpoints completed and %d parquet rows "
+        System.out.printf(
+                "killed %s at %d ms after submission, with %d checkpoints completed and %d parquet rows "
                         + "committed; replacement %s registered after %d ms; restart began %d ms after the kill; "
                         + "job finished %d ms after submission%n",
-                victim, killMs, checkpointsBeforeKill, rowsBeforeKill, replacement, replacementMs,
-                restartingAt - killedAt, totalMs);
+                victim,
+                killMs,
+                checkpointsBeforeKill,
+                rowsBeforeKill,
+                replacement,
+                replacementMs,
+                restartingAt - killedAt,
+                totalMs);
         System.out.println("checkpoints: " + checkpoints.path("counts"));
-        exceptions.forEach(e -> System.out.println("failure: " + e.path("taskManagerId").asText() + " "
-                + e.path("stacktrace").asText().lines().findFirst().orElse("")));
+        exceptions.forEach(
+                e -> System.out.println("failure: " + e.path("taskManagerId").asText() + " "
+                        + e.path("stacktrace").asText().lines().findFirst().orElse("")));
 
         // the kill hit the job half-way through its input, or it proves nothing about recovery
         assertThat(rowsBeforeKill).as("parquet rows committed before the kill").isBetween(1, ROWS - 1);
@@ -219,32 +238,51 @@ class KilledTaskManagerIT {
         // from a checkpoint (not from scratch: that would rewrite committed rows)
         assertThat(restartingAt).as("time the job entered RESTARTING").isGreaterThan(0);
         assertThat(exceptions).as("exception history").isNotEmpty();
-        assertThat(exceptions).as("exception history").anySatisfy(e -> assertThat(e.toString()).contains(victim));
-        assertThat(checkpoints.path("counts").path("restored").asInt()).as("restores from a checkpoint")
+        assertThat(exceptions)
+                .as("exception history")
+                .anySatisfy(e -> assertThat(e.toString()).contains(victim));
+        assertThat(checkpoints.path("counts").path("restored").asInt())
+                .as("restores from a checkpoint")
                 .isGreaterThanOrEqualTo(1);
         // and it finished on the replacement, which loaded the plugins from its own directory
-        assertThat(taskManagersOf(job)).as("TaskManagers that ran the job to its end").containsExactly(replacement);
+        assertThat(taskManagersOf(job))
+                .as("TaskManagers that ran the job to its end")
+                .containsExactly(replacement);
         assertThat(cluster.taskManagerLog(replacement))
-                .contains("Sluice plugins in " + TestDistribution.pluginsDir().toAbsolutePath().normalize());
+                .contains("Sluice plugins in "
+                        + TestDistribution.pluginsDir().toAbsolutePath().normalize());
 
         assertExactlyOnce("parquet", CommittedFiles.parquet(parquet, g -> g.getLong("id", 0)));
-        assertExactlyOnce("csv", CommittedFiles.lines(csv).stream()
-                .map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList()));
+        assertExactlyOnce(
+                "csv",
+                CommittedFiles.lines(csv).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList()));
 
-        List<String> partitions = IntStream.range(0, PARTITIONS).mapToObj(i -> "part=p" + i).collect(Collectors.toList());
+        List<String> partitions =
+                IntStream.range(0, PARTITIONS).mapToObj(i -> "part=p" + i).collect(Collectors.toList());
         for (Path out : List.of(parquet, csv)) {
-            assertThat(CommittedFiles.visible(out)).extracting(f -> f.getParent().getFileName().toString())
-                    .as("partitions of %s", out).containsOnlyElementsOf(partitions);
-            assertThat(CommittedFiles.named(out, "_SUCCESS")).extracting(f -> f.getParent().getFileName().toString())
-                    .as("success files of %s", out).containsExactlyInAnyOrderElementsOf(partitions);
+            assertThat(CommittedFiles.visible(out))
+                    .extracting(f -> f.getParent().getFileName().toString())
+                    .as("partitions of %s", out)
+                    .containsOnlyElementsOf(partitions);
+            assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                    .extracting(f -> f.getParent().getFileName().toString())
+                    .as("success files of %s", out)
+                    .containsExactlyInAnyOrderElementsOf(partitions);
             // no in-progress or pending file under a visible name
-            assertThat(CommittedFiles.visible(out)).extracting(f -> f.getFileName().toString())
-                    .as("visible files of %s", out).noneMatch(n -> n.contains("inprogress") || n.contains("pending"));
-            System.out.println(out.getFileName() + ": " + CommittedFiles.visible(out).size() + " committed files, "
-                    + CommittedFiles.inProgress(out).size() + " hidden in-progress files left behind");
+            assertThat(CommittedFiles.visible(out))
+                    .extracting(f -> f.getFileName().toString())
+                    .as("visible files of %s", out)
+                    .noneMatch(n -> n.contains("inprogress") || n.contains("pending"));
+            System.out.println(
+                    out.getFileName() + ": " + CommittedFiles.visible(out).size() + " committed files, "
+                            + CommittedFiles.inProgress(out).size() + " hidden in-progress files left behind");
             // the killed writers left the in-progress files they opened after their last
             // checkpoint (for Parquet, 4 bytes of magic each); the restored writers removed them
-            assertThat(CommittedFiles.inProgress(out)).as("in-progress files left in %s", out).isEmpty();
+            assertThat(CommittedFiles.inProgress(out))
+                    .as("in-progress files left in %s", out)
+                    .isEmpty();
         }
     }
 
@@ -261,7 +299,10 @@ class KilledTaskManagerIT {
             long completed;
             try {
                 state = cluster.get(job).path("state").asText();
-                completed = cluster.get(job + "/checkpoints").path("counts").path("completed").asLong();
+                completed = cluster.get(job + "/checkpoints")
+                        .path("counts")
+                        .path("completed")
+                        .asLong();
             } catch (IOException e) {
                 // a slow answer from a busy JobManager is no reason to give up; the deadline is
                 last = e.toString();
@@ -285,7 +326,8 @@ class KilledTaskManagerIT {
     private static Set<String> taskManagersOf(String job) throws Exception {
         Set<String> ids = new TreeSet<>();
         for (JsonNode vertex : cluster.get(job).path("vertices")) {
-            for (JsonNode subtask : cluster.get(job + "/vertices/" + vertex.path("id").asText()).path("subtasks")) {
+            for (JsonNode subtask :
+                    cluster.get(job + "/vertices/" + vertex.path("id").asText()).path("subtasks")) {
                 ids.add(subtask.path("taskmanager-id").asText());
             }
         }
@@ -302,12 +344,19 @@ class KilledTaskManagerIT {
                 missing.add(id);
             }
         }
-        Map<Long, Integer> duplicated = new TreeSet<>(counts.keySet()).stream().filter(id -> counts.get(id) > 1)
-                .collect(Collectors.toMap(id -> id, counts::get, (a, b) -> a, LinkedHashMap::new));
-        Set<Long> unexpected = counts.keySet().stream().filter(id -> id < 1 || id > ROWS)
+        Map<Long, Integer> duplicated = new TreeSet<>(counts.keySet())
+                .stream()
+                        .filter(id -> counts.get(id) > 1)
+                        .collect(Collectors.toMap(id -> id, counts::get, (a, b) -> a, LinkedHashMap::new));
+        Set<Long> unexpected = counts.keySet().stream()
+                .filter(id -> id < 1 || id > ROWS)
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(missing).as("%s: ids missing (%d of them)", table, missing.size()).isEmpty();
-        assertThat(duplicated).as("%s: ids committed more than once (id=count)", table).isEmpty();
+        assertThat(missing)
+                .as("%s: ids missing (%d of them)", table, missing.size())
+                .isEmpty();
+        assertThat(duplicated)
+                .as("%s: ids committed more than once (id=count)", table)
+                .isEmpty();
         assertThat(unexpected).as("%s: ids outside 1..%d", table, ROWS).isEmpty();
         assertThat(ids).as("%s: rows", table).hasSize(ROWS);
     }

@@ -29,11 +29,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class NonRecoverableErrorsIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
@@ -46,8 +49,10 @@ class NonRecoverableErrorsIT {
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10_000);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
         conf.setString("execution.checkpointing.interval", "100 ms");
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode()
-                .withConfiguration(conf).build());
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
         Path out = tmp.resolve("t");
         String table = "CREATE TABLE %s (id BIGINT) WITH ('connector' = 'sluice', 'target' = 'chaos-filesystem', "
                 + "'path' = '" + out + "', 'format' = 'csv', 'chaos.marker-dir' = '" + tmp.resolve("markers") + "', "
@@ -62,7 +67,8 @@ class NonRecoverableErrorsIT {
                 + "'fields.id.end' = '601')");
 
         long start = System.nanoTime();
-        Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT INTO bad SELECT id FROM numbers").await());
+        Throwable t = catchThrowable(
+                () -> tEnv.executeSql("INSERT INTO bad SELECT id FROM numbers").await());
         long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
 
         assertThat(t).as("the job must fail").isNotNull();

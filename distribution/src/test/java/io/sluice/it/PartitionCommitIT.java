@@ -27,11 +27,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PartitionCommitIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void partitionTimeTriggerWithThirdPartyExtractorAndPolicy() throws Exception {
@@ -52,19 +55,23 @@ class PartitionCommitIT {
                 + "'partition.time-extractor.kind' = 'custom', 'partition.time-extractor.class' = 'acme-day', "
                 + "'sink.partition-commit.policy.kind' = 'success-file,custom', "
                 + "'sink.partition-commit.policy.class' = 'com.acme.sluice.MarkerCommitPolicyFactory')");
-        tEnv.executeSql("INSERT INTO events SELECT id, DATE_FORMAT(ts, '''day-''yyyyMMdd') FROM src").await();
+        tEnv.executeSql("INSERT INTO events SELECT id, DATE_FORMAT(ts, '''day-''yyyyMMdd') FROM src")
+                .await();
 
         assertThat(CommittedFiles.lines(out)).hasSize(3000);
         Map<String, String> markers = new TreeMap<>();
         for (Path marker : CommittedFiles.named(out, "_ACME")) {
-            markers.put(marker.getParent().getFileName().toString(),
+            markers.put(
+                    marker.getParent().getFileName().toString(),
                     new String(Files.readAllBytes(marker), StandardCharsets.UTF_8));
         }
-        assertThat(markers.keySet()).containsExactly("event_day=day-20240101", "event_day=day-20240102", "event_day=day-20240103");
+        assertThat(markers.keySet())
+                .containsExactly("event_day=day-20240101", "event_day=day-20240102", "event_day=day-20240103");
         assertThat(CommittedFiles.named(out, "_SUCCESS")).hasSize(3);
         // the first day was committed by the trigger while the job ran, after a real checkpoint,
         // not by the end of input (whose committables carry checkpoint id Long.MAX_VALUE)
-        assertThat(markers.get("event_day=day-20240101")).contains("{event_day=day-20240101}")
+        assertThat(markers.get("event_day=day-20240101"))
+                .contains("{event_day=day-20240101}")
                 .doesNotContain("checkpoint=" + Long.MAX_VALUE);
     }
 
@@ -85,10 +92,12 @@ class PartitionCommitIT {
                 + "'connector' = 'sluice', 'target' = 'filesystem', "
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
                 + "'path' = '" + out + "', 'format' = 'csv', 'sink.partition-commit.policy.kind' = 'success-file')");
-        tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('p', CAST(MOD(id, 4) AS STRING)) FROM src").await();
+        tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('p', CAST(MOD(id, 4) AS STRING)) FROM src")
+                .await();
 
         assertThat(CommittedFiles.lines(out)).hasSize(2000);
-        assertThat(CommittedFiles.named(out, "_SUCCESS")).extracting(p -> p.getParent().getFileName().toString())
+        assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                .extracting(p -> p.getParent().getFileName().toString())
                 .containsExactlyInAnyOrder("part=p0", "part=p1", "part=p2", "part=p3");
     }
 
@@ -97,12 +106,16 @@ class PartitionCommitIT {
         Path out = tmp.resolve("hinted");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
-                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', 'path' = '" + out + "', 'format' = 'csv')");
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', 'path' = '" + out
+                + "', 'format' = 'csv')");
         tEnv.executeSql("INSERT INTO t /*+ OPTIONS('sink.part-file.prefix' = 'hinted', 'format' = 'json') */ "
-                + "VALUES (1, 'a'), (2, 'b')").await();
-        List<String> names = CommittedFiles.visible(out).stream().map(p -> p.getFileName().toString())
+                        + "VALUES (1, 'a'), (2, 'b')")
+                .await();
+        List<String> names = CommittedFiles.visible(out).stream()
+                .map(p -> p.getFileName().toString())
                 .collect(Collectors.toList());
         assertThat(names).isNotEmpty().allSatisfy(n -> assertThat(n).startsWith("hinted-"));
-        assertThat(CommittedFiles.lines(out)).containsExactlyInAnyOrder("{\"id\":1,\"name\":\"a\"}", "{\"id\":2,\"name\":\"b\"}");
+        assertThat(CommittedFiles.lines(out))
+                .containsExactlyInAnyOrder("{\"id\":1,\"name\":\"a\"}", "{\"id\":2,\"name\":\"b\"}");
     }
 }

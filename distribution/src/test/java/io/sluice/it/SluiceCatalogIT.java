@@ -25,11 +25,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class SluiceCatalogIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void tablesOfAPluginsCatalogAreWrittenAndReadThroughSluice() throws Exception {
@@ -39,13 +42,15 @@ class SluiceCatalogIT {
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDirWithTestPlugins() + "', "
                 + "'warehouse' = '" + warehouse + "')");
         tEnv.executeSql("CREATE TABLE files.`default`.orders (id INT, name STRING) WITH ('format' = 'json')");
-        tEnv.executeSql("INSERT INTO files.`default`.orders VALUES (1, 'a'), (2, 'b')").await();
+        tEnv.executeSql("INSERT INTO files.`default`.orders VALUES (1, 'a'), (2, 'b')")
+                .await();
 
         assertThat(CommittedFiles.lines(warehouse.resolve("default").resolve("orders")))
                 .containsExactlyInAnyOrder("{\"id\":1,\"name\":\"a\"}", "{\"id\":2,\"name\":\"b\"}");
         tEnv.executeSql("USE CATALOG files");
         List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, name FROM orders").collect()) {
+        try (CloseableIterator<Row> it =
+                tEnv.executeSql("SELECT id, name FROM orders").collect()) {
             it.forEachRemaining(r -> rows.add(r.toString()));
         }
         assertThat(rows).containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
@@ -56,16 +61,16 @@ class SluiceCatalogIT {
     void badCatalogOptionsAreClearErrors() {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         String plugins = "'sluice.plugins.dir' = '" + TestDistribution.pluginsDirWithTestPlugins() + "'";
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c WITH ('type' = 'sluice', "
-                + plugins + ", 'target' = 'nope')")))
+        assertThat(catchThrowable(() -> tEnv.executeSql(
+                        "CREATE CATALOG c WITH ('type' = 'sluice', " + plugins + ", 'target' = 'nope')")))
                 .hasStackTraceContaining("Invalid options of catalog 'c'")
-                .hasStackTraceContaining("TargetCatalogFactory").hasStackTraceContaining("'nope'")
+                .hasStackTraceContaining("TargetCatalogFactory")
+                .hasStackTraceContaining("'nope'")
                 .hasStackTraceContaining("acme-files");
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c2 WITH ('type' = 'sluice', "
-                + plugins + ", 'target' = 'acme-files')")))
+        assertThat(catchThrowable(() -> tEnv.executeSql(
+                        "CREATE CATALOG c2 WITH ('type' = 'sluice', " + plugins + ", 'target' = 'acme-files')")))
                 .hasStackTraceContaining("Missing option 'warehouse' of catalog 'c2'");
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c3 WITH ('type' = 'sluice', "
-                + plugins + ")")))
+        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c3 WITH ('type' = 'sluice', " + plugins + ")")))
                 .hasStackTraceContaining("target");
     }
 }

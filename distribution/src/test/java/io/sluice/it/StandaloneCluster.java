@@ -57,8 +57,14 @@ final class StandaloneCluster implements AutoCloseable {
     private static final int JM_HEAP = 256, JM_OFF_HEAP = 64, JM_METASPACE = 192, JM_OVERHEAD = 192;
 
     /** TaskManager memory in MiB, one value per component Flink splits the process into. */
-    private static final int TM_FRAMEWORK_HEAP = 128, TM_TASK_HEAP = 256, TM_MANAGED = 64, TM_NETWORK = 64,
-            TM_FRAMEWORK_OFF_HEAP = 128, TM_TASK_OFF_HEAP = 64, TM_METASPACE = 256, TM_OVERHEAD = 128;
+    private static final int TM_FRAMEWORK_HEAP = 128,
+            TM_TASK_HEAP = 256,
+            TM_MANAGED = 64,
+            TM_NETWORK = 64,
+            TM_FRAMEWORK_OFF_HEAP = 128,
+            TM_TASK_OFF_HEAP = 64,
+            TM_METASPACE = 256,
+            TM_OVERHEAD = 128;
 
     private final Path workDir;
     private final int restPort;
@@ -68,18 +74,28 @@ final class StandaloneCluster implements AutoCloseable {
     private final Map<String, String> dynamicProperties;
     /** {@code env.java.opts.all} of the cluster's config.yaml, split as a shell would. */
     private final List<String> jvmOptions;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = new ObjectMapper();
     /** Every process started, by name (the TaskManager's resource id for a TaskManager), in start order. */
     private final Map<String, Process> processes = new LinkedHashMap<>();
     /** Processes killed on purpose: their exit is no reason to give up waiting for the cluster. */
     private final Set<String> killed = new HashSet<>();
+
     private final Map<String, Path> logs = new LinkedHashMap<>();
     private final Thread killOnExit;
     private int taskManagersStarted;
 
-    private StandaloneCluster(Path workDir, int restPort, String classpath, Path confDir, Path tmpDir,
-            Path flinkPluginsDir, Map<String, String> dynamicProperties, List<String> jvmOptions) {
+    private StandaloneCluster(
+            Path workDir,
+            int restPort,
+            String classpath,
+            Path confDir,
+            Path tmpDir,
+            Path flinkPluginsDir,
+            Map<String, String> dynamicProperties,
+            List<String> jvmOptions) {
         this.workDir = workDir;
         this.restPort = restPort;
         this.classpath = classpath;
@@ -109,8 +125,8 @@ final class StandaloneCluster implements AutoCloseable {
      * cluster's configuration after (and so replacing) the defaults here, e.g. a restart strategy
      * instead of {@code restart-strategy.type: none}, or heartbeat settings.
      */
-    static StandaloneCluster start(Path dist, Path workDir, Path pluginsDir, Map<String, String> config,
-            Duration timeout) throws Exception {
+    static StandaloneCluster start(
+            Path dist, Path workDir, Path pluginsDir, Map<String, String> config, Duration timeout) throws Exception {
         Path confDir = Files.createDirectories(workDir.resolve("conf"));
         Path tmpDir = Files.createDirectories(workDir.resolve("tmp"));
         // Flink's own plugins directory ($FLINK_HOME/plugins: metrics reporters, file systems),
@@ -124,11 +140,15 @@ final class StandaloneCluster implements AutoCloseable {
 
         String classpath = dist.resolve("lib") + File.separator + "*" + File.pathSeparator
                 + dist.resolve("opt").resolve("embedded") + File.separator + "*";
-        StandaloneCluster cluster = new StandaloneCluster(workDir, restPort, classpath, confDir, tmpDir,
-                flinkPluginsDir, dynamicProperties, jvmOptions(confDir));
+        StandaloneCluster cluster = new StandaloneCluster(
+                workDir, restPort, classpath, confDir, tmpDir, flinkPluginsDir, dynamicProperties, jvmOptions(confDir));
         try {
-            cluster.launch("jobmanager", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
-                    Arrays.asList("-Xmx" + JM_HEAP + "m", "-XX:MaxDirectMemorySize=" + JM_OFF_HEAP + "m",
+            cluster.launch(
+                    "jobmanager",
+                    "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+                    Arrays.asList(
+                            "-Xmx" + JM_HEAP + "m",
+                            "-XX:MaxDirectMemorySize=" + JM_OFF_HEAP + "m",
                             "-XX:MaxMetaspaceSize=" + JM_METASPACE + "m"),
                     Collections.emptyMap());
             cluster.startTaskManager(timeout);
@@ -148,8 +168,11 @@ final class StandaloneCluster implements AutoCloseable {
      */
     String startTaskManager(Duration timeout) throws Exception {
         String id = "taskmanager-" + (++taskManagersStarted);
-        launch(id, "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                Arrays.asList("-Xmx" + (TM_FRAMEWORK_HEAP + TM_TASK_HEAP) + "m",
+        launch(
+                id,
+                "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+                Arrays.asList(
+                        "-Xmx" + (TM_FRAMEWORK_HEAP + TM_TASK_HEAP) + "m",
                         "-XX:MaxDirectMemorySize=" + (TM_FRAMEWORK_OFF_HEAP + TM_TASK_OFF_HEAP + TM_NETWORK) + "m",
                         "-XX:MaxMetaspaceSize=" + TM_METASPACE + "m"),
                 // the one setting that differs between TaskManagers sharing the configuration
@@ -206,7 +229,8 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     /** The settings only a test needs, as dynamic properties of every process. */
-    private static Map<String, String> testSettings(Path tmpDir, int rpcPort, int restPort, Map<String, String> overrides) {
+    private static Map<String, String> testSettings(
+            Path tmpDir, int rpcPort, int restPort, Map<String, String> overrides) {
         Map<String, String> c = new LinkedHashMap<>();
         // 127.0.0.1 rather than 'localhost' everywhere: the TaskManager reaches the JobManager's
         // RPC endpoint at exactly the address the JobManager advertises and binds to
@@ -226,8 +250,17 @@ final class StandaloneCluster implements AutoCloseable {
         c.put("jobmanager.memory.process.size", (JM_HEAP + JM_OFF_HEAP + JM_METASPACE + JM_OVERHEAD) + "m");
         c.put("jobmanager.memory.jvm-overhead.min", JM_OVERHEAD + "m");
         c.put("jobmanager.memory.jvm-overhead.max", JM_OVERHEAD + "m");
-        c.put("taskmanager.memory.process.size", (TM_FRAMEWORK_HEAP + TM_TASK_HEAP + TM_MANAGED + TM_NETWORK
-                + TM_FRAMEWORK_OFF_HEAP + TM_TASK_OFF_HEAP + TM_METASPACE + TM_OVERHEAD) + "m");
+        c.put(
+                "taskmanager.memory.process.size",
+                (TM_FRAMEWORK_HEAP
+                                + TM_TASK_HEAP
+                                + TM_MANAGED
+                                + TM_NETWORK
+                                + TM_FRAMEWORK_OFF_HEAP
+                                + TM_TASK_OFF_HEAP
+                                + TM_METASPACE
+                                + TM_OVERHEAD)
+                        + "m");
         c.put("jobmanager.memory.heap.size", JM_HEAP + "m");
         c.put("jobmanager.memory.off-heap.size", JM_OFF_HEAP + "m");
         c.put("jobmanager.memory.jvm-metaspace.size", JM_METASPACE + "m");
@@ -257,7 +290,8 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     private static void writeLog4j(Path confDir) throws IOException {
-        String props = String.join("\n",
+        String props = String.join(
+                "\n",
                 "rootLogger.level = INFO",
                 "rootLogger.appenderRef.console.ref = Console",
                 "appender.console.name = Console",
@@ -270,7 +304,8 @@ final class StandaloneCluster implements AutoCloseable {
                 "logger.netty.level = WARN",
                 "");
         // and what the README tells an operator to append to Flink's log4j.properties
-        Files.write(confDir.resolve("log4j.properties"), (props + readmeLog4jSnippet()).getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                confDir.resolve("log4j.properties"), (props + readmeLog4jSnippet()).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The properties block after the README's {@code flink-log4j-snippet} marker. */
@@ -287,7 +322,10 @@ final class StandaloneCluster implements AutoCloseable {
     private void launch(String name, String mainClass, List<String> memoryFlags, Map<String, String> ownProperties)
             throws IOException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java command")));
+        cmd.add(ProcessHandle.current()
+                .info()
+                .command()
+                .orElseThrow(() -> new IllegalStateException("no java command")));
         cmd.addAll(memoryFlags);
         // the JDK 17 flags of config.yaml, as Flink's scripts pass them
         cmd.addAll(jvmOptions);
@@ -355,7 +393,9 @@ final class StandaloneCluster implements AutoCloseable {
     JsonNode get(String path) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(URI.create("http://" + HOST + ":" + restPort + path))
-                        .timeout(Duration.ofSeconds(5)).GET().build(),
+                        .timeout(Duration.ofSeconds(5))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + path + ": HTTP " + response.statusCode() + " " + response.body());
@@ -369,12 +409,15 @@ final class StandaloneCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             for (Map.Entry<String, Process> p : processes.entrySet()) {
                 if (!p.getValue().isAlive() && !killed.contains(p.getKey())) {
-                    throw new IllegalStateException(p.getKey() + " exited with code " + p.getValue().exitValue());
+                    throw new IllegalStateException(
+                            p.getKey() + " exited with code " + p.getValue().exitValue());
                 }
             }
             try {
                 List<String> registered = new ArrayList<>();
-                get("/taskmanagers").path("taskmanagers").forEach(tm -> registered.add(tm.path("id").asText()));
+                get("/taskmanagers")
+                        .path("taskmanagers")
+                        .forEach(tm -> registered.add(tm.path("id").asText()));
                 if (registered.contains(id)) {
                     return;
                 }
@@ -392,8 +435,13 @@ final class StandaloneCluster implements AutoCloseable {
     String logTails() {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, Path> e : logs.entrySet()) {
-            sb.append("----- ").append(e.getKey()).append(" (").append(e.getValue()).append("), last ")
-                    .append(LOG_TAIL_LINES).append(" lines -----\n");
+            sb.append("----- ")
+                    .append(e.getKey())
+                    .append(" (")
+                    .append(e.getValue())
+                    .append("), last ")
+                    .append(LOG_TAIL_LINES)
+                    .append(" lines -----\n");
             try {
                 List<String> lines = Files.readAllLines(e.getValue(), StandardCharsets.UTF_8);
                 lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())

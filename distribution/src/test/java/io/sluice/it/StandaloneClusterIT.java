@@ -53,8 +53,8 @@ class StandaloneClusterIT {
     static void startCluster() throws Exception {
         // a fresh directory per run: logs stay for inspection and concurrent runs do not collide
         work = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "standalone-cluster-");
-        cluster = StandaloneCluster.start(TestDistribution.home(), work, TestDistribution.pluginsDir(),
-                Duration.ofSeconds(60));
+        cluster = StandaloneCluster.start(
+                TestDistribution.home(), work, TestDistribution.pluginsDir(), Duration.ofSeconds(60));
     }
 
     @AfterAll
@@ -83,17 +83,23 @@ class StandaloneClusterIT {
         Path flinkPlugins = mistake.resolve("flink-plugins");
         TestDistribution.copyTree(TestDistribution.pluginsDir(), flinkPlugins);
         Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> StandaloneCluster.start(
-                TestDistribution.home(), mistake, TestDistribution.pluginsDir(), Duration.ofSeconds(60)).close());
+                        TestDistribution.home(), mistake, TestDistribution.pluginsDir(), Duration.ofSeconds(60))
+                .close());
         assertThat(failure).as("cluster start").isNotNull().hasMessageContaining("exited with code");
         // both kinds of process load Flink's plugins first thing and stop on them; whichever
         // stops first ends the start (and the other is stopped with it), so either log says why,
         // naming the first of Sluice's plugin folders Flink lists, in directory order
-        String logs = Files.readString(mistake.resolve("jobmanager.out")) + Files.readString(mistake.resolve("taskmanager-1.out"));
-        assertThat(logs).containsPattern(java.util.regex.Pattern.quote(
-                "Cannot find any jar files for plugin in directory [" + flinkPlugins + "/") + "(filesystem|formats|iceberg)"
-                + java.util.regex.Pattern.quote("]. Please provide the jar files for the plugin or delete the directory."));
+        String logs = Files.readString(mistake.resolve("jobmanager.out"))
+                + Files.readString(mistake.resolve("taskmanager-1.out"));
+        assertThat(logs)
+                .containsPattern(java.util.regex.Pattern.quote(
+                                "Cannot find any jar files for plugin in directory [" + flinkPlugins + "/")
+                        + "(filesystem|formats|iceberg)"
+                        + java.util.regex.Pattern.quote(
+                                "]. Please provide the jar files for the plugin or delete the directory."));
         String readme = Files.readString(Paths.get("..", "README.md"));
-        assertThat(readme).as("README's troubleshooting")
+        assertThat(readme)
+                .as("README's troubleshooting")
                 .contains("Cannot find any jar files for plugin in directory [/opt/flink/plugins/filesystem]. "
                         + "Please provide the jar files for the plugin or delete the directory.");
     }
@@ -132,13 +138,13 @@ class StandaloneClusterIT {
         String sluice = "'connector' = 'sluice', 'target' = 'filesystem', "
                 + "'sluice.plugins.dir' = '" + clientPlugins + "', "
                 + "'sink.partition-commit.policy.kind' = 'success-file'";
-        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH ("
-                + sluice + ", 'path' = '" + parquet + "', 'format' = 'parquet')");
+        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = '" + parquet + "', 'format' = 'parquet')");
         // Parquet rolls on every checkpoint and commits its partitions while the job runs; CSV keeps
         // its part files open (default rolling), so its partitions are committed only at the end of
         // the input: both paths must end with a success file in every partition
-        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH ("
-                + sluice + ", 'path' = '" + csv + "', 'format' = 'csv')");
+        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = '" + csv + "', 'format' = 'csv')");
         String select = "SELECT id, CONCAT('n', CAST(id AS STRING)), CONCAT('p', CAST(MOD(id, " + PARTITIONS
                 + ") AS STRING)) FROM src";
         StatementSet inserts = tEnv.createStatementSet();
@@ -146,9 +152,11 @@ class StandaloneClusterIT {
         inserts.addInsertSql("INSERT INTO c " + select);
         long started = System.nanoTime();
         TableResult result = inserts.execute();
-        JobID jobId = result.getJobClient().orElseThrow(IllegalStateException::new).getJobID();
+        JobID jobId =
+                result.getJobClient().orElseThrow(IllegalStateException::new).getJobID();
         result.await(90, TimeUnit.SECONDS);
-        System.out.printf("job %s finished in %d ms%n", jobId, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        System.out.printf(
+                "job %s finished in %d ms%n", jobId, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
 
         // the job ran on the standalone cluster, not in this JVM
         JsonNode job = cluster.get("/jobs/" + jobId);
@@ -157,42 +165,64 @@ class StandaloneClusterIT {
         System.out.println("checkpoints: " + checkpoints);
         // commits happened on checkpoints while the job ran, not only at its end (failed ones are
         // not counted against it: Flink declines triggers while tasks deploy or finish, by design)
-        assertThat(checkpoints.path("completed").asInt()).as("completed checkpoints").isGreaterThanOrEqualTo(2);
+        assertThat(checkpoints.path("completed").asInt())
+                .as("completed checkpoints")
+                .isGreaterThanOrEqualTo(2);
 
         // the TaskManager loaded the plugins itself, from the directory config.yaml names (no
         // system property, no environment variable), and said so once, at INFO, with each plugin
         String tmLog = cluster.taskManagerLog();
-        String loaded = "Sluice plugins in " + TestDistribution.pluginsDir().toAbsolutePath().normalize() + ": [";
+        String loaded = "Sluice plugins in "
+                + TestDistribution.pluginsDir().toAbsolutePath().normalize() + ": [";
         assertThat(tmLog).contains(loaded).doesNotContain("Sluice plugins in " + clientPlugins);
         assertThat(tmLog.lines().filter(l -> l.contains(loaded)))
-                .singleElement().satisfies(l -> assertThat(l).contains(" INFO ")
-                        .contains("filesystem 0.1.0-SNAPSHOT [LOADED]").contains("formats 0.1.0-SNAPSHOT [LOADED]"));
+                .singleElement()
+                .satisfies(l -> assertThat(l)
+                        .contains(" INFO ")
+                        .contains("filesystem 0.1.0-SNAPSHOT [LOADED]")
+                        .contains("formats 0.1.0-SNAPSHOT [LOADED]"));
 
         // with the README's log4j lines, the plugins' libraries keep quiet: no line per Parquet
         // file opened, no per-process native-hadoop warning, no PF4J chatter, no collision warning
-        assertThat(tmLog.lines().filter(l -> l.contains(" CodecPool ") || l.contains(" NativeCodeLoader ")
-                || l.contains("Name collision") || l.contains("DefaultPluginManager") || l.contains("AbstractPluginManager")))
-                .as("log lines the README's log4j snippet quiets").isEmpty();
+        assertThat(tmLog.lines()
+                        .filter(l -> l.contains(" CodecPool ")
+                                || l.contains(" NativeCodeLoader ")
+                                || l.contains("Name collision")
+                                || l.contains("DefaultPluginManager")
+                                || l.contains("AbstractPluginManager")))
+                .as("log lines the README's log4j snippet quiets")
+                .isEmpty();
 
-        List<Long> expected = IntStream.rangeClosed(1, ROWS).mapToObj(i -> (long) i).collect(Collectors.toList());
+        List<Long> expected =
+                IntStream.rangeClosed(1, ROWS).mapToObj(i -> (long) i).collect(Collectors.toList());
         List<Long> parquetIds = CommittedFiles.parquet(parquet, g -> g.getLong("id", 0));
         assertThat(parquetIds).as("parquet ids").containsExactlyInAnyOrderElementsOf(expected);
         List<Long> csvIds = CommittedFiles.lines(csv).stream()
-                .map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toList());
+                .map(l -> Long.parseLong(l.split(",")[0]))
+                .collect(Collectors.toList());
         assertThat(csvIds).as("csv ids").containsExactlyInAnyOrderElementsOf(expected);
-        System.out.println("parquet files: " + CommittedFiles.visible(parquet).size()
-                + ", csv files: " + CommittedFiles.visible(csv).size());
+        System.out.println("parquet files: " + CommittedFiles.visible(parquet).size() + ", csv files: "
+                + CommittedFiles.visible(csv).size());
 
-        List<String> partitions = IntStream.range(0, PARTITIONS).mapToObj(i -> "part=p" + i).collect(Collectors.toList());
+        List<String> partitions =
+                IntStream.range(0, PARTITIONS).mapToObj(i -> "part=p" + i).collect(Collectors.toList());
         for (Path out : List.of(parquet, csv)) {
-            assertThat(CommittedFiles.visible(out)).extracting(f -> f.getParent().getFileName().toString())
-                    .as("partitions of %s", out).containsOnlyElementsOf(partitions);
-            assertThat(CommittedFiles.named(out, "_SUCCESS")).extracting(f -> f.getParent().getFileName().toString())
-                    .as("success files of %s", out).containsExactlyInAnyOrderElementsOf(partitions);
-            assertThat(CommittedFiles.inProgress(out)).as("in-progress files of %s", out).isEmpty();
+            assertThat(CommittedFiles.visible(out))
+                    .extracting(f -> f.getParent().getFileName().toString())
+                    .as("partitions of %s", out)
+                    .containsOnlyElementsOf(partitions);
+            assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                    .extracting(f -> f.getParent().getFileName().toString())
+                    .as("success files of %s", out)
+                    .containsExactlyInAnyOrderElementsOf(partitions);
+            assertThat(CommittedFiles.inProgress(out))
+                    .as("in-progress files of %s", out)
+                    .isEmpty();
         }
         // each of the 2 writers rolls a Parquet file per partition at each checkpoint: more than 2
         // files per partition means partitions were committed at several checkpoints
-        assertThat(CommittedFiles.visible(parquet)).as("committed parquet files").hasSizeGreaterThan(2 * PARTITIONS);
+        assertThat(CommittedFiles.visible(parquet))
+                .as("committed parquet files")
+                .hasSizeGreaterThan(2 * PARTITIONS);
     }
 }

@@ -67,7 +67,8 @@ public final class TestDistribution {
         Map<String, String> sources = new TreeMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                String className = root.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
+                String className =
+                        root.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
                 sources.put(className, new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
             }
         }

@@ -29,11 +29,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class ThirdPartyPluginIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path pluginsWithExample() throws Exception {
         Path plugins = tmp.resolve("plugins");
@@ -57,7 +60,8 @@ class ThirdPartyPluginIT {
                 + "'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + data + "', 'format' = 'csv', "
                 + "'source.enumerator' = 'manifest')");
         List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = tEnv.executeSql("SELECT id, name FROM t").collect()) {
+        try (CloseableIterator<Row> it =
+                tEnv.executeSql("SELECT id, name FROM t").collect()) {
             it.forEachRemaining(r -> rows.add(r.toString()));
         }
         assertThat(rows).containsExactlyInAnyOrder("+I[1, a]", "+I[2, a]", "+I[4, c]");
@@ -68,13 +72,20 @@ class ThirdPartyPluginIT {
         Path plugins = pluginsWithExample();
         Path out = tmp.resolve("out");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-        tEnv.executeSql("CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'sluice', "
-                + "'target' = 'filesystem', 'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + out + "', 'format' = 'csv', "
-                + "'sink.rolling-policy.file-size' = '64b', "
-                + "'auto-compaction' = 'true', 'compaction.file-size' = '1mb', 'compaction.compactor' = 'sorted-lines')");
+        tEnv.executeSql(
+                "CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'sluice', "
+                        + "'target' = 'filesystem', 'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + out
+                        + "', 'format' = 'csv', "
+                        + "'sink.rolling-policy.file-size' = '64b', "
+                        + "'auto-compaction' = 'true', 'compaction.file-size' = '1mb', 'compaction.compactor' = 'sorted-lines')");
         StringBuilder values = new StringBuilder();
         for (int i = 1000; i > 0; i--) {
-            values.append(i == 1000 ? "" : ", ").append("(").append(i).append(", 'n").append(i).append("')");
+            values.append(i == 1000 ? "" : ", ")
+                    .append("(")
+                    .append(i)
+                    .append(", 'n")
+                    .append(i)
+                    .append("')");
         }
         tEnv.executeSql("INSERT INTO t VALUES " + values).await();
 
@@ -82,7 +93,8 @@ class ThirdPartyPluginIT {
         assertThat(files).as("one compacted file from many 64-byte ones").hasSize(1);
         List<String> lines = Files.readAllLines(files.get(0));
         assertThat(lines).hasSize(1000).isSorted();
-        assertThat(lines.stream().map(l -> Integer.parseInt(l.split(",")[0])).distinct()).hasSize(1000);
+        assertThat(lines.stream().map(l -> Integer.parseInt(l.split(",")[0])).distinct())
+                .hasSize(1000);
         assertThat(CommittedFiles.uncompacted(out)).isEmpty();
     }
 
@@ -91,18 +103,26 @@ class ThirdPartyPluginIT {
         Path plugins = pluginsWithExample();
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
-                + "'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + tmp + "', 'format' = 'csv', 'auto-compaction' = 'true', "
+                + "'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + tmp
+                + "', 'format' = 'csv', 'auto-compaction' = 'true', "
                 + "'compaction.compactor' = 'nope')");
-        Throwable error = catchThrowable(() -> tEnv.executeSql("INSERT INTO t VALUES (1)").await());
-        assertThat(error).hasStackTraceContaining("Invalid 'compaction.compactor' 'nope'")
-                .hasStackTraceContaining("concat").hasStackTraceContaining("record-wise")
+        Throwable error =
+                catchThrowable(() -> tEnv.executeSql("INSERT INTO t VALUES (1)").await());
+        assertThat(error)
+                .hasStackTraceContaining("Invalid 'compaction.compactor' 'nope'")
+                .hasStackTraceContaining("concat")
+                .hasStackTraceContaining("record-wise")
                 .hasStackTraceContaining("sorted-lines");
 
         tEnv.executeSql("CREATE TABLE p (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', "
-                + "'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + tmp + "', 'format' = 'parquet', 'auto-compaction' = 'true', "
+                + "'sluice.plugins.dir' = '" + plugins + "', 'path' = '" + tmp
+                + "', 'format' = 'parquet', 'auto-compaction' = 'true', "
                 + "'compaction.compactor' = 'concat')");
-        Throwable concat = catchThrowable(() -> tEnv.executeSql("INSERT INTO p VALUES (1)").await());
-        assertThat(concat).hasStackTraceContaining("'concat'").hasStackTraceContaining("'parquet'")
+        Throwable concat =
+                catchThrowable(() -> tEnv.executeSql("INSERT INTO p VALUES (1)").await());
+        assertThat(concat)
+                .hasStackTraceContaining("'concat'")
+                .hasStackTraceContaining("'parquet'")
                 .hasStackTraceContaining("record-wise");
     }
 
@@ -112,9 +132,12 @@ class ThirdPartyPluginIT {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'sluice.plugins.dir' = '" + plugins
                 + "', 'path' = '" + tmp + "', 'format' = 'csv', 'source.enumerator' = 'nope')");
-        Throwable error = catchThrowable(() -> tEnv.executeSql("SELECT * FROM t").collect().close());
-        assertThat(error).hasStackTraceContaining("No FileEnumeratorFactory named 'nope'")
-                .hasStackTraceContaining("manifest").hasStackTraceContaining("recursive")
+        Throwable error = catchThrowable(
+                () -> tEnv.executeSql("SELECT * FROM t").collect().close());
+        assertThat(error)
+                .hasStackTraceContaining("No FileEnumeratorFactory named 'nope'")
+                .hasStackTraceContaining("manifest")
+                .hasStackTraceContaining("recursive")
                 .hasStackTraceContaining("block-splitting");
     }
 }

@@ -37,7 +37,9 @@ public class FileCatalogFactory implements TargetCatalogFactory {
     public Map<String, String> tableOptions(CatalogContext context, ObjectPath table, Map<String, String> properties) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("target", "filesystem");
-        options.put("path", context.options().get("warehouse") + "/" + table.getDatabaseName() + "/" + table.getObjectName());
+        options.put(
+                "path",
+                context.options().get("warehouse") + "/" + table.getDatabaseName() + "/" + table.getObjectName());
         options.put("format", properties.getOrDefault("format", "csv"));
         return options;
     }

@@ -1,8 +1,8 @@
 package io.sluice.partfiles;
 
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.core.fs.FileStatus;
@@ -37,7 +37,11 @@ final class FileTargetCommitter implements TargetCommitter {
     private final Path basePath;
     private final java.util.function.Function<String, Path> locations; // partition (bucket) id -> its directory
 
-    FileTargetCommitter(RecoverableWriter fsWriter, Supplier<UnitCompaction> compaction, boolean overwrite, Path basePath,
+    FileTargetCommitter(
+            RecoverableWriter fsWriter,
+            Supplier<UnitCompaction> compaction,
+            boolean overwrite,
+            Path basePath,
             java.util.function.Function<String, Path> locations) {
         this.locations = locations;
         this.root = new TableRoot(basePath);
@@ -84,7 +88,10 @@ final class FileTargetCommitter implements TargetCommitter {
             try {
                 fsWriter.cleanupRecoverableState(o.resumable());
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Cannot remove the recoverable state of an in-progress file under {}: {}", basePath, e.toString());
+                LOG.warn(
+                        "Cannot remove the recoverable state of an in-progress file under {}: {}",
+                        basePath,
+                        e.toString());
             }
         }
     }
@@ -137,7 +144,8 @@ final class FileTargetCommitter implements TargetCommitter {
         }
         for (CompactionUnit unit : units) {
             if (!unit.inputs().isEmpty()) {
-                overwritten.add(UnitCompaction.outputPath(requirePath(PendingFile.of(unit.inputs().get(0), fsWriter))));
+                overwritten.add(UnitCompaction.outputPath(
+                        requirePath(PendingFile.of(unit.inputs().get(0), fsWriter))));
             }
         }
         return overwritten;
@@ -145,7 +153,8 @@ final class FileTargetCommitter implements TargetCommitter {
 
     private static org.apache.flink.core.fs.Path requirePath(PendingFile file) throws IOException {
         if (file.path() == null) {
-            throw new IOException("INSERT OVERWRITE of a pending file written by an older version, whose path is unknown");
+            throw new IOException(
+                    "INSERT OVERWRITE of a pending file written by an older version, whose path is unknown");
         }
         return file.path();
     }

@@ -1,8 +1,8 @@
 package io.sluice.partfiles;
 
 import io.sluice.spi.NonRecoverableException;
-import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.RollingPolicy;
@@ -56,6 +56,7 @@ final class FileTargetWriter implements TargetWriter {
      * so a very large table is not walked to the end.
      */
     static final int LEFTOVER_SCAN_DIRECTORIES = 10_000;
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetWriter.class);
 
     private final Path basePath;
@@ -72,6 +73,7 @@ final class FileTargetWriter implements TargetWriter {
     private final Map<String, Bucket> buckets = new HashMap<>();
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
     private long partCounter;
+
     private final List<PendingCommit> pending = new ArrayList<>();
     /** Whether the file system keeps an in-progress file's recoverable state apart, to be removed. */
     private final boolean removesRecoverableState;
@@ -87,9 +89,16 @@ final class FileTargetWriter implements TargetWriter {
      */
     private final java.util.Set<String> recentBuckets = new java.util.HashSet<>();
 
-    FileTargetWriter(Path basePath, java.util.function.Function<String, Path> locations, RecoverableWriter fsWriter,
-            PartWriters partWriters, BucketAssigner assigner, RollingPolicy rollingPolicy, PartFileNames names,
-            long checkInterval, boolean compaction) {
+    FileTargetWriter(
+            Path basePath,
+            java.util.function.Function<String, Path> locations,
+            RecoverableWriter fsWriter,
+            PartWriters partWriters,
+            BucketAssigner assigner,
+            RollingPolicy rollingPolicy,
+            PartFileNames names,
+            long checkInterval,
+            boolean compaction) {
         this.basePath = basePath;
         this.locations = locations;
         this.root = new TableRoot(basePath);
@@ -132,7 +141,8 @@ final class FileTargetWriter implements TargetWriter {
             String message = "Cannot open part file " + path + " under 'path' " + basePath + ": " + e.getMessage();
             IOException why = localReason(path, e);
             // a directory that may not be written to stays so on every attempt of the job
-            throw refusedByTheFileSystem(why) ? new NonRecoverableException(message + " (" + why + ")", e)
+            throw refusedByTheFileSystem(why)
+                    ? new NonRecoverableException(message + " (" + why + ")", e)
                     : new IOException(message, e);
         }
         return partWriters.open(bucket.id, path, stream, now);
@@ -149,7 +159,8 @@ final class FileTargetWriter implements TargetWriter {
             return e;
         }
         try {
-            java.nio.file.Files.createDirectories(java.nio.file.Paths.get(path.getParent().toUri().getPath()));
+            java.nio.file.Files.createDirectories(
+                    java.nio.file.Paths.get(path.getParent().toUri().getPath()));
             return e; // it can be created now: not refused for good
         } catch (IOException reason) {
             return reason;
@@ -165,9 +176,12 @@ final class FileTargetWriter implements TargetWriter {
      */
     static boolean refusedByTheFileSystem(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof java.nio.file.AccessDeniedException || c instanceof java.nio.file.NoSuchFileException
-                    || c instanceof java.nio.file.NotDirectoryException || c instanceof java.nio.file.ReadOnlyFileSystemException
-                    || c instanceof java.nio.file.FileSystemException && String.valueOf(c.getMessage()).contains("Read-only file system")
+            if (c instanceof java.nio.file.AccessDeniedException
+                    || c instanceof java.nio.file.NoSuchFileException
+                    || c instanceof java.nio.file.NotDirectoryException
+                    || c instanceof java.nio.file.ReadOnlyFileSystemException
+                    || c instanceof java.nio.file.FileSystemException
+                            && String.valueOf(c.getMessage()).contains("Read-only file system")
                     // Hadoop's, by name: the plugin has no Hadoop
                     || c.getClass().getName().endsWith(".AccessControlException")) {
                 return true;
@@ -186,8 +200,12 @@ final class FileTargetWriter implements TargetWriter {
         PendingFile done = new PendingFile(file.path(), file.closeForCommit());
         // no path: resumed from a version 1 state, written before compaction, so never hidden
         boolean hidden = file.path() != null && file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
-        pending.add(new PendingCommit(done.toPayload(fsWriter), bucket.id.isEmpty() ? null : bucket.id,
-                bucket.creationTime, file.size(), hidden));
+        pending.add(new PendingCommit(
+                done.toPayload(fsWriter),
+                bucket.id.isEmpty() ? null : bucket.id,
+                bucket.creationTime,
+                file.size(),
+                hidden));
     }
 
     /** The bucket's open file was persisted at the last snapshot: this checkpoint supersedes that. */
@@ -235,8 +253,8 @@ final class FileTargetWriter implements TargetWriter {
                     supersede(bucket);
                     bucket.persisted = resumable;
                 }
-                open = new FileWriterState.OpenFile(bucket.open.path(), resumable, bucket.open.creationTime(),
-                        bucket.open.lastUpdateTime());
+                open = new FileWriterState.OpenFile(
+                        bucket.open.path(), resumable, bucket.open.creationTime(), bucket.open.lastUpdateTime());
             }
             states.add(new FileWriterState.BucketState(bucket.id, bucket.creationTime, partCounter, open));
         }
@@ -255,13 +273,15 @@ final class FileTargetWriter implements TargetWriter {
      * the file system's recoverable, as it always did; its rows up to the checkpoint are kept.
      */
     void restore(List<Payload> states) throws IOException {
-        SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer = fsWriter.getResumeRecoverableSerializer();
+        SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer =
+                fsWriter.getResumeRecoverableSerializer();
         Map<String, Long> deadWriters = new HashMap<>();
         for (Payload payload : states) {
             FileWriterState state = FileWriterState.of(payload, serializer);
             partCounter = Math.max(partCounter, state.partCounter());
             for (FileWriterState.BucketState restored : state.buckets()) {
-                Bucket bucket = buckets.computeIfAbsent(restored.id(), k -> new Bucket(k, bucketPath(k), restored.creationTime()));
+                Bucket bucket = buckets.computeIfAbsent(
+                        restored.id(), k -> new Bucket(k, bucketPath(k), restored.creationTime()));
                 partCounter = Math.max(partCounter, restored.partCounter());
                 FileWriterState.OpenFile open = restored.open();
                 if (open != null) {
@@ -269,8 +289,12 @@ final class FileTargetWriter implements TargetWriter {
                         // two restored writers had a file open in the same bucket: publish one
                         roll(bucket);
                     }
-                    bucket.open = partWriters.resume(restored.id(), open.path(), fsWriter.recover(open.resumable()),
-                            open.creationTime(), open.lastUpdateTime());
+                    bucket.open = partWriters.resume(
+                            restored.id(),
+                            open.path(),
+                            fsWriter.recover(open.resumable()),
+                            open.creationTime(),
+                            open.lastUpdateTime());
                     if (removesRecoverableState) {
                         bucket.persisted = open.resumable(); // superseded by the next checkpoint
                     }
@@ -301,8 +325,11 @@ final class FileTargetWriter implements TargetWriter {
         toList.add(basePath);
         while (!toList.isEmpty()) {
             if (listed == LEFTOVER_SCAN_DIRECTORIES) {
-                LOG.warn("Stopped looking for in-progress files of failed writers {} after {} directories of {}",
-                        deadWriters.keySet(), listed, basePath);
+                LOG.warn(
+                        "Stopped looking for in-progress files of failed writers {} after {} directories of {}",
+                        deadWriters.keySet(),
+                        listed,
+                        basePath);
                 break;
             }
             Path dir = toList.poll();
@@ -328,8 +355,10 @@ final class FileTargetWriter implements TargetWriter {
             }
         }
         if (removed > 0) {
-            LOG.info("Removed {} in-progress file(s) that writers {} opened after their last checkpoint",
-                    removed, deadWriters.keySet());
+            LOG.info(
+                    "Removed {} in-progress file(s) that writers {} opened after their last checkpoint",
+                    removed,
+                    deadWriters.keySet());
         }
     }
 

@@ -34,7 +34,9 @@ final class FileWriterState {
 
     static final int VERSION = 3;
 
-    @Nullable private final String uid; // null before version 3
+    @Nullable
+    private final String uid; // null before version 3
+
     private final long partCounter;
     private final List<BucketState> buckets;
     private final List<String> recentBuckets;
@@ -71,7 +73,9 @@ final class FileWriterState {
         private final String id;
         private final long creationTime;
         private final long partCounter;
-        @Nullable private final OpenFile open;
+
+        @Nullable
+        private final OpenFile open;
 
         BucketState(String id, long creationTime, long partCounter, @Nullable OpenFile open) {
             this.id = id;
@@ -100,12 +104,18 @@ final class FileWriterState {
 
     /** A file that was open at the snapshot, to resume. */
     static final class OpenFile {
-        @Nullable private final Path path; // null for version 1
+        @Nullable
+        private final Path path; // null for version 1
+
         private final RecoverableWriter.ResumeRecoverable resumable;
         private final long creationTime;
         private final long lastUpdateTime;
 
-        OpenFile(@Nullable Path path, RecoverableWriter.ResumeRecoverable resumable, long creationTime, long lastUpdateTime) {
+        OpenFile(
+                @Nullable Path path,
+                RecoverableWriter.ResumeRecoverable resumable,
+                long creationTime,
+                long lastUpdateTime) {
             this.path = path;
             this.resumable = resumable;
             this.creationTime = creationTime;
@@ -160,7 +170,8 @@ final class FileWriterState {
     }
 
     /** Reads a state payload of any version. */
-    static FileWriterState of(Payload payload, SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> resumables)
+    static FileWriterState of(
+            Payload payload, SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> resumables)
             throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(payload.bytes());
         switch (payload.version()) {
@@ -185,8 +196,11 @@ final class FileWriterState {
         }
     }
 
-    private static List<BucketState> readBuckets(DataInputDeserializer in, boolean withPath,
-            SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> resumables) throws IOException {
+    private static List<BucketState> readBuckets(
+            DataInputDeserializer in,
+            boolean withPath,
+            SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> resumables)
+            throws IOException {
         int n = in.readInt();
         List<BucketState> buckets = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {

@@ -42,14 +42,15 @@ final class ObsoleteResumable {
 
     Payload toPayload(RecoverableWriter fsWriter) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(128);
-        SimpleVersionedSerialization.writeVersionAndSerialize(fsWriter.getResumeRecoverableSerializer(), resumable, out);
+        SimpleVersionedSerialization.writeVersionAndSerialize(
+                fsWriter.getResumeRecoverableSerializer(), resumable, out);
         return new Payload(VERSION, out.getCopyOfBuffer());
     }
 
     static ObsoleteResumable of(Payload payload, RecoverableWriter fsWriter) throws IOException {
         if (payload.version() != VERSION) {
-            throw new IOException("Not the recoverable state of an in-progress file: pending payload version "
-                    + payload.version());
+            throw new IOException(
+                    "Not the recoverable state of an in-progress file: pending payload version " + payload.version());
         }
         DataInputDeserializer in = new DataInputDeserializer(payload.bytes());
         return new ObsoleteResumable(

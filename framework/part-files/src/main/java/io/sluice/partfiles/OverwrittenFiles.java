@@ -48,7 +48,9 @@ final class OverwrittenFiles {
             }
             for (FileStatus status : fs.listStatus(dir.getKey())) {
                 String name = status.getPath().getName();
-                if (!status.isDir() && VisibleFiles.isVisibleName(name) && !dir.getValue().contains(name)) {
+                if (!status.isDir()
+                        && VisibleFiles.isVisibleName(name)
+                        && !dir.getValue().contains(name)) {
                     root.check(status.getPath(), "delete");
                     if (!fs.delete(status.getPath(), false) && fs.exists(status.getPath())) {
                         throw new IOException("INSERT OVERWRITE cannot delete " + status.getPath());

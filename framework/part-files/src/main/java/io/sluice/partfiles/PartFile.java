@@ -25,8 +25,15 @@ final class PartFile implements PartFileState {
     private final long creationTime;
     private long lastUpdateTime;
 
-    PartFile(String bucketId, Path path, RecoverableFsDataOutputStream stream, PositionCountingStream counted, Encoder<RowData> encoder,
-            BulkWriter<RowData> bulk, ProjectedRowData projected, long creationTime) {
+    PartFile(
+            String bucketId,
+            Path path,
+            RecoverableFsDataOutputStream stream,
+            PositionCountingStream counted,
+            Encoder<RowData> encoder,
+            BulkWriter<RowData> bulk,
+            ProjectedRowData projected,
+            long creationTime) {
         this.bucketId = bucketId;
         this.path = path;
         this.stream = stream;

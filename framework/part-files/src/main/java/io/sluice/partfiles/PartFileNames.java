@@ -24,7 +24,8 @@ public final class PartFileNames {
      * local and Hadoop file systems) around it. So prefix and suffix together may have {@code
      * PathNames.MAX_NAME_BYTES - DECORATION_BYTES} bytes.
      */
-    public static final int DECORATION_BYTES = 1 + 36 + 1 + 19 + UnitCompaction.HIDDEN_PREFIX.length() + 1 + ".inprogress.".length() + 36;
+    public static final int DECORATION_BYTES =
+            1 + 36 + 1 + 19 + UnitCompaction.HIDDEN_PREFIX.length() + 1 + ".inprogress.".length() + 36;
 
     private final String prefix;
     private final String suffix;
@@ -50,7 +51,9 @@ public final class PartFileNames {
         PathNames.checkNamePart(prefixKey, prefix);
         PathNames.checkNamePart(suffixKey, suffix);
         if (!VisibleFiles.isVisibleName(prefix)) {
-            throw PathNames.invalid(prefixKey, prefix,
+            throw PathNames.invalid(
+                    prefixKey,
+                    prefix,
                     "part files whose names start with '.' or '_' are hidden from every reader of the table");
         }
         int bytes = PathNames.utf8Length(prefix) + PathNames.utf8Length(suffix) + DECORATION_BYTES;
@@ -58,7 +61,9 @@ public final class PartFileNames {
             int room = PathNames.MAX_NAME_BYTES - DECORATION_BYTES;
             boolean prefixLonger = PathNames.utf8Length(prefix) >= PathNames.utf8Length(suffix);
             String option = prefixLonger ? prefixKey : suffixKey;
-            throw PathNames.invalid(option, prefixLonger ? prefix : suffix,
+            throw PathNames.invalid(
+                    option,
+                    prefixLonger ? prefix : suffix,
                     "too long: '" + prefixKey + "' and '" + suffixKey
                             + "' together may have " + room + " bytes (UTF-8), so that in-progress part file names stay"
                             + " within " + PathNames.MAX_NAME_BYTES + " bytes");
@@ -74,7 +79,8 @@ public final class PartFileNames {
     boolean isInProgressPart(String fileName, String writerUid, long fromCounter) {
         String stem = "." + prefix + "-" + writerUid + "-";
         String hiddenStem = "." + UnitCompaction.HIDDEN_PREFIX + prefix + "-" + writerUid + "-";
-        String rest = fileName.startsWith(stem) ? fileName.substring(stem.length())
+        String rest = fileName.startsWith(stem)
+                ? fileName.substring(stem.length())
                 : fileName.startsWith(hiddenStem) ? fileName.substring(hiddenStem.length()) : null;
         if (rest == null) {
             return false;

@@ -1,9 +1,9 @@
 package io.sluice.partfiles;
 
-import io.sluice.spi.compact.RowReader;
-import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.compact.RowReader;
 import io.sluice.spi.format.BulkReadingFormat;
+import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.Formats;
 import io.sluice.spi.format.StreamReadingFormat;
 
@@ -38,7 +38,8 @@ abstract class PartFileReader implements RowReader {
         FileStatus status = file.getFileSystem().getFileStatus(file);
         Configuration config = new Configuration();
         if (Formats.offers(extensions, StreamReadingFormat.class, format)) {
-            StreamFormat<RowData> stream = extensions.find(StreamReadingFormat.class, format).createStreamFormat(context);
+            StreamFormat<RowData> stream =
+                    extensions.find(StreamReadingFormat.class, format).createStreamFormat(context);
             FSDataInputStream in = file.getFileSystem().open(file);
             try {
                 return new Streamed(file, stream.createReader(config, in, status.getLen(), status.getLen()));
@@ -48,10 +49,10 @@ abstract class PartFileReader implements RowReader {
             }
         }
         if (Formats.offers(extensions, BulkReadingFormat.class, format)) {
-            BulkFormat<RowData, FileSourceSplit> bulk = extensions.find(BulkReadingFormat.class, format)
-                    .createBulkFormat(context);
-            FileSourceSplit split = new FileSourceSplit("compaction", file, 0, status.getLen(),
-                    status.getModificationTime(), status.getLen());
+            BulkFormat<RowData, FileSourceSplit> bulk =
+                    extensions.find(BulkReadingFormat.class, format).createBulkFormat(context);
+            FileSourceSplit split = new FileSourceSplit(
+                    "compaction", file, 0, status.getLen(), status.getModificationTime(), status.getLen());
             try {
                 return new Batched(file, bulk.createReader(config, split));
             } catch (IOException | RuntimeException e) {

@@ -91,8 +91,16 @@ public final class PartFiles {
         Objects.requireNonNull(rollingPolicy, "rollingPolicy");
         PartWriters partWriters = writers.get();
         RollingPolicy policy = partWriters.isBulk() ? new CheckpointRollingPolicy(rollingPolicy) : rollingPolicy;
-        FileTargetWriter writer = new FileTargetWriter(root, this::bucketLocation, recoverableWriter(root), partWriters,
-                assigner, policy, new PartFileNames(prefix, suffix), checkIntervalMillis, compaction);
+        FileTargetWriter writer = new FileTargetWriter(
+                root,
+                this::bucketLocation,
+                recoverableWriter(root),
+                partWriters,
+                assigner,
+                policy,
+                new PartFileNames(prefix, suffix),
+                checkIntervalMillis,
+                compaction);
         writer.restore(restoredState);
         return writer;
     }
@@ -104,9 +112,15 @@ public final class PartFiles {
      */
     public TargetCommitter createCommitter() throws IOException {
         RecoverableWriter fsWriter = recoverableWriter(root);
-        return new FileTargetCommitter(fsWriter, () -> new UnitCompaction(fsWriter,
-                Objects.requireNonNull(writers, "writers").get(), Objects.requireNonNull(compactor, "compactor").get()),
-                overwrite, root, this::bucketLocation);
+        return new FileTargetCommitter(
+                fsWriter,
+                () -> new UnitCompaction(
+                        fsWriter,
+                        Objects.requireNonNull(writers, "writers").get(),
+                        Objects.requireNonNull(compactor, "compactor").get()),
+                overwrite,
+                root,
+                this::bucketLocation);
     }
 
     /** The directory of a bucket's (a partition's) files, as the builder's locations say. */

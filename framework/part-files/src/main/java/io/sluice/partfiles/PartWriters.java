@@ -1,8 +1,8 @@
 package io.sluice.partfiles;
 
 import io.sluice.spi.ExtensionLookup;
-import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.BulkWritingFormat;
+import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.Formats;
 import io.sluice.spi.format.RowEncodingFormat;
 
@@ -39,8 +39,13 @@ public final class PartWriters {
     private final BulkWriter.Factory<RowData> bulkFactory; // bulk formats
     private final int[] projection; // null: whole row
 
-    private PartWriters(ExtensionLookup extensions, String format, FormatContext fileContext, Encoder<RowData> encoder,
-            BulkWriter.Factory<RowData> bulkFactory, int[] projection) {
+    private PartWriters(
+            ExtensionLookup extensions,
+            String format,
+            FormatContext fileContext,
+            Encoder<RowData> encoder,
+            BulkWriter.Factory<RowData> bulkFactory,
+            int[] projection) {
         this.extensions = extensions;
         this.format = format;
         this.fileContext = fileContext;
@@ -57,14 +62,18 @@ public final class PartWriters {
      *     (partition columns); empty for none
      * @throws IllegalArgumentException for an unknown format or invalid format options
      */
-    public static PartWriters create(ExtensionLookup extensions, String format, RowType rowType,
-            Map<String, String> rawOptions, List<String> pathColumns) {
+    public static PartWriters create(
+            ExtensionLookup extensions,
+            String format,
+            RowType rowType,
+            Map<String, String> rawOptions,
+            List<String> pathColumns) {
         int[] projection = projection(rowType, pathColumns);
         RowType fileType = projection == null ? rowType : project(rowType, projection);
         FormatContext formatContext = new PrefixedFormatContext(fileType, formatOptions(rawOptions, format));
         if (Formats.offers(extensions, BulkWritingFormat.class, format)) {
-            BulkWriter.Factory<RowData> bulk = extensions.find(BulkWritingFormat.class, format)
-                    .createBulkWriterFactory(formatContext);
+            BulkWriter.Factory<RowData> bulk =
+                    extensions.find(BulkWritingFormat.class, format).createBulkWriterFactory(formatContext);
             return new PartWriters(extensions, format, formatContext, null, bulk, projection);
         }
         Encoder<RowData> encoder = Formats.require(extensions, RowEncodingFormat.class, format, "be written")
@@ -100,11 +109,12 @@ public final class PartWriters {
     }
 
     /** Resumes a row-format part file after a restore. */
-    PartFile resume(String bucketId, Path path, RecoverableFsDataOutputStream stream, long creationTime, long lastUpdate)
+    PartFile resume(
+            String bucketId, Path path, RecoverableFsDataOutputStream stream, long creationTime, long lastUpdate)
             throws IOException {
         ProjectedRowData projected = projection == null ? null : ProjectedRowData.from(projection);
-        PartFile file = new PartFile(bucketId, path, stream, new PositionCountingStream(stream), encoder, null, projected,
-                creationTime);
+        PartFile file = new PartFile(
+                bucketId, path, stream, new PositionCountingStream(stream), encoder, null, projected, creationTime);
         file.touch(lastUpdate);
         return file;
     }

@@ -44,7 +44,8 @@ final class PendingFile {
     }
 
     Payload toPayload(RecoverableWriter fsWriter) throws IOException {
-        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer = fsWriter.getCommitRecoverableSerializer();
+        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer =
+                fsWriter.getCommitRecoverableSerializer();
         DataOutputSerializer out = new DataOutputSerializer(192);
         if (path != null) {
             out.writeUTF(path.toString());
@@ -54,7 +55,8 @@ final class PendingFile {
     }
 
     static PendingFile of(Payload payload, RecoverableWriter fsWriter) throws IOException {
-        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer = fsWriter.getCommitRecoverableSerializer();
+        SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer =
+                fsWriter.getCommitRecoverableSerializer();
         DataInputDeserializer in = new DataInputDeserializer(payload.bytes());
         switch (payload.version()) {
             case 1:

@@ -28,15 +28,16 @@ final class TableRoot {
      */
     void check(Path path, String what) {
         if (!isBelow(path)) {
-            throw new IllegalStateException("Refusing to " + what + " " + path + ": it is not under the table's 'path' "
-                    + root);
+            throw new IllegalStateException(
+                    "Refusing to " + what + " " + path + ": it is not under the table's 'path' " + root);
         }
     }
 
     /** Whether {@code path} is the root or a path below it, after resolving '.' and '..'. */
     boolean isBelow(Path path) {
         URI uri = path.makeQualified(fileSystem(path)).toUri().normalize();
-        if (!Objects.equals(uri.getScheme(), rootUri.getScheme()) || !Objects.equals(uri.getAuthority(), rootUri.getAuthority())) {
+        if (!Objects.equals(uri.getScheme(), rootUri.getScheme())
+                || !Objects.equals(uri.getAuthority(), rootUri.getAuthority())) {
             return false;
         }
         String p = trimSlash(uri.getPath());

@@ -1,12 +1,12 @@
 package io.sluice.partfiles;
 
+import io.sluice.spi.Payload;
 import io.sluice.spi.compact.CompactionInputs;
 import io.sluice.spi.compact.CompactionOutput;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.RowReader;
 import io.sluice.spi.compact.RowWriter;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.Payload;
 
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -52,8 +52,8 @@ final class UnitCompaction {
         for (Payload p : unit.inputs()) {
             PendingFile file = PendingFile.of(p, fsWriter);
             if (file.path() == null) {
-                throw new IOException("A compaction input of bucket '" + unit.bucketId() + "' has no path (written by an"
-                        + " older version)");
+                throw new IOException("A compaction input of bucket '" + unit.bucketId()
+                        + "' has no path (written by an" + " older version)");
             }
             inputs.add(file);
         }
@@ -99,7 +99,8 @@ final class UnitCompaction {
     /** {@code dir/.uncompacted-part-x} -> {@code dir/part-x}. */
     static Path outputPath(Path input) {
         String name = input.getName();
-        String published = name.startsWith(HIDDEN_PREFIX) ? name.substring(HIDDEN_PREFIX.length()) : "compacted-" + name;
+        String published =
+                name.startsWith(HIDDEN_PREFIX) ? name.substring(HIDDEN_PREFIX.length()) : "compacted-" + name;
         return new Path(input.getParent(), published);
     }
 
@@ -171,7 +172,9 @@ final class UnitCompaction {
         }
 
         RecoverableWriter.CommitRecoverable closeForCommit() throws IOException {
-            return rows != null ? rows.closeForCommit() : stream.closeForCommit().getRecoverable();
+            return rows != null
+                    ? rows.closeForCommit()
+                    : stream.closeForCommit().getRecoverable();
         }
     }
 }

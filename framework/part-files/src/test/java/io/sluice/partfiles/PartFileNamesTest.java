@@ -15,13 +15,22 @@ class PartFileNamesTest {
     void partFileNamesProveWhoseInProgressFileItIs() {
         PartFileNames names = new PartFileNames("part", ".csv");
         String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", uid, 7)).isTrue();
-        assertThat(names.isInProgressPart("." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", uid, 7))
+        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", uid, 7))
                 .isTrue();
-        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", uid, 7)).as("before the checkpoint").isFalse();
-        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", uid, 7)).as("committed").isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1", "another-uid", 0)).as("another writer's").isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", uid, 0)).isFalse();
+        assertThat(names.isInProgressPart(
+                        "." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", uid, 7))
+                .isTrue();
+        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", uid, 7))
+                .as("before the checkpoint")
+                .isFalse();
+        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", uid, 7))
+                .as("committed")
+                .isFalse();
+        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1", "another-uid", 0))
+                .as("another writer's")
+                .isFalse();
+        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", uid, 0))
+                .isFalse();
     }
 
     @Test
@@ -32,14 +41,20 @@ class PartFileNamesTest {
     @Test
     void theCheckNamesTheTargetsOptions() {
         assertThatThrownBy(() -> PartFileNames.check("hive.prefix", "../x", "hive.suffix", ""))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hive.prefix").hasMessageContaining("../x");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hive.prefix")
+                .hasMessageContaining("../x");
         assertThatThrownBy(() -> PartFileNames.check("hive.prefix", "part", "hive.suffix", "a/b"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hive.suffix");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hive.suffix");
         assertThatThrownBy(() -> PartFileNames.check("hive.prefix", "_part", "hive.suffix", ""))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hidden");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hidden");
         int room = PathNames.MAX_NAME_BYTES - PartFileNames.DECORATION_BYTES;
-        assertThatCode(() -> PartFileNames.check("p", "p".repeat(room), "s", "")).doesNotThrowAnyException();
+        assertThatCode(() -> PartFileNames.check("p", "p".repeat(room), "s", ""))
+                .doesNotThrowAnyException();
         assertThatThrownBy(() -> PartFileNames.check("p", "p".repeat(room), "s", "s"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too long");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("too long");
     }
 }

@@ -1,19 +1,16 @@
 package io.sluice.partfiles;
 
+import io.sluice.partfiles.testing.PartFileTesting;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
-import io.sluice.partfiles.testing.PartFileTesting;
-import io.sluice.spi.sink.PartFileState;
-import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.testshared.CheckedInBytes;
 
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.apache.flink.table.data.RowData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,48 +50,80 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PartFileStateMigrationTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final RecoverableWriter fs = recoverableWriter();
 
     /** The uid of the generating writer and the random parts of its in-progress names, per version. */
     private static final String[][] WRITERS = {
         {},
-        {"f0d9f680-56dc-4909-9d4d-4e23b1f974eb", "8c4d36cf-41d8-4a29-90ae-9d28c6b38146", "efe7ea8d-6be1-4e61-a432-1b88677a8877",
-            "bfa8bee3-e1f4-40b7-aabc-031636ff8745"},
-        {"e6df3120-99b9-4bc9-897c-9a72912927c9", "8d2b43de-1d6a-4013-9f2d-5b448ca646d7", "0b7b1954-b8da-450e-97ee-83ef6f4a6802",
-            "f34f826b-edc8-4edb-a98a-27b1709a43dc"},
-        {"04fd11a9-ec00-49d7-b4b1-5a37742250f3", "8175d0a3-926d-41f0-a82a-ed28ab7050d5", "4d2394ca-c60f-4959-85d9-680c3a4b4c0e"},
+        {
+            "f0d9f680-56dc-4909-9d4d-4e23b1f974eb",
+            "8c4d36cf-41d8-4a29-90ae-9d28c6b38146",
+            "efe7ea8d-6be1-4e61-a432-1b88677a8877",
+            "bfa8bee3-e1f4-40b7-aabc-031636ff8745"
+        },
+        {
+            "e6df3120-99b9-4bc9-897c-9a72912927c9",
+            "8d2b43de-1d6a-4013-9f2d-5b448ca646d7",
+            "0b7b1954-b8da-450e-97ee-83ef6f4a6802",
+            "f34f826b-edc8-4edb-a98a-27b1709a43dc"
+        },
+        {
+            "04fd11a9-ec00-49d7-b4b1-5a37742250f3",
+            "8175d0a3-926d-41f0-a82a-ed28ab7050d5",
+            "4d2394ca-c60f-4959-85d9-680c3a4b4c0e"
+        },
     };
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3})
     void writerStatesWithOpenFilesOfEveryVersionReadToWhatTheyHeld(int version) throws IOException {
-        FileWriterState state = FileWriterState.of(new Payload(version, CheckedInBytes.read(writerState("open-files", version))),
+        FileWriterState state = FileWriterState.of(
+                new Payload(version, CheckedInBytes.read(writerState("open-files", version))),
                 fs.getResumeRecoverableSerializer());
 
         String out = "/tmp/sluice-migration/filesystem-v" + version + "/out";
         String uid = WRITERS[version][0];
         assertThat(state.uid()).isEqualTo(version >= 3 ? uid : null);
         assertThat(state.partCounter()).isEqualTo(version >= 3 ? 3 : 0);
-        assertThat(state.recentBuckets()).isEqualTo(version >= 3
-                ? List.of("", "dt=2024-03-04", "dt=2024-03-05") : Collections.emptyList());
+        assertThat(state.recentBuckets())
+                .isEqualTo(version >= 3 ? List.of("", "dt=2024-03-04", "dt=2024-03-05") : Collections.emptyList());
         assertThat(state.buckets()).extracting(FileWriterState.BucketState::id).containsExactly("", "dt=2024-03-05");
 
         FileWriterState.BucketState root = state.buckets().get(0);
         assertThat(root.creationTime()).isEqualTo(T0 + 20);
         assertThat(root.partCounter()).isEqualTo(3);
-        assertOpen(root.open(), version, out + "/part-" + uid + "-2", out + "/.part-" + uid + "-2.inprogress." + WRITERS[version][1],
-                6, T0 + 20, T0 + 20);
+        assertOpen(
+                root.open(),
+                version,
+                out + "/part-" + uid + "-2",
+                out + "/.part-" + uid + "-2.inprogress." + WRITERS[version][1],
+                6,
+                T0 + 20,
+                T0 + 20);
         FileWriterState.BucketState partition = state.buckets().get(1);
         assertThat(partition.creationTime()).isEqualTo(T0 + 10);
         assertThat(partition.partCounter()).isEqualTo(3);
-        assertOpen(partition.open(), version, out + "/dt=2024-03-05/part-" + uid + "-1",
-                out + "/dt=2024-03-05/.part-" + uid + "-1.inprogress." + WRITERS[version][2], 14, T0 + 10, T0 + 30);
+        assertOpen(
+                partition.open(),
+                version,
+                out + "/dt=2024-03-05/part-" + uid + "-1",
+                out + "/dt=2024-03-05/.part-" + uid + "-1.inprogress." + WRITERS[version][2],
+                14,
+                T0 + 10,
+                T0 + 30);
     }
 
-    private static void assertOpen(FileWriterState.OpenFile open, int version, String target, String temp, long offset,
-            long creation, long lastUpdate) {
+    private static void assertOpen(
+            FileWriterState.OpenFile open,
+            int version,
+            String target,
+            String temp,
+            long offset,
+            long creation,
+            long lastUpdate) {
         assertThat(open).isNotNull();
         // version 1 did not record the path
         assertThat(String.valueOf(open.path())).isEqualTo(version == 1 ? "null" : target);
@@ -107,7 +136,8 @@ class PartFileStateMigrationTest {
     @ValueSource(ints = {1, 2, 3})
     void writerStatesWithoutOpenFilesOfEveryVersionReadToWhatTheyHeld(int version) throws IOException {
         FileWriterState state = FileWriterState.of(
-                new Payload(version, CheckedInBytes.read(writerState("no-open-files", version))), fs.getResumeRecoverableSerializer());
+                new Payload(version, CheckedInBytes.read(writerState("no-open-files", version))),
+                fs.getResumeRecoverableSerializer());
 
         assertThat(state.buckets()).isEmpty();
         assertThat(state.recentBuckets()).isEmpty();
@@ -125,7 +155,9 @@ class PartFileStateMigrationTest {
         for (String scenario : List.of("no-open-files", "open-files")) {
             byte[] checkedIn = CheckedInBytes.read(writerState(scenario, 3));
             FileWriterState state = FileWriterState.of(new Payload(3, checkedIn), fs.getResumeRecoverableSerializer());
-            assertThat(state.toPayload(fs.getResumeRecoverableSerializer())).as(scenario).isEqualTo(new Payload(3, checkedIn));
+            assertThat(state.toPayload(fs.getResumeRecoverableSerializer()))
+                    .as(scenario)
+                    .isEqualTo(new Payload(3, checkedIn));
         }
     }
 
@@ -135,17 +167,21 @@ class PartFileStateMigrationTest {
         String out = "/tmp/sluice-migration/filesystem-v" + version + "/out";
         String uid = WRITERS[version][0];
 
-        PendingFile partition = PendingFile.of(new Payload(version, CheckedInBytes.read(pendingFile("partition", version))), fs);
+        PendingFile partition =
+                PendingFile.of(new Payload(version, CheckedInBytes.read(pendingFile("partition", version))), fs);
         String target = out + "/dt=2024-03-04/part-" + uid + "-0";
         assertThat(String.valueOf(partition.path())).isEqualTo(version == 1 ? "null" : target);
-        assertThat(partition.recoverable()).hasToString("LocalRecoverable " + out + "/dt=2024-03-04/.part-" + uid
-                + "-0.inprogress." + WRITERS[version][3] + " @ 6 -> " + target);
+        assertThat(partition.recoverable())
+                .hasToString("LocalRecoverable " + out + "/dt=2024-03-04/.part-" + uid + "-0.inprogress."
+                        + WRITERS[version][3] + " @ 6 -> " + target);
 
-        PendingFile root = PendingFile.of(new Payload(version, CheckedInBytes.read(pendingFile("root-bucket", version))), fs);
+        PendingFile root =
+                PendingFile.of(new Payload(version, CheckedInBytes.read(pendingFile("root-bucket", version))), fs);
         target = out + "/part-" + uid + "-2";
         assertThat(String.valueOf(root.path())).isEqualTo(version == 1 ? "null" : target);
-        assertThat(root.recoverable()).hasToString("LocalRecoverable " + out + "/.part-" + uid + "-2.inprogress."
-                + WRITERS[version][1] + " @ 6 -> " + target);
+        assertThat(root.recoverable())
+                .hasToString("LocalRecoverable " + out + "/.part-" + uid + "-2.inprogress." + WRITERS[version][1]
+                        + " @ 6 -> " + target);
     }
 
     @ParameterizedTest
@@ -162,10 +198,12 @@ class PartFileStateMigrationTest {
     @Test
     void unknownVersionsAreErrorsNamingTheVersionsRead() {
         assertThatThrownBy(() -> FileWriterState.of(new Payload(4, new byte[0]), fs.getResumeRecoverableSerializer()))
-                .isInstanceOf(IOException.class).hasMessageContaining("filesystem target writer state of version 4")
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("filesystem target writer state of version 4")
                 .hasMessageContaining("versions 1 to 3");
         assertThatThrownBy(() -> PendingFile.of(new Payload(3, new byte[0]), fs))
-                .isInstanceOf(IOException.class).hasMessageContaining("filesystem target pending file of version 3")
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("filesystem target pending file of version 3")
                 .hasMessageContaining("versions 1 and 2");
     }
 
@@ -208,7 +246,11 @@ class PartFileStateMigrationTest {
     }
 
     private static PartWriters lines() {
-        return PartWriters.create(PartFileTesting.lineFormats(), "lines", PartFileTesting.LINE, Collections.emptyMap(),
+        return PartWriters.create(
+                PartFileTesting.lineFormats(),
+                "lines",
+                PartFileTesting.LINE,
+                Collections.emptyMap(),
                 Collections.emptyList());
     }
 
@@ -224,7 +266,8 @@ class PartFileStateMigrationTest {
             out.writeLong(bucket.partCounter());
             out.writeBoolean(bucket.open() != null);
             if (bucket.open() != null) {
-                SimpleVersionedSerialization.writeVersionAndSerialize(resumables, bucket.open().resumable(), out);
+                SimpleVersionedSerialization.writeVersionAndSerialize(
+                        resumables, bucket.open().resumable(), out);
                 out.writeLong(bucket.open().creationTime());
                 out.writeLong(bucket.open().lastUpdateTime());
             }
@@ -242,11 +285,18 @@ class PartFileStateMigrationTest {
     void writeCurrentVersions() throws Exception {
         String out = "/tmp/sluice-migration/filesystem-v" + FileWriterState.VERSION;
         try (TargetWriter empty = engine(out + "/empty").createWriter(Collections.emptyList())) {
-            checkInIfAbsent(writerState("no-open-files", FileWriterState.VERSION), empty.snapshotState(1).get(0).bytes());
+            checkInIfAbsent(
+                    writerState("no-open-files", FileWriterState.VERSION),
+                    empty.snapshotState(1).get(0).bytes());
         }
         org.apache.flink.core.fs.Path outPath = new org.apache.flink.core.fs.Path(out + "/out");
-        FileTargetWriter w = new FileTargetWriter(outPath, id -> PartFiles.belowRoot(outPath, id), fs, lines(),
-                (row, c) -> row.getString(0).toString().startsWith("a") ? "dt=2024-03-04"
+        FileTargetWriter w = new FileTargetWriter(
+                outPath,
+                id -> PartFiles.belowRoot(outPath, id),
+                fs,
+                lines(),
+                (row, c) -> row.getString(0).toString().startsWith("a")
+                        ? "dt=2024-03-04"
                         : row.getString(0).toString().startsWith("b") ? "dt=2024-03-05" : "",
                 new io.sluice.spi.sink.RollingPolicy() {
                     @Override
@@ -255,7 +305,8 @@ class PartFileStateMigrationTest {
                     }
 
                     @Override
-                    public boolean shouldRollOnEvent(io.sluice.spi.sink.PartFileState f, org.apache.flink.table.data.RowData e) {
+                    public boolean shouldRollOnEvent(
+                            io.sluice.spi.sink.PartFileState f, org.apache.flink.table.data.RowData e) {
                         return false;
                     }
 
@@ -263,17 +314,26 @@ class PartFileStateMigrationTest {
                     public boolean shouldRollOnProcessingTime(io.sluice.spi.sink.PartFileState f, long t) {
                         return false;
                     }
-                }, new PartFileNames("part", ""), 60_000, false);
+                },
+                new PartFileNames("part", ""),
+                60_000,
+                false);
         w.write(row("a old"), at(T0));
         PendingCommit partition = w.prepareCommit(false).get(0);
-        checkInIfAbsent(pendingFile("partition", partition.payload().version()), partition.payload().bytes());
+        checkInIfAbsent(
+                pendingFile("partition", partition.payload().version()),
+                partition.payload().bytes());
         w.write(row("b one"), at(T0 + 10));
         w.write(row("c two"), at(T0 + 20));
         w.write(row("b three"), at(T0 + 30));
-        checkInIfAbsent(writerState("open-files", FileWriterState.VERSION), w.snapshotState(2).get(0).bytes());
+        checkInIfAbsent(
+                writerState("open-files", FileWriterState.VERSION),
+                w.snapshotState(2).get(0).bytes());
         for (PendingCommit p : w.prepareCommit(true)) {
             if (p.partition() == null) {
-                checkInIfAbsent(pendingFile("root-bucket", p.payload().version()), p.payload().bytes());
+                checkInIfAbsent(
+                        pendingFile("root-bucket", p.payload().version()),
+                        p.payload().bytes());
             }
         }
         w.close();

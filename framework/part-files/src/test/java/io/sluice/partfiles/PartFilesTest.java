@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PartFilesTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** Rows {@code (line, dt)}; the bucket is {@code dt=<dt>}. */
     private static final RowType LINE_DT = RowType.of(
@@ -84,9 +85,11 @@ class PartFilesTest {
 
     private PartFiles.Builder hiveLike(Path table, Map<String, Path> locations) {
         return PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
-                .bucketLocations(id -> new org.apache.flink.core.fs.Path(locations.get(id).toUri()))
+                .bucketLocations(id ->
+                        new org.apache.flink.core.fs.Path(locations.get(id).toUri()))
                 .names("hive", ".txt")
-                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt")))
+                .writers(() -> PartWriters.create(
+                        PartFileTesting.lineFormats(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt")))
                 .bucketAssigner((row, c) -> "dt=" + row.getString(1))
                 .rollingPolicy(ON_CHECKPOINT)
                 .compactor(() -> CONCAT);
@@ -107,10 +110,13 @@ class PartFilesTest {
             assertThat(pending).extracting(PendingCommit::partition).containsExactlyInAnyOrder("dt=a", "dt=b");
             commit(committer, 1, pending);
 
-            assertThat(committer.partitionLocation("dt=b")).contains(new org.apache.flink.core.fs.Path(
-                    table.resolve("elsewhere/b").toUri()));
+            assertThat(committer.partitionLocation("dt=b"))
+                    .contains(new org.apache.flink.core.fs.Path(
+                            table.resolve("elsewhere/b").toUri()));
             assertThat(committer.visibleFiles("dt=a")).hasSize(1);
-            assertThat(committer.visibleFiles("dt=a").get(0).getName()).startsWith("hive-").endsWith(".txt");
+            assertThat(committer.visibleFiles("dt=a").get(0).getName())
+                    .startsWith("hive-")
+                    .endsWith(".txt");
         }
         Map<String, String> files = visible(table);
         // the partition column is in the location, not in the files
@@ -126,7 +132,8 @@ class PartFilesTest {
         PartFiles engine = hiveLike(table, Map.of("dt=a", tmp.resolve("other"))).build();
         try (TargetWriter writer = engine.createWriter(Collections.emptyList())) {
             assertThatThrownBy(() -> writer.write(row2("1", "a"), at(T0)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not under the table's 'path'");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not under the table's 'path'");
         }
         assertThat(PartFileTesting.files(tmp)).isEmpty();
     }
@@ -137,14 +144,18 @@ class PartFilesTest {
         assertThat(PartFiles.belowRoot(root, "")).isEqualTo(root);
         assertThat(PartFiles.belowRoot(root, "k=v/x=y")).isEqualTo(new org.apache.flink.core.fs.Path(root, "k=v/x=y"));
         for (String bad : List.of("/abs", "..", "a/../..", "a//b", "a\\b", "./a")) {
-            assertThatThrownBy(() -> PartFiles.belowRoot(root, bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> PartFiles.belowRoot(root, bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
         }
     }
 
     @Test
     void withCompactionFilesStayHiddenUntilTheirUnitPublishesThem() throws Exception {
         Path table = tmp.resolve("t");
-        PartFiles engine = hiveLike(table, Map.of("dt=a", table.resolve("a"))).compaction(true).build();
+        PartFiles engine = hiveLike(table, Map.of("dt=a", table.resolve("a")))
+                .compaction(true)
+                .build();
         try (TargetWriter writer = engine.createWriter(Collections.emptyList());
                 TargetCommitter committer = engine.createCommitter()) {
             writer.write(row2("1", "a"), at(T0));
@@ -172,7 +183,8 @@ class PartFilesTest {
         Files.write(table.resolve("a/old"), "old\n".getBytes(StandardCharsets.UTF_8));
         Files.write(table.resolve("b/kept"), "kept\n".getBytes(StandardCharsets.UTF_8));
         PartFiles engine = hiveLike(table, Map.of("dt=a", table.resolve("a"), "dt=b", table.resolve("b")))
-                .overwrite(true).build();
+                .overwrite(true)
+                .build();
         try (TargetWriter writer = engine.createWriter(Collections.emptyList());
                 TargetCommitter committer = engine.createCommitter()) {
             writer.write(row2("new", "a"), at(T0));
@@ -186,8 +198,12 @@ class PartFilesTest {
     void aBulkFormatsFilesRollAtEveryCheckpointWhateverThePolicy() throws Exception {
         Path table = tmp.resolve("t");
         PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
-                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "bulk-lines", PartFileTesting.LINE,
-                        Collections.emptyMap(), Collections.emptyList()))
+                .writers(() -> PartWriters.create(
+                        PartFileTesting.lineFormats(),
+                        "bulk-lines",
+                        PartFileTesting.LINE,
+                        Collections.emptyMap(),
+                        Collections.emptyList()))
                 .bucketAssigner((r, c) -> "")
                 .rollingPolicy(NEVER)
                 .build();
@@ -201,8 +217,12 @@ class PartFilesTest {
     void aRowFormatsOpenFileIsResumedAfterARestore() throws Exception {
         Path table = tmp.resolve("t");
         PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
-                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "lines", PartFileTesting.LINE,
-                        Collections.emptyMap(), Collections.emptyList()))
+                .writers(() -> PartWriters.create(
+                        PartFileTesting.lineFormats(),
+                        "lines",
+                        PartFileTesting.LINE,
+                        Collections.emptyMap(),
+                        Collections.emptyList()))
                 .bucketAssigner((r, c) -> "")
                 .rollingPolicy(NEVER)
                 .build();

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -39,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RecoverableStateRemovalTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @AfterEach
     void forget() {
@@ -47,9 +47,14 @@ class RecoverableStateRemovalTest {
     }
 
     private PartFiles engine(String scheme, Path table) {
-        return PartFiles.builder(new org.apache.flink.core.fs.Path(scheme + "://" + table.toUri().getPath()))
-                .writers(() -> PartWriters.create(PartFileTesting.lineFormats(), "lines", PartFileTesting.LINE,
-                        Collections.emptyMap(), Collections.emptyList()))
+        return PartFiles.builder(new org.apache.flink.core.fs.Path(
+                        scheme + "://" + table.toUri().getPath()))
+                .writers(() -> PartWriters.create(
+                        PartFileTesting.lineFormats(),
+                        "lines",
+                        PartFileTesting.LINE,
+                        Collections.emptyMap(),
+                        Collections.emptyList()))
                 .bucketAssigner((r, c) -> "")
                 .rollingPolicy(NEVER)
                 .build();
@@ -68,15 +73,23 @@ class RecoverableStateRemovalTest {
             commit(committer, 1, writer.prepareCommit(false));
             List<Payload> state1 = writer.snapshotState(1);
             persisted1 = CleanupRecordingFileSystem.describe(openResumable(state1));
-            assertThat(CleanupRecordingFileSystem.removed()).as("checkpoint 1 may still be restored").isEmpty();
+            assertThat(CleanupRecordingFileSystem.removed())
+                    .as("checkpoint 1 may still be restored")
+                    .isEmpty();
 
             writer.write(row("two"), at(T0 + 1));
             List<PendingCommit> forCheckpoint2 = writer.prepareCommit(false);
-            assertThat(forCheckpoint2).extracting(p -> p.payload().version()).containsExactly(ObsoleteResumable.VERSION);
-            assertThat(forCheckpoint2.get(0).partition()).as("makes no partition visible").isNull();
+            assertThat(forCheckpoint2)
+                    .extracting(p -> p.payload().version())
+                    .containsExactly(ObsoleteResumable.VERSION);
+            assertThat(forCheckpoint2.get(0).partition())
+                    .as("makes no partition visible")
+                    .isNull();
             state2 = writer.snapshotState(2);
             persisted2 = CleanupRecordingFileSystem.describe(openResumable(state2));
-            assertThat(CleanupRecordingFileSystem.removed()).as("checkpoint 2 has not completed").isEmpty();
+            assertThat(CleanupRecordingFileSystem.removed())
+                    .as("checkpoint 2 has not completed")
+                    .isEmpty();
 
             commit(committer, 2, forCheckpoint2);
             assertThat(CleanupRecordingFileSystem.removed()).containsExactly(persisted1);
@@ -110,7 +123,8 @@ class RecoverableStateRemovalTest {
             writer.prepareCommit(false);
             String persisted = CleanupRecordingFileSystem.describe(openResumable(writer.snapshotState(1)));
             List<PendingCommit> last = writer.prepareCommit(true); // rolls the file
-            assertThat(last).extracting(p -> p.payload().version())
+            assertThat(last)
+                    .extracting(p -> p.payload().version())
                     .containsExactlyInAnyOrder(PendingFile.VERSION, ObsoleteResumable.VERSION);
             commit(committer, 2, last);
             assertThat(CleanupRecordingFileSystem.removed()).containsExactly(persisted);
@@ -128,7 +142,8 @@ class RecoverableStateRemovalTest {
             writer.write(row("two"), at(T0 + 1));
             assertThat(writer.prepareCommit(false)).isEmpty();
             writer.snapshotState(2);
-            assertThat(writer.prepareCommit(true)).extracting(p -> p.payload().version())
+            assertThat(writer.prepareCommit(true))
+                    .extracting(p -> p.payload().version())
                     .containsExactly(PendingFile.VERSION);
         }
     }
@@ -142,8 +157,9 @@ class RecoverableStateRemovalTest {
         Payload checkedIn = new Payload(3, CheckedInBytes.read(RESOURCE));
         ObsoleteResumable read = ObsoleteResumable.of(checkedIn, local);
 
-        assertThat(read.resumable().toString()).matches("LocalRecoverable /tmp/sluice-migration/obsolete-v3/"
-                + "\\.part-x-0\\.inprogress\\.[0-9a-f-]{36} @ 4 -> /tmp/sluice-migration/obsolete-v3/part-x-0");
+        assertThat(read.resumable().toString())
+                .matches("LocalRecoverable /tmp/sluice-migration/obsolete-v3/"
+                        + "\\.part-x-0\\.inprogress\\.[0-9a-f-]{36} @ 4 -> /tmp/sluice-migration/obsolete-v3/part-x-0");
         assertThat(read.toPayload(local)).isEqualTo(checkedIn);
     }
 
@@ -155,21 +171,24 @@ class RecoverableStateRemovalTest {
             return;
         }
         RecoverableWriter local = PartFiles.recoverableWriter(new org.apache.flink.core.fs.Path("file:///"));
-        RecoverableFsDataOutputStream out = local.open(new org.apache.flink.core.fs.Path(
-                "file:///tmp/sluice-migration/obsolete-v3/part-x-0"));
+        RecoverableFsDataOutputStream out =
+                local.open(new org.apache.flink.core.fs.Path("file:///tmp/sluice-migration/obsolete-v3/part-x-0"));
         out.write("abc\n".getBytes(StandardCharsets.UTF_8));
         RecoverableWriter.ResumeRecoverable resumable = out.persist();
         out.close();
-        CheckedInBytes.write(RESOURCE, new ObsoleteResumable(resumable).toPayload(local).bytes());
+        CheckedInBytes.write(
+                RESOURCE, new ObsoleteResumable(resumable).toPayload(local).bytes());
     }
 
     /** The resumable of the one open file in a writer's state. */
     private RecoverableWriter.ResumeRecoverable openResumable(List<Payload> state) throws IOException {
-        RecoverableWriter fsWriter = PartFiles.recoverableWriter(new org.apache.flink.core.fs.Path(
-                CleanupRecordingFileSystem.SCHEME + ":///"));
+        RecoverableWriter fsWriter = PartFiles.recoverableWriter(
+                new org.apache.flink.core.fs.Path(CleanupRecordingFileSystem.SCHEME + ":///"));
         FileWriterState read = FileWriterState.of(state.get(0), fsWriter.getResumeRecoverableSerializer());
-        List<FileWriterState.OpenFile> open = read.buckets().stream().map(FileWriterState.BucketState::open)
-                .filter(java.util.Objects::nonNull).collect(Collectors.toList());
+        List<FileWriterState.OpenFile> open = read.buckets().stream()
+                .map(FileWriterState.BucketState::open)
+                .filter(java.util.Objects::nonNull)
+                .collect(Collectors.toList());
         assertThat(open).hasSize(1);
         return open.get(0).resumable();
     }

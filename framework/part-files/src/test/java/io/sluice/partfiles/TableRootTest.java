@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The last guard of every commit: paths below the table's root only. */
 class TableRootTest {
 
-    @TempDir java.nio.file.Path tmp;
+    @TempDir
+    java.nio.file.Path tmp;
 
     @Test
     void theOverwriteCheckResolvesDotSegmentsAndComparesWholeSegments() {
@@ -28,7 +29,8 @@ class TableRootTest {
         TableRoot root = new TableRoot(new Path(tmp.resolve("t").toUri()));
         Path outside = new Path(tmp.resolve("orders").resolve("part-0").toUri());
         assertThatThrownBy(() -> root.check(outside, "delete"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("Refusing to delete")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Refusing to delete")
                 .hasMessageContaining("orders");
     }
 }

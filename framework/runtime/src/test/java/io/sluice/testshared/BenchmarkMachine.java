@@ -28,7 +28,8 @@ public final class BenchmarkMachine {
     /** The 1, 5 and 15 minute load averages, as {@code uptime} prints them; {@code n/a} off Linux. */
     public static String loadAverage() {
         try {
-            String[] parts = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.US_ASCII).split(" ");
+            String[] parts =
+                    new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.US_ASCII).split(" ");
             return parts[0] + " " + parts[1] + " " + parts[2];
         } catch (IOException e) {
             return "n/a";
@@ -38,8 +39,10 @@ public final class BenchmarkMachine {
     /** The CPU's model name; {@code unknown CPU} off Linux. */
     public static String cpuModel() {
         try (Stream<String> lines = Files.lines(Paths.get("/proc/cpuinfo"))) {
-            return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .findFirst().orElse("unknown CPU");
+            return lines.filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("unknown CPU");
         } catch (IOException | UncheckedIOException e) {
             return "unknown CPU";
         }

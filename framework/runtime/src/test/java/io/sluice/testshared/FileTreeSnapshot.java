@@ -26,8 +26,10 @@ public final class FileTreeSnapshot {
                     continue;
                 }
                 BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-                snapshot.put(root.relativize(p) + (a.isDirectory() ? "/" : ""),
-                        (a.isDirectory() ? "dir" : a.size() + " bytes") + " @" + a.lastModifiedTime().toMillis());
+                snapshot.put(
+                        root.relativize(p) + (a.isDirectory() ? "/" : ""),
+                        (a.isDirectory() ? "dir" : a.size() + " bytes") + " @"
+                                + a.lastModifiedTime().toMillis());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -46,7 +46,10 @@ public final class TcclProbe {
     /** Called first thing by every probed plugin method. */
     public static void enter(String method, Object self) {
         synchronized (CALLS) {
-            CALLS.add(new Call(method, Thread.currentThread().getContextClassLoader(), self.getClass().getClassLoader()));
+            CALLS.add(new Call(
+                    method,
+                    Thread.currentThread().getContextClassLoader(),
+                    self.getClass().getClassLoader()));
         }
         if (failing) {
             throw new Failure(method);

@@ -16,39 +16,50 @@ import java.time.Duration;
  */
 public final class FileOptions {
 
-    public static final ConfigOption<String> PATH =
-            ConfigOptions.key("path").stringType().noDefaultValue()
-                    .withDescription("Base path of the table: a sink writes below it; a source reads it (several paths"
-                            + " comma-separated).");
+    public static final ConfigOption<String> PATH = ConfigOptions.key("path")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Base path of the table: a sink writes below it; a source reads it (several paths"
+                    + " comma-separated).");
 
-    public static final ConfigOption<String> FORMAT =
-            ConfigOptions.key("format").stringType().noDefaultValue()
-                    .withDescription("Format identifier: csv, json, parquet ...");
+    public static final ConfigOption<String> FORMAT = ConfigOptions.key("format")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Format identifier: csv, json, parquet ...");
 
-    public static final ConfigOption<String> BUCKET_ASSIGNER =
-            ConfigOptions.key("sink.bucket-assigner").stringType().noDefaultValue()
-                    .withDescription("Bucket assigner: date-time, base-path, partition, or a plugin's; "
-                            + "'partition' when the table has partition keys, else 'base-path'.");
+    public static final ConfigOption<String> BUCKET_ASSIGNER = ConfigOptions.key("sink.bucket-assigner")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Bucket assigner: date-time, base-path, partition, or a plugin's; "
+                    + "'partition' when the table has partition keys, else 'base-path'.");
 
-    public static final ConfigOption<String> ROLLING_POLICY =
-            ConfigOptions.key("sink.rolling-policy.kind").stringType().defaultValue("default")
-                    .withDescription("Rolling policy: default, on-checkpoint, or a plugin's.");
+    public static final ConfigOption<String> ROLLING_POLICY = ConfigOptions.key("sink.rolling-policy.kind")
+            .stringType()
+            .defaultValue("default")
+            .withDescription("Rolling policy: default, on-checkpoint, or a plugin's.");
 
-    public static final ConfigOption<MemorySize> ROLLING_FILE_SIZE =
-            ConfigOptions.key("sink.rolling-policy.file-size").memoryType().defaultValue(MemorySize.parse("128mb"))
-                    .withDescription("Maximum part file size before rolling.");
+    public static final ConfigOption<MemorySize> ROLLING_FILE_SIZE = ConfigOptions.key("sink.rolling-policy.file-size")
+            .memoryType()
+            .defaultValue(MemorySize.parse("128mb"))
+            .withDescription("Maximum part file size before rolling.");
 
-    public static final ConfigOption<Duration> ROLLING_ROLLOVER_INTERVAL =
-            ConfigOptions.key("sink.rolling-policy.rollover-interval").durationType().defaultValue(Duration.ofMinutes(30))
-                    .withDescription("Maximum time a part file stays open.");
+    public static final ConfigOption<Duration> ROLLING_ROLLOVER_INTERVAL = ConfigOptions.key(
+                    "sink.rolling-policy.rollover-interval")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(30))
+            .withDescription("Maximum time a part file stays open.");
 
-    public static final ConfigOption<Duration> ROLLING_INACTIVITY_INTERVAL =
-            ConfigOptions.key("sink.rolling-policy.inactivity-interval").durationType().defaultValue(Duration.ofMinutes(30))
-                    .withDescription("A part file with no writes for this long rolls.");
+    public static final ConfigOption<Duration> ROLLING_INACTIVITY_INTERVAL = ConfigOptions.key(
+                    "sink.rolling-policy.inactivity-interval")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(30))
+            .withDescription("A part file with no writes for this long rolls.");
 
-    public static final ConfigOption<Duration> ROLLING_CHECK_INTERVAL =
-            ConfigOptions.key("sink.rolling-policy.check-interval").durationType().defaultValue(Duration.ofMinutes(1))
-                    .withDescription("How often time-based rolling is checked.");
+    public static final ConfigOption<Duration> ROLLING_CHECK_INTERVAL = ConfigOptions.key(
+                    "sink.rolling-policy.check-interval")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(1))
+            .withDescription("How often time-based rolling is checked.");
 
     private FileOptions() {}
 }

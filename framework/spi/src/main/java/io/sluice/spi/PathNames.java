@@ -49,8 +49,9 @@ public final class PathNames {
             return problem;
         }
         int bytes = utf8Length(name);
-        return bytes > MAX_NAME_BYTES ? "is " + bytes + " bytes long, more than the " + MAX_NAME_BYTES
-                + " a file name can have" : null;
+        return bytes > MAX_NAME_BYTES
+                ? "is " + bytes + " bytes long, more than the " + MAX_NAME_BYTES + " a file name can have"
+                : null;
     }
 
     /**
@@ -108,8 +109,10 @@ public final class PathNames {
         }
         for (int i = 0; i < path.length(); i++) {
             if (Character.isISOControl(path.charAt(i))) {
-                throw invalid(option, path, "must not contain control characters (found "
-                        + escape(String.valueOf(path.charAt(i))) + ")");
+                throw invalid(
+                        option,
+                        path,
+                        "must not contain control characters (found " + escape(String.valueOf(path.charAt(i))) + ")");
             }
         }
     }

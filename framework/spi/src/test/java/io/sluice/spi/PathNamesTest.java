@@ -16,8 +16,28 @@ class PathNamesTest {
     private static final String OPT = "some.option";
 
     @ParameterizedTest
-    @ValueSource(strings = {"..", ".", "../x", "x/..", "a/b", "/abs", "a\\b", "\\", "a:b", ":", "C:", "", "nul\u0000",
-        "tab\t", "new\nline", "cr\r", "del\u007F", "\u001B[31m", "\u0085next"})
+    @ValueSource(
+            strings = {
+                "..",
+                ".",
+                "../x",
+                "x/..",
+                "a/b",
+                "/abs",
+                "a\\b",
+                "\\",
+                "a:b",
+                ":",
+                "C:",
+                "",
+                "nul\u0000",
+                "tab\t",
+                "new\nline",
+                "cr\r",
+                "del\u007F",
+                "\u001B[31m",
+                "\u0085next"
+            })
     void rejectedNames(String name) {
         assertThatThrownBy(() -> PathNames.checkName(OPT, name))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -33,8 +53,21 @@ class PathNamesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"part", "my-prefix", ".hidden", "_SUCCESS", "...", "a b", "50%", "a#b?c", "ü日本語", "a=b",
-        "x.csv", "-"})
+    @ValueSource(
+            strings = {
+                "part",
+                "my-prefix",
+                ".hidden",
+                "_SUCCESS",
+                "...",
+                "a b",
+                "50%",
+                "a#b?c",
+                "ü日本語",
+                "a=b",
+                "x.csv",
+                "-"
+            })
     void acceptedNames(String name) {
         // a leading '.' or '_' is a valid name; whether it may hide a file is for the caller to decide
         assertThatCode(() -> PathNames.checkName(OPT, name)).doesNotThrowAnyException();
@@ -46,22 +79,40 @@ class PathNamesTest {
             assertThatCode(() -> PathNames.checkNamePart(OPT, ok)).as(ok).doesNotThrowAnyException();
         }
         for (String bad : List.of("../x", "/x", "x/", "a\\b", "a:b", "nul\u0000", "bell\u0007")) {
-            assertThatThrownBy(() -> PathNames.checkNamePart(OPT, bad)).as(bad)
+            assertThatThrownBy(() -> PathNames.checkNamePart(OPT, bad))
+                    .as(bad)
                     .hasMessageStartingWith("Invalid '" + OPT + "' '" + PathNames.escape(bad) + "'");
         }
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/tmp/t/../orders", "file:///tmp/t/..", "hdfs://nn:8020/w/./t", "./t", "../t", "..",
-        "C:\\data\\..\\x", "/tmp/nul\u0000"})
+    @ValueSource(
+            strings = {
+                "/tmp/t/../orders",
+                "file:///tmp/t/..",
+                "hdfs://nn:8020/w/./t",
+                "./t",
+                "../t",
+                "..",
+                "C:\\data\\..\\x",
+                "/tmp/nul\u0000"
+            })
     void baseDirectoriesWithDotSegmentsOrControlCharactersAreRejected(String path) {
         assertThatThrownBy(() -> PathNames.checkBaseDirectory("path", path))
                 .hasMessageStartingWith("Invalid 'path' '" + PathNames.escape(path) + "': ");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/tmp/t", "file:///tmp/t", "hdfs://nn:8020/w/t", "s3://bucket/a..b/.x/_y", "/tmp/a b/ü",
-        "file:///tmp/%2E%2E", "/tmp/t/"})
+    @ValueSource(
+            strings = {
+                "/tmp/t",
+                "file:///tmp/t",
+                "hdfs://nn:8020/w/t",
+                "s3://bucket/a..b/.x/_y",
+                "/tmp/a b/ü",
+                "file:///tmp/%2E%2E",
+                "/tmp/t/"
+            })
     void ordinaryBaseDirectoriesAreAccepted(String path) {
         assertThatCode(() -> PathNames.checkBaseDirectory("path", path)).doesNotThrowAnyException();
     }

@@ -36,13 +36,22 @@ class SpiSignaturesTest {
 
     /** Where a type in a public SPI signature may come from. */
     private static final List<String> ALLOWED = List.of(
-            "java.", "javax.annotation.Nullable", "io.sluice.spi.",
+            "java.",
+            "javax.annotation.Nullable",
+            "io.sluice.spi.",
             // Flink's API packages that the SPI's types build on (and Flink 2.x keeps)
-            "org.apache.flink.api.common.serialization.", "org.apache.flink.api.common.typeinfo.",
-            "org.apache.flink.api.connector.source.", "org.apache.flink.configuration.",
-            "org.apache.flink.connector.file.src.", "org.apache.flink.core.fs.", "org.apache.flink.metrics.",
-            "org.apache.flink.table.catalog.", "org.apache.flink.table.data.", "org.apache.flink.table.expressions.",
-            "org.apache.flink.table.types.", "org.apache.flink.table.utils.");
+            "org.apache.flink.api.common.serialization.",
+            "org.apache.flink.api.common.typeinfo.",
+            "org.apache.flink.api.connector.source.",
+            "org.apache.flink.configuration.",
+            "org.apache.flink.connector.file.src.",
+            "org.apache.flink.core.fs.",
+            "org.apache.flink.metrics.",
+            "org.apache.flink.table.catalog.",
+            "org.apache.flink.table.data.",
+            "org.apache.flink.table.expressions.",
+            "org.apache.flink.table.types.",
+            "org.apache.flink.table.utils.");
 
     @Test
     void publicSignaturesNameOnlyTheJdkFlinksApiAndTheSpi() throws Exception {
@@ -82,7 +91,9 @@ class SpiSignaturesTest {
                 }
             }
         }
-        assertThat(offending).as("types outside the JDK, Flink's API and the SPI in public SPI signatures").isEmpty();
+        assertThat(offending)
+                .as("types outside the JDK, Flink's API and the SPI in public SPI signatures")
+                .isEmpty();
     }
 
     private static List<Class<?>> classesOf(Type t) {
@@ -120,7 +131,11 @@ class SpiSignaturesTest {
 
     /** Every class of the SPI module's output directory. */
     private static List<Class<?>> spiTypes() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path root = Paths.get(SluiceFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path root = Paths.get(SluiceFactory.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         List<String> names;
         try (Stream<Path> files = Files.walk(root)) {
             names = files.filter(p -> p.toString().endsWith(".class"))

@@ -70,8 +70,13 @@ public abstract class BucketAssignerConformance {
     /** The type of the rows; every check uses it. */
     protected RowType rowType() {
         return RowType.of(
-                new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH),
-                    new DecimalType(10, 2), new TimestampType(3)},
+                new LogicalType[] {
+                    new IntType(),
+                    new VarCharType(VarCharType.MAX_LENGTH),
+                    new VarCharType(VarCharType.MAX_LENGTH),
+                    new DecimalType(10, 2),
+                    new TimestampType(3)
+                },
                 new String[] {"id", "name", "city", "amount", "ts"});
     }
 
@@ -108,8 +113,12 @@ public abstract class BucketAssignerConformance {
         for (RecordContext record : RECORD_CONTEXTS) {
             for (RowData row : allRows()) {
                 String first = assigner.bucketId(row, record);
-                assertThat(assigner.bucketId(row, record)).as("bucket of %s asked again", row).isEqualTo(first);
-                assertThat(assigner.bucketId(copy(row), record)).as("bucket of a copy of %s", row).isEqualTo(first);
+                assertThat(assigner.bucketId(row, record))
+                        .as("bucket of %s asked again", row)
+                        .isEqualTo(first);
+                assertThat(assigner.bucketId(copy(row), record))
+                        .as("bucket of a copy of %s", row)
+                        .isEqualTo(first);
             }
         }
     }
@@ -123,8 +132,12 @@ public abstract class BucketAssignerConformance {
         for (RecordContext record : RECORD_CONTEXTS) {
             for (RowData row : allRows()) {
                 String expected = one.bucketId(row, record);
-                assertThat(other.bucketId(row, record)).as("bucket of %s by a second assigner", row).isEqualTo(expected);
-                assertThat(otherSubtask.bucketId(row, record)).as("bucket of %s by subtask 2 of 3", row).isEqualTo(expected);
+                assertThat(other.bucketId(row, record))
+                        .as("bucket of %s by a second assigner", row)
+                        .isEqualTo(expected);
+                assertThat(otherSubtask.bucketId(row, record))
+                        .as("bucket of %s by subtask 2 of 3", row)
+                        .isEqualTo(expected);
             }
         }
     }
@@ -145,7 +158,9 @@ public abstract class BucketAssignerConformance {
             for (int f = 0; f < reused.getArity(); f++) {
                 reused.setField(f, ((GenericRowData) copy(row)).getField(f));
             }
-            assertThat(assigner.bucketId(reused, record)).as("bucket of the reused row holding %s", row).isEqualTo(expected.get(i));
+            assertThat(assigner.bucketId(reused, record))
+                    .as("bucket of the reused row holding %s", row)
+                    .isEqualTo(expected.get(i));
         }
     }
 
@@ -157,8 +172,11 @@ public abstract class BucketAssignerConformance {
                 String id = assigner.bucketId(row, record);
                 assertThat(id).as("bucket of %s", row).isNotNull();
                 String problem = problem(id);
-                assertThat(problem).as("bucket '%s' of %s at processing time %s", PathNames.escape(id), row,
-                        record.currentProcessingTime()).isNull();
+                assertThat(problem)
+                        .as(
+                                "bucket '%s' of %s at processing time %s",
+                                PathNames.escape(id), row, record.currentProcessingTime())
+                        .isNull();
             }
         }
     }
@@ -168,7 +186,8 @@ public abstract class BucketAssignerConformance {
         for (Map<String, String> invalid : invalidOptions()) {
             Throwable t = catchThrowable(() -> create(context().options(invalid).build()));
             assertThat(t).as("create with invalid options %s", invalid).isInstanceOf(IllegalArgumentException.class);
-            assertThat(invalid.keySet()).as("options named by: %s", t.getMessage())
+            assertThat(invalid.keySet())
+                    .as("options named by: %s", t.getMessage())
                     .anySatisfy(key -> assertThat(t.getMessage()).contains(key));
         }
     }
@@ -209,13 +228,37 @@ public abstract class BucketAssignerConformance {
 
     /** Strings that would change a path's meaning if an assigner put them in a bucket id as they are. */
     private static final List<String> HOSTILE_STRINGS = Arrays.asList(
-            "plain", "/", "..", ".", "../../outside", "a/../b", "/absolute", "trailing/", "a//b", "%2F", "%2E%2E", "100%",
-            "back\\slash", "c:\\windows", "scheme:rest", "line\nbreak", "tab\there", "k=v", "ünïcødé/日本", "😀", "_hidden",
-            ".hidden", "", " ", null);
+            "plain",
+            "/",
+            "..",
+            ".",
+            "../../outside",
+            "a/../b",
+            "/absolute",
+            "trailing/",
+            "a//b",
+            "%2F",
+            "%2E%2E",
+            "100%",
+            "back\\slash",
+            "c:\\windows",
+            "scheme:rest",
+            "line\nbreak",
+            "tab\there",
+            "k=v",
+            "ünïcødé/日本",
+            "😀",
+            "_hidden",
+            ".hidden",
+            "",
+            " ",
+            null);
 
     /** Processing times: the epoch, a plain day, the last millisecond of a year, the year 9999. */
     private static final List<RecordContext> RECORD_CONTEXTS = Arrays.asList(
-            record(0L, null), record(1_700_000_000_000L, 1_699_999_999_000L), record(1_735_689_599_999L, 1L),
+            record(0L, null),
+            record(1_700_000_000_000L, 1_699_999_999_000L),
+            record(1_735_689_599_999L, 1L),
             record(253_402_300_799_000L, null));
 
     private static RecordContext record(long processingTime, Long timestamp) {

@@ -65,8 +65,11 @@ public abstract class CommitPolicyConformance {
 
     /** The table's columns: {@code id STRING, dt STRING, region STRING}, partitioned by the last two. */
     public static final RowType ROW_TYPE = RowType.of(
-            new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH),
-                new VarCharType(VarCharType.MAX_LENGTH)},
+            new LogicalType[] {
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(VarCharType.MAX_LENGTH)
+            },
             new String[] {"id", "dt", "region"});
 
     /** The partition keys. */
@@ -99,8 +102,12 @@ public abstract class CommitPolicyConformance {
             Map<String, String> outsideBefore = kit.outsideTable();
             Map<String, String> dataBefore = kit.dataFiles(p);
             kit.create().commit(p.context());
-            assertThat(kit.dataFiles(p)).as("data files of %s after its commit", p.id).isEqualTo(dataBefore);
-            assertThat(kit.outsideTable()).as("files outside the table after committing %s", p.id).isEqualTo(outsideBefore);
+            assertThat(kit.dataFiles(p))
+                    .as("data files of %s after its commit", p.id)
+                    .isEqualTo(dataBefore);
+            assertThat(kit.outsideTable())
+                    .as("files outside the table after committing %s", p.id)
+                    .isEqualTo(outsideBefore);
         }
     }
 
@@ -112,9 +119,13 @@ public abstract class CommitPolicyConformance {
             policy.commit(p.context());
             Map<String, String> once = kit.everything();
             policy.commit(p.context());
-            assertThat(kit.everything()).as("files after committing %s twice", p.id).isEqualTo(once);
+            assertThat(kit.everything())
+                    .as("files after committing %s twice", p.id)
+                    .isEqualTo(once);
             kit.create().commit(p.context());
-            assertThat(kit.everything()).as("files after committing %s again by a new policy", p.id).isEqualTo(once);
+            assertThat(kit.everything())
+                    .as("files after committing %s again by a new policy", p.id)
+                    .isEqualTo(once);
         }
     }
 
@@ -131,7 +142,8 @@ public abstract class CommitPolicyConformance {
         q.addFile("part-late-0", "late row");
         once.create().commit(q.contextAt(2));
 
-        assertThat(early.everything()).as("files after a commit, late data and a second commit")
+        assertThat(early.everything())
+                .as("files after a commit, late data and a second commit")
                 .isEqualTo(once.everything());
     }
 
@@ -165,17 +177,20 @@ public abstract class CommitPolicyConformance {
         Throwable t = catchThrowable(() -> broken.create().commit(unlistable));
         if (unlistable.listed) {
             assertThat(t).as("a commit whose visible files cannot be listed").isNotNull();
-            assertThat(causes(t)).as("causes of %s", t).anyMatch(c -> c.getMessage() != null
-                    && c.getMessage().contains(Partition.LISTING_FAILS));
+            assertThat(causes(t))
+                    .as("causes of %s", t)
+                    .anyMatch(c -> c.getMessage() != null && c.getMessage().contains(Partition.LISTING_FAILS));
         }
         // the directory cannot be written: it is a file
         if (writesIntoThePartition) {
             Recording unwritable = p.unwritable();
             assertThat(catchThrowable(() -> broken.create().commit(unwritable)))
-                    .as("a commit into a partition directory that is a file (the normal commit writes into it)").isNotNull();
+                    .as("a commit into a partition directory that is a file (the normal commit writes into it)")
+                    .isNotNull();
         }
         broken.create().commit(p.context());
-        assertThat(broken.below(p.dir)).as("files of %s committed again after the failures", p.id)
+        assertThat(broken.below(p.dir))
+                .as("files of %s committed again after the failures", p.id)
                 .isEqualTo(normal.below(sound.dir));
     }
 
@@ -184,7 +199,8 @@ public abstract class CommitPolicyConformance {
         for (Map<String, String> invalid : invalidOptions()) {
             Throwable t = catchThrowable(() -> policyFactory().create(context(invalid)));
             assertThat(t).as("create with invalid options %s", invalid).isInstanceOf(IllegalArgumentException.class);
-            assertThat(invalid.keySet()).as("options named by: %s", t.getMessage())
+            assertThat(invalid.keySet())
+                    .as("options named by: %s", t.getMessage())
                     .anySatisfy(key -> assertThat(t.getMessage()).contains(key));
         }
     }
@@ -192,7 +208,10 @@ public abstract class CommitPolicyConformance {
     // ---------------------------------------------------------------- machinery
 
     private static TestSinkContext context(Map<String, String> options) {
-        return TestSinkContext.builder(ROW_TYPE).partitionKeys(PARTITION_KEYS).options(options).build();
+        return TestSinkContext.builder(ROW_TYPE)
+                .partitionKeys(PARTITION_KEYS)
+                .options(options)
+                .build();
     }
 
     /** A directory as a Flink path, {@code file:} and without the trailing {@code /} of {@code toUri()}. */
@@ -219,7 +238,8 @@ public abstract class CommitPolicyConformance {
             this.table = root.resolve("table");
             Files.createDirectories(table);
             Files.write(root.resolve("outside-the-table"), "not the policy's".getBytes(StandardCharsets.UTF_8));
-            Files.write(table.resolve("part-unpartitioned"), "a row of the table's root".getBytes(StandardCharsets.UTF_8));
+            Files.write(
+                    table.resolve("part-unpartitioned"), "a row of the table's root".getBytes(StandardCharsets.UTF_8));
             partitions.add(new Partition(table, "2024-01-01", "eu"));
             partitions.add(new Partition(table, "2024-01-01", "../.."));
             partitions.add(new Partition(table, "2024-01-02", "ünïcødé 100%"));
@@ -261,8 +281,12 @@ public abstract class CommitPolicyConformance {
                         continue;
                     }
                     String name = dir.relativize(p).toString().replace('\\', '/');
-                    all.put(name, Files.isDirectory(p) ? "<dir>"
-                            : new String(Files.readAllBytes(p), StandardCharsets.UTF_8).replace(root.toString(), "<kit>"));
+                    all.put(
+                            name,
+                            Files.isDirectory(p)
+                                    ? "<dir>"
+                                    : new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
+                                            .replace(root.toString(), "<kit>"));
                 }
             }
             return all;

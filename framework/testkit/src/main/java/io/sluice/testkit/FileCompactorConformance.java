@@ -131,7 +131,9 @@ public abstract class FileCompactorConformance {
             if (!accepts(format, true)) {
                 continue;
             }
-            boolean mustSeeEveryUnit = compactorFactory().createCompactor(context(format, true, options())).mustSeeEveryUnit();
+            boolean mustSeeEveryUnit = compactorFactory()
+                    .createCompactor(context(format, true, options()))
+                    .mustSeeEveryUnit();
             for (List<List<String>> inputs : Arrays.asList(SINGLE_INPUT, SEVERAL_INPUTS)) {
                 List<String> copied = new ArrayList<>();
                 inputs.forEach(copied::addAll);
@@ -144,9 +146,13 @@ public abstract class FileCompactorConformance {
                 }
                 boolean changes = !sameRows(out, copied);
                 assertThat(mustSeeEveryUnit || !(declaresChange || changes))
-                        .as("%s: the compactor %s rows %s into %s, so it must see every unit (mustSeeEveryUnit):"
-                                + " a single file is published without it", format.id, declaresChange ? "declares it turns" : "turns",
-                                copied, declaresChange ? expectedRows(inputs) : out)
+                        .as(
+                                "%s: the compactor %s rows %s into %s, so it must see every unit (mustSeeEveryUnit):"
+                                        + " a single file is published without it",
+                                format.id,
+                                declaresChange ? "declares it turns" : "turns",
+                                copied,
+                                declaresChange ? expectedRows(inputs) : out)
                         .isTrue();
             }
         }
@@ -157,11 +163,14 @@ public abstract class FileCompactorConformance {
         int accepted = 0;
         for (KitFormat format : KitFormat.values()) {
             for (boolean readable : new boolean[] {true, false}) {
-                Throwable refused = catchThrowable(() -> compactorFactory().validate(context(format, readable, options())));
+                Throwable refused =
+                        catchThrowable(() -> compactorFactory().validate(context(format, readable, options())));
                 if (refused == null) {
                     accepted++;
                 } else {
-                    assertThat(refused).as("refusal of %s", format.id).isInstanceOf(IllegalArgumentException.class)
+                    assertThat(refused)
+                            .as("refusal of %s", format.id)
+                            .isInstanceOf(IllegalArgumentException.class)
                             .hasMessageContaining(format.id);
                 }
             }
@@ -189,8 +198,8 @@ public abstract class FileCompactorConformance {
             if (!accepts(format, true)) {
                 continue;
             }
-            List<List<String>> inputs = Arrays.asList(
-                    Arrays.asList("a1", "a2"), Arrays.asList("b1", "a2"), Arrays.asList("c1", "c2"));
+            List<List<String>> inputs =
+                    Arrays.asList(Arrays.asList("a1", "a2"), Arrays.asList("b1", "a2"), Arrays.asList("c1", "c2"));
             for (int failAt = 1; failAt <= inputs.size(); failAt++) {
                 java.nio.file.Path attempt = dir.resolve(format.name() + "-" + failAt);
                 KitFiles files = new KitFiles(format, attempt, true);
@@ -198,7 +207,8 @@ public abstract class FileCompactorConformance {
                 FileCompactor compactor = compactorFactory().createCompactor(context(format, true, options()));
                 int n = failAt;
                 assertThatThrownBy(() -> compactor.compact(files.inputs(n), files.output()))
-                        .as("%s: reading input %d fails", format.id, n).isInstanceOf(IOException.class);
+                        .as("%s: reading input %d fails", format.id, n)
+                        .isInstanceOf(IOException.class);
                 // the framework discards the output and runs the unit again, with a new compactor
                 List<String> out = compact(format, attempt.resolve("retry"), inputs, -1);
                 assertRows(format, out, inputs);
@@ -230,7 +240,9 @@ public abstract class FileCompactorConformance {
 
     /** Inputs with an empty one, an empty row and rows repeated within and across inputs. */
     private static final List<List<String>> SEVERAL_INPUTS = Arrays.asList(
-            Arrays.asList("a1", "a2", "a3"), Collections.emptyList(), Arrays.asList("c1", "a2"),
+            Arrays.asList("a1", "a2", "a3"),
+            Collections.emptyList(),
+            Arrays.asList("c1", "a2"),
             Arrays.asList("d1", "d2", "", "d4 with spaces, and a comma", "d1"));
 
     /** A unit of one file, with a repeated row. */
@@ -337,7 +349,8 @@ public abstract class FileCompactorConformance {
 
         /** @throws IOException for a malformed file (e.g. concatenated blocks) */
         List<String> decode(byte[] bytes, String what) throws IOException {
-            List<String> lines = new ArrayList<>(Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n", -1)));
+            List<String> lines =
+                    new ArrayList<>(Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n", -1)));
             if (lines.get(lines.size() - 1).isEmpty()) {
                 lines.remove(lines.size() - 1);
             } else {
@@ -346,7 +359,9 @@ public abstract class FileCompactorConformance {
             if (this == LINES) {
                 return lines;
             }
-            if (lines.size() < 2 || !lines.get(0).equals("BEGIN") || !lines.get(lines.size() - 1).equals("END " + (lines.size() - 2))) {
+            if (lines.size() < 2
+                    || !lines.get(0).equals("BEGIN")
+                    || !lines.get(lines.size() - 1).equals("END " + (lines.size() - 2))) {
                 throw new IOException(what + " is not one well-formed kit-blocks file: " + lines);
             }
             return lines.subList(1, lines.size() - 1);

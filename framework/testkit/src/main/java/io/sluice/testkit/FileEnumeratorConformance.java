@@ -142,8 +142,11 @@ public abstract class FileEnumeratorConformance {
         assertExactlyCovered(source, first, "the first listing");
         // the framework, not the enumerator, remembers what was read: every listing lists all
         List<FileSourceSplit> second = list(enumerator, dir);
-        assertExactlyCovered(source, second, "a second listing of the same directory (an enumerator lists every "
-                + "file that is there, not only the new ones)");
+        assertExactlyCovered(
+                source,
+                second,
+                "a second listing of the same directory (an enumerator lists every "
+                        + "file that is there, not only the new ones)");
 
         List<FileSourceSplit> both = new ArrayList<>(first);
         both.addAll(second);
@@ -180,7 +183,9 @@ public abstract class FileEnumeratorConformance {
             context.runPeriodicCalls();
             context.runPeriodicCalls();
             drain(enumerator, context);
-            assertExactlyCovered(source, context.assignedSplits(),
+            assertExactlyCovered(
+                    source,
+                    context.assignedSplits(),
                     "the splits handed out after files were added (including one renamed into place with an older "
                             + "modification time)");
             assertUniqueIds(context.assignedSplits(), "the splits one enumerator handed out");
@@ -222,15 +227,17 @@ public abstract class FileEnumeratorConformance {
 
         TestSplitEnumeratorContext<FileSourceSplit> after = new TestSplitEnumeratorContext<>(PARALLELISM);
         EnumeratorState restoredState = serializer.deserialize(serializer.getVersion(), checkpoint);
-        try (SplitEnumerator<FileSourceSplit, EnumeratorState> restored = EnumeratorHarness.restoreContinuous(
-                after, createEnumerator(), paths(dir), options(), restoredState)) {
+        try (SplitEnumerator<FileSourceSplit, EnumeratorState> restored =
+                EnumeratorHarness.restoreContinuous(after, createEnumerator(), paths(dir), options(), restoredState)) {
             restored.start();
             after.runPeriodicCalls();
             after.runPeriodicCalls();
             drain(restored, after);
         }
         handedOut.addAll(after.assignedSplits());
-        assertExactlyCovered(source, handedOut,
+        assertExactlyCovered(
+                source,
+                handedOut,
                 "the splits handed out before the checkpoint plus those handed out after the restore");
     }
 
@@ -243,8 +250,11 @@ public abstract class FileEnumeratorConformance {
                 .as("create() with the invalid options %s", invalid)
                 .isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(invalid.keySet())
-                        .as("options named in the message '%s' (the SPI asks for the option and the value)", e.getMessage())
-                        .anyMatch(key -> e.getMessage() != null && e.getMessage().contains(key)));
+                        .as(
+                                "options named in the message '%s' (the SPI asks for the option and the value)",
+                                e.getMessage())
+                        .anyMatch(
+                                key -> e.getMessage() != null && e.getMessage().contains(key)));
     }
 
     // ---------------------------------------------------------------- helpers
@@ -264,8 +274,8 @@ public abstract class FileEnumeratorConformance {
     }
 
     /** Requests splits, readers in turn, until a request yields none (that reader then waits). */
-    private static void drain(SplitEnumerator<FileSourceSplit, ?> enumerator,
-            TestSplitEnumeratorContext<FileSourceSplit> context) {
+    private static void drain(
+            SplitEnumerator<FileSourceSplit, ?> enumerator, TestSplitEnumeratorContext<FileSourceSplit> context) {
         for (int request = 0; request < 1_000_000; request++) {
             int before = context.assignedSplits().size();
             enumerator.handleSplitRequest(request % PARALLELISM, "localhost");
@@ -279,7 +289,9 @@ public abstract class FileEnumeratorConformance {
     private static void assertUniqueIds(List<FileSourceSplit> splits, String what) {
         List<String> ids = new ArrayList<>();
         splits.forEach(s -> ids.add(s.splitId()));
-        assertThat(ids).as("split ids of %s (a reader keys its split state by id)", what).doesNotHaveDuplicates();
+        assertThat(ids)
+                .as("split ids of %s (a reader keys its split state by id)", what)
+                .doesNotHaveDuplicates();
     }
 
     private static void assertNothingHidden(SourceDirectory source, List<FileSourceSplit> splits, String when) {
@@ -287,8 +299,10 @@ public abstract class FileEnumeratorConformance {
             String relative = source.relative(split);
             for (String part : relative.split("/")) {
                 assertThat(part.startsWith(".") || part.startsWith("_"))
-                        .as("%s lists %s: a name starting with '.' or '_' (hidden, in-progress, success or staging "
-                                + "file or directory) is never read", when, relative)
+                        .as(
+                                "%s lists %s: a name starting with '.' or '_' (hidden, in-progress, success or staging "
+                                        + "file or directory) is never read",
+                                when, relative)
                         .isFalse();
             }
         }
@@ -302,7 +316,8 @@ public abstract class FileEnumeratorConformance {
             throws IOException {
         Map<String, List<FileSourceSplit>> byFile = new TreeMap<>();
         for (FileSourceSplit split : splits) {
-            byFile.computeIfAbsent(source.relative(split), k -> new ArrayList<>()).add(split);
+            byFile.computeIfAbsent(source.relative(split), k -> new ArrayList<>())
+                    .add(split);
         }
         assertThat(byFile.keySet()).as("files in %s", what).containsExactlyInAnyOrderElementsOf(source.expected);
 
@@ -316,17 +331,27 @@ public abstract class FileEnumeratorConformance {
             for (FileSourceSplit split : fileSplits) {
                 String at = what + ", split " + split;
                 assertThat(split.fileSize()).as("file size of %s", at).isEqualTo(size);
-                assertThat(split.fileModificationTime()).as("modification time of %s", at).isEqualTo(modified);
-                assertThat(split.offset()).as("offset of %s (the previous split ends at %s: %s)", at, next,
-                        split.offset() < next ? "an overlap, or the same split twice" : "a gap").isEqualTo(next);
+                assertThat(split.fileModificationTime())
+                        .as("modification time of %s", at)
+                        .isEqualTo(modified);
+                assertThat(split.offset())
+                        .as(
+                                "offset of %s (the previous split ends at %s: %s)",
+                                at, next, split.offset() < next ? "an overlap, or the same split twice" : "a gap")
+                        .isEqualTo(next);
                 // an empty file is one empty split; any other empty split is a split handed out for nothing
-                assertThat(split.length() > 0 || size == 0).as("length of %s is positive", at).isTrue();
+                assertThat(split.length() > 0 || size == 0)
+                        .as("length of %s is positive", at)
+                        .isTrue();
                 next = split.offset() + split.length();
             }
-            assertThat(next).as("end of the last split of %s in %s (the file's size is %s)", e.getKey(), what, size)
+            assertThat(next)
+                    .as("end of the last split of %s in %s (the file's size is %s)", e.getKey(), what, size)
                     .isEqualTo(size);
             if (size == 0) {
-                assertThat(fileSplits).as("splits of the empty file %s in %s", e.getKey(), what).hasSize(1);
+                assertThat(fileSplits)
+                        .as("splits of the empty file %s in %s", e.getKey(), what)
+                        .hasSize(1);
             }
         }
     }
@@ -382,10 +407,13 @@ public abstract class FileEnumeratorConformance {
         private void publish(Set<String> written) throws IOException {
             Set<String> listed = prepare(root, Collections.unmodifiableSet(written));
             assertThat(listed).as("what prepare() returns").isNotNull();
-            assertThat(written).as("the files the kit wrote in this round (prepare() returns some of them)")
+            assertThat(written)
+                    .as("the files the kit wrote in this round (prepare() returns some of them)")
                     .containsAll(listed);
             expected.addAll(listed);
-            assertThat(expected).as("the files prepare() expects to be listed (none: nothing to check)").isNotEmpty();
+            assertThat(expected)
+                    .as("the files prepare() expects to be listed (none: nothing to check)")
+                    .isNotEmpty();
         }
 
         /** Writes a file of the given size (parents created) and sets its modification time. */

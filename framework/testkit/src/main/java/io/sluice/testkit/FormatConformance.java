@@ -63,15 +63,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 public abstract class FormatConformance {
 
-    @TempDir protected java.nio.file.Path tmp;
+    @TempDir
+    protected java.nio.file.Path tmp;
 
     /** The format, created directly. */
     protected abstract FormatFactory formatFactory();
 
     /** The rows the kit writes; the format must be able to write and read them. */
     protected RowType rowType() {
-        return (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING()))
-                .getLogicalType();
+        return (RowType)
+                DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING()))
+                        .getLogicalType();
     }
 
     /** The format's options, prefix removed (as a {@link FormatContext} has them). */
@@ -99,10 +101,15 @@ public abstract class FormatConformance {
     @Test
     void offersACapabilityAndWritesOneWayOnly() {
         FormatFactory f = formatFactory();
-        assertThat(f instanceof RowEncodingFormat || f instanceof BulkWritingFormat || f instanceof StreamReadingFormat
-                || f instanceof BulkReadingFormat).as("%s offers at least one capability", f.identifier()).isTrue();
+        assertThat(f instanceof RowEncodingFormat
+                        || f instanceof BulkWritingFormat
+                        || f instanceof StreamReadingFormat
+                        || f instanceof BulkReadingFormat)
+                .as("%s offers at least one capability", f.identifier())
+                .isTrue();
         assertThat(f instanceof RowEncodingFormat && f instanceof BulkWritingFormat)
-                .as("%s writes either row by row or in bulk", f.identifier()).isFalse();
+                .as("%s writes either row by row or in bulk", f.identifier())
+                .isFalse();
     }
 
     @Test
@@ -110,7 +117,8 @@ public abstract class FormatConformance {
         assumeTrue(writes() && reads(), "the format both writes and reads");
         List<RowData> rows = rows(37);
         Path file = write("many", rows);
-        assertThat(read(file)).as("rows read back from one file of %s", formatFactory().identifier())
+        assertThat(read(file))
+                .as("rows read back from one file of %s", formatFactory().identifier())
                 .containsExactlyElementsOf(texts(rows));
         for (int i = 0; i < 3; i++) {
             List<RowData> one = rows.subList(i, i + 1);
@@ -131,10 +139,13 @@ public abstract class FormatConformance {
         String key = invalid.keySet().iterator().next();
         FormatContext context = context(invalid);
         FormatFactory f = formatFactory();
-        Throwable error = f instanceof RowEncodingFormat ? catchThrowable(() -> ((RowEncodingFormat) f).createEncoder(context))
-                : f instanceof BulkWritingFormat ? catchThrowable(() -> create((BulkWritingFormat) f, context))
-                : f instanceof StreamReadingFormat ? catchThrowable(() -> ((StreamReadingFormat) f).createStreamFormat(context))
-                : catchThrowable(() -> ((BulkReadingFormat) f).createBulkFormat(context));
+        Throwable error = f instanceof RowEncodingFormat
+                ? catchThrowable(() -> ((RowEncodingFormat) f).createEncoder(context))
+                : f instanceof BulkWritingFormat
+                        ? catchThrowable(() -> create((BulkWritingFormat) f, context))
+                        : f instanceof StreamReadingFormat
+                                ? catchThrowable(() -> ((StreamReadingFormat) f).createStreamFormat(context))
+                                : catchThrowable(() -> ((BulkReadingFormat) f).createBulkFormat(context));
         assertThat(error).as("a capability created with %s", invalid).isInstanceOf(IllegalArgumentException.class);
         assertThat(error.getMessage()).as("the message names the option").contains(key);
     }
@@ -170,7 +181,8 @@ public abstract class FormatConformance {
     }
 
     private Path write(String name, List<RowData> rows) throws IOException {
-        Path file = new Path(tmp.resolve(name + "." + formatFactory().identifier()).toUri());
+        Path file =
+                new Path(tmp.resolve(name + "." + formatFactory().identifier()).toUri());
         FormatContext context = context(options());
         FileSystem fs = file.getFileSystem();
         try (FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.OVERWRITE)) {
@@ -180,7 +192,8 @@ public abstract class FormatConformance {
                     encoder.encode(row, out);
                 }
             } else {
-                BulkWriter.Factory<RowData> factory = ((BulkWritingFormat) formatFactory()).createBulkWriterFactory(context);
+                BulkWriter.Factory<RowData> factory =
+                        ((BulkWritingFormat) formatFactory()).createBulkWriterFactory(context);
                 BulkWriter<RowData> writer = factory.create(new Unclosable(out));
                 for (RowData row : rows) {
                     writer.addElement(row);
@@ -206,9 +219,10 @@ public abstract class FormatConformance {
                 }
             }
         } else {
-            BulkFormat<RowData, FileSourceSplit> format = ((BulkReadingFormat) formatFactory()).createBulkFormat(context);
-            FileSourceSplit split = new FileSourceSplit("kit", file, 0, length, fs.getFileStatus(file).getModificationTime(),
-                    length);
+            BulkFormat<RowData, FileSourceSplit> format =
+                    ((BulkReadingFormat) formatFactory()).createBulkFormat(context);
+            FileSourceSplit split = new FileSourceSplit(
+                    "kit", file, 0, length, fs.getFileStatus(file).getModificationTime(), length);
             try (BulkFormat.Reader<RowData> reader = format.createReader(config, split)) {
                 for (BulkFormat.RecordIterator<RowData> batch; (batch = reader.readBatch()) != null; ) {
                     for (RecordAndPosition<RowData> r; (r = batch.next()) != null; ) {
@@ -236,9 +250,12 @@ public abstract class FormatConformance {
                     row.setField(c, i - 5);
                 } else if (root == LogicalTypeRoot.VARCHAR || root == LogicalTypeRoot.CHAR) {
                     boolean isNull = nullableStrings() && types.size() > 1 && i % 11 == 5;
-                    row.setField(c, isNull ? null : StringData.fromString(hard[i % hard.length] + (types.size() > 1 ? "" : i)));
+                    row.setField(
+                            c,
+                            isNull ? null : StringData.fromString(hard[i % hard.length] + (types.size() > 1 ? "" : i)));
                 } else {
-                    throw new IllegalStateException("The format kit makes up BIGINT, INT and STRING columns, not " + types.get(c));
+                    throw new IllegalStateException(
+                            "The format kit makes up BIGINT, INT and STRING columns, not " + types.get(c));
                 }
             }
             rows.add(row);
@@ -260,7 +277,11 @@ public abstract class FormatConformance {
             if (c > 0) {
                 b.append(" | ");
             }
-            b.append(row.isNullAt(c) ? "<null>" : String.valueOf(RowData.createFieldGetter(types.get(c), c).getFieldOrNull(row)));
+            b.append(
+                    row.isNullAt(c)
+                            ? "<null>"
+                            : String.valueOf(
+                                    RowData.createFieldGetter(types.get(c), c).getFieldOrNull(row)));
         }
         return b.toString();
     }

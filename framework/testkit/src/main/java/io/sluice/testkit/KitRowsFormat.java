@@ -73,8 +73,15 @@ public final class KitRowsFormat implements RowEncodingFormat, StreamReadingForm
                         GenericRowData row = new GenericRowData(roots.size());
                         for (int c = 0; c < roots.size(); c++) {
                             String f = fields.get(c);
-                            row.setField(c, f == null ? null : roots.get(c) == LogicalTypeRoot.BIGINT ? (Object) Long.parseLong(f)
-                                    : roots.get(c) == LogicalTypeRoot.INTEGER ? (Object) Integer.parseInt(f) : StringData.fromString(f));
+                            row.setField(
+                                    c,
+                                    f == null
+                                            ? null
+                                            : roots.get(c) == LogicalTypeRoot.BIGINT
+                                                    ? (Object) Long.parseLong(f)
+                                                    : roots.get(c) == LogicalTypeRoot.INTEGER
+                                                            ? (Object) Integer.parseInt(f)
+                                                            : StringData.fromString(f));
                         }
                         return row;
                     }
@@ -129,7 +136,9 @@ public final class KitRowsFormat implements RowEncodingFormat, StreamReadingForm
         List<LogicalTypeRoot> roots = new ArrayList<>();
         for (LogicalType t : type.getChildren()) {
             LogicalTypeRoot root = t.getTypeRoot();
-            if (root != LogicalTypeRoot.BIGINT && root != LogicalTypeRoot.INTEGER && root != LogicalTypeRoot.VARCHAR
+            if (root != LogicalTypeRoot.BIGINT
+                    && root != LogicalTypeRoot.INTEGER
+                    && root != LogicalTypeRoot.VARCHAR
                     && root != LogicalTypeRoot.CHAR) {
                 throw new IllegalArgumentException("kit-rows writes BIGINT, INT and STRING columns, not " + t);
             }

@@ -106,13 +106,20 @@ public abstract class RollingPolicyConformance {
     void decisionsDependOnlyOnWhatTheyAreGiven() {
         TestSinkContext sink = context().build();
         List<String> first = decisions(policyFactory().create(sink), false);
-        assertThat(decisions(policyFactory().create(sink), false)).as("decisions of a second policy").isEqualTo(first);
-        assertThat(decisions(policyFactory().create(sink.forSubtask(1, 2)), false)).as("decisions of subtask 1 of 2")
+        assertThat(decisions(policyFactory().create(sink), false))
+                .as("decisions of a second policy")
                 .isEqualTo(first);
-        assertThat(decisions(policyFactory().create(sink), true)).as("decisions asked in reverse order").isEqualTo(first);
+        assertThat(decisions(policyFactory().create(sink.forSubtask(1, 2)), false))
+                .as("decisions of subtask 1 of 2")
+                .isEqualTo(first);
+        assertThat(decisions(policyFactory().create(sink), true))
+                .as("decisions asked in reverse order")
+                .isEqualTo(first);
         RollingPolicy used = policyFactory().create(sink);
         decisions(used, true);
-        assertThat(decisions(used, false)).as("decisions of a policy asked before, in reverse order").isEqualTo(first);
+        assertThat(decisions(used, false))
+                .as("decisions of a policy asked before, in reverse order")
+                .isEqualTo(first);
         assertThat(decisions(used, false)).as("decisions asked a third time").isEqualTo(first);
     }
 
@@ -128,10 +135,13 @@ public abstract class RollingPolicyConformance {
                 for (long size : sizes) {
                     State f = new State(bucket, T0 - age, T0 - age, size);
                     boolean now = policy.shouldRollOnEvent(f, ROWS.get(0));
-                    assertThat(!rolled || now).as("rolls on event at a smaller size, but not at %s", f).isTrue();
+                    assertThat(!rolled || now)
+                            .as("rolls on event at a smaller size, but not at %s", f)
+                            .isTrue();
                     rolled = now;
                     boolean atCheckpoint = policy.shouldRollOnCheckpoint(f);
-                    assertThat(!rolledAtCheckpoint || atCheckpoint).as("rolls at a checkpoint at a smaller size, but not at %s", f)
+                    assertThat(!rolledAtCheckpoint || atCheckpoint)
+                            .as("rolls at a checkpoint at a smaller size, but not at %s", f)
                             .isTrue();
                     rolledAtCheckpoint = atCheckpoint;
                 }
@@ -142,7 +152,8 @@ public abstract class RollingPolicyConformance {
                     boolean rolled = false;
                     for (long later : ages) {
                         boolean now = policy.shouldRollOnProcessingTime(f, T0 + later);
-                        assertThat(!rolled || now).as("rolls on processing time earlier, but not %d ms after %s", later, f)
+                        assertThat(!rolled || now)
+                                .as("rolls on processing time earlier, but not %d ms after %s", later, f)
                                 .isTrue();
                         rolled = now;
                     }
@@ -160,13 +171,19 @@ public abstract class RollingPolicyConformance {
         RollingPolicy policy = create();
         for (RowData row : ROWS) {
             assertThat(policy.shouldRollOnEvent(new State("", T0, T0, limit + 1), row))
-                    .as("a file of %d bytes, above the limit of %d, rolls before row %s", limit + 1, limit, row).isTrue();
+                    .as("a file of %d bytes, above the limit of %d, rolls before row %s", limit + 1, limit, row)
+                    .isTrue();
             assertThat(policy.shouldRollOnEvent(new State("", T0, T0, 100 * limit + 1), row))
-                    .as("a file of %d bytes, far above the limit of %d, rolls before row %s", 100 * limit + 1, limit, row).isTrue();
+                    .as(
+                            "a file of %d bytes, far above the limit of %d, rolls before row %s",
+                            100 * limit + 1, limit, row)
+                    .isTrue();
             assertThat(policy.shouldRollOnEvent(new State("", T0, T0, limit - 1), row))
-                    .as("a fresh file of %d bytes, below the limit of %d, stays open for row %s", limit - 1, limit, row).isFalse();
+                    .as("a fresh file of %d bytes, below the limit of %d, stays open for row %s", limit - 1, limit, row)
+                    .isFalse();
             assertThat(policy.shouldRollOnEvent(new State("", T0, T0, 0), row))
-                    .as("a fresh empty file stays open for row %s", row).isFalse();
+                    .as("a fresh empty file stays open for row %s", row)
+                    .isFalse();
         }
     }
 
@@ -181,13 +198,17 @@ public abstract class RollingPolicyConformance {
         for (long size : smallSizes()) {
             long now = T0 + millis + 1;
             assertThat(policy.shouldRollOnProcessingTime(new State("", T0, now, size), now))
-                    .as("a file of %d bytes, %d ms old, written to just now, rolls (rollover interval %s)", size, millis + 1, interval)
+                    .as(
+                            "a file of %d bytes, %d ms old, written to just now, rolls (rollover interval %s)",
+                            size, millis + 1, interval)
                     .isTrue();
             long young = T0 + millis - 1;
             if (belowTimes(millis - 1, 0)) {
                 assertThat(policy.shouldRollOnProcessingTime(new State("", T0, young, size), young))
-                        .as("a file of %d bytes, %d ms old, written to just now, stays open (rollover interval %s)", size,
-                                millis - 1, interval).isFalse();
+                        .as(
+                                "a file of %d bytes, %d ms old, written to just now, stays open (rollover interval %s)",
+                                size, millis - 1, interval)
+                        .isFalse();
             }
         }
     }
@@ -203,7 +224,9 @@ public abstract class RollingPolicyConformance {
         for (long size : smallSizes()) {
             long now = T0 + millis + 1;
             assertThat(policy.shouldRollOnProcessingTime(new State("", T0, T0, size), now))
-                    .as("a file of %d bytes without writes for %d ms rolls (inactivity interval %s)", size, millis + 1, interval)
+                    .as(
+                            "a file of %d bytes without writes for %d ms rolls (inactivity interval %s)",
+                            size, millis + 1, interval)
                     .isTrue();
             // written to recently, but opened longer ago than the interval (as long as no rollover
             // interval closes it): inactivity counts from the last write, not from the opening
@@ -212,8 +235,10 @@ public abstract class RollingPolicyConformance {
             long age = Math.max(idle, rollover == null ? 2 * millis : Math.min(2 * millis, rollover.toMillis() - 1));
             if (belowTimes(age, idle)) {
                 assertThat(policy.shouldRollOnProcessingTime(new State("", T0 - age, T0 - idle, size), T0))
-                        .as("a file of %d bytes opened %d ms ago, without writes for %d ms, stays open (inactivity interval %s)",
-                                size, age, idle, interval).isFalse();
+                        .as(
+                                "a file of %d bytes opened %d ms ago, without writes for %d ms, stays open (inactivity interval %s)",
+                                size, age, idle, interval)
+                        .isFalse();
             }
         }
     }
@@ -227,7 +252,9 @@ public abstract class RollingPolicyConformance {
         for (String bucket : BUCKETS) {
             for (long size : new long[] {0, 1, 1_000, 1L << 40}) {
                 State f = new State(bucket, T0, T0, size);
-                assertThat(policy.shouldRollOnCheckpoint(f)).as("rolls %s at a checkpoint", f).isTrue();
+                assertThat(policy.shouldRollOnCheckpoint(f))
+                        .as("rolls %s at a checkpoint", f)
+                        .isTrue();
             }
         }
     }
@@ -235,9 +262,11 @@ public abstract class RollingPolicyConformance {
     @Test
     void rejectsInvalidOptions() {
         for (Map<String, String> invalid : invalidOptions()) {
-            Throwable t = catchThrowable(() -> policyFactory().create(context().options(invalid).build()));
+            Throwable t = catchThrowable(
+                    () -> policyFactory().create(context().options(invalid).build()));
             assertThat(t).as("create with invalid options %s", invalid).isInstanceOf(IllegalArgumentException.class);
-            assertThat(invalid.keySet()).as("options named by: %s", t.getMessage())
+            assertThat(invalid.keySet())
+                    .as("options named by: %s", t.getMessage())
                     .anySatisfy(key -> assertThat(t.getMessage()).contains(key));
         }
     }
@@ -250,7 +279,8 @@ public abstract class RollingPolicyConformance {
     private static final List<String> BUCKETS = Arrays.asList("", "dt=2024-01-01", "a/b/c");
 
     private static final List<RowData> ROWS = Arrays.asList(
-            GenericRowData.of(StringData.fromString("a row")), GenericRowData.of((Object) null),
+            GenericRowData.of(StringData.fromString("a row")),
+            GenericRowData.of((Object) null),
             GenericRowData.of(StringData.fromString(String.join("", Collections.nCopies(10_000, "x")))));
 
     private TestSinkContext.Builder context() {
@@ -275,7 +305,8 @@ public abstract class RollingPolicyConformance {
     private boolean belowTimes(long ageMillis, long idleMillis) {
         Duration rollover = rolloverInterval();
         Duration inactivity = inactivityInterval();
-        return (rollover == null || ageMillis < rollover.toMillis()) && (inactivity == null || idleMillis < inactivity.toMillis());
+        return (rollover == null || ageMillis < rollover.toMillis())
+                && (inactivity == null || idleMillis < inactivity.toMillis());
     }
 
     /**
@@ -295,13 +326,17 @@ public abstract class RollingPolicyConformance {
                         int at = answers.size();
                         answers.add(null);
                         asks.add(() -> {
-                            StringBuilder s = new StringBuilder(f.toString()).append(": checkpoint ")
+                            StringBuilder s = new StringBuilder(f.toString())
+                                    .append(": checkpoint ")
                                     .append(policy.shouldRollOnCheckpoint(f));
                             for (RowData row : ROWS) {
                                 s.append(", event ").append(policy.shouldRollOnEvent(f, row));
                             }
                             for (long later : ages) {
-                                s.append(", at +").append(later).append(' ').append(policy.shouldRollOnProcessingTime(f, T0 + later));
+                                s.append(", at +")
+                                        .append(later)
+                                        .append(' ')
+                                        .append(policy.shouldRollOnProcessingTime(f, T0 + later));
                             }
                             answers.set(at, s.toString());
                         });
@@ -352,8 +387,8 @@ public abstract class RollingPolicyConformance {
 
         @Override
         public String toString() {
-            return "part file of bucket '" + bucket + "', created " + (T0 - created) + " ms and written " + (T0 - updated)
-                    + " ms before the kit's time, " + size + " bytes";
+            return "part file of bucket '" + bucket + "', created " + (T0 - created) + " ms and written "
+                    + (T0 - updated) + " ms before the kit's time, " + size + " bytes";
         }
     }
 }

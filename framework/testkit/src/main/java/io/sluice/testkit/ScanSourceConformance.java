@@ -88,8 +88,9 @@ public abstract class ScanSourceConformance {
      * The columns of the kit's table and of the rows it reads: {@code id BIGINT, name STRING}. The
      * table {@link #createTable(Path)} creates has exactly these columns.
      */
-    public static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
-            DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING())).getLogicalType();
+    public static final RowType ROW_TYPE = (RowType)
+            DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING()))
+                    .getLogicalType();
 
     /** Commits of the bounded checks: several, of different sizes, one of a single row. */
     private static final int[] COMMITS = {3, 1, 4};
@@ -178,10 +179,12 @@ public abstract class ScanSourceConformance {
         List<String> committed = table.commitAll(COMMITS);
         SourceContext context = table.context(boundedOptions());
         ScanSourceFactory factory = sourceFactory();
-        assertThatCode(() -> factory.validate(context)).as("validate() with the bounded options %s", boundedOptions())
+        assertThatCode(() -> factory.validate(context))
+                .as("validate() with the bounded options %s", boundedOptions())
                 .doesNotThrowAnyException();
-        assertThat(factory.monitorInterval(context)).as("monitorInterval() with the bounded options %s (empty: bounded)",
-                boundedOptions()).isEmpty();
+        assertThat(factory.monitorInterval(context))
+                .as("monitorInterval() with the bounded options %s (empty: bounded)", boundedOptions())
+                .isEmpty();
 
         ScanPlan plan;
         try (ScanPlanner planner = factory.createPlanner(context)) {
@@ -189,8 +192,11 @@ public abstract class ScanSourceConformance {
         }
         try (ScanSplitReader reader = factory.createReader(context)) {
             Read read = readAll(reader, plan.splits(), "the splits of a bounded read");
-            assertThat(read.rows).as("rows of the %s splits of a bounded read of a table of %s commits, every split "
-                    + "opened at (0, 0)%s", plan.splits().size(), COMMITS.length, read.reuseNote())
+            assertThat(read.rows)
+                    .as(
+                            "rows of the %s splits of a bounded read of a table of %s commits, every split "
+                                    + "opened at (0, 0)%s",
+                            plan.splits().size(), COMMITS.length, read.reuseNote())
                     .containsExactlyInAnyOrderElementsOf(committed);
         }
     }
@@ -207,28 +213,39 @@ public abstract class ScanSourceConformance {
         List<String> existing = table.commitAll(3, 2);
         SourceContext context = table.context(options);
         ScanSourceFactory factory = sourceFactory();
-        assertThatCode(() -> factory.validate(context)).as("validate() with the continuous options %s", options)
+        assertThatCode(() -> factory.validate(context))
+                .as("validate() with the continuous options %s", options)
                 .doesNotThrowAnyException();
         Duration interval = factory.monitorInterval(context).orElse(null);
-        assertThat(interval).as("monitorInterval() with the continuous options %s (present: continuous)", options)
+        assertThat(interval)
+                .as("monitorInterval() with the continuous options %s (present: continuous)", options)
                 .isNotNull();
-        assertThat(interval.isNegative() || interval.isZero()).as("monitorInterval() %s is not positive", interval)
+        assertThat(interval.isNegative() || interval.isZero())
+                .as("monitorInterval() %s is not positive", interval)
                 .isFalse();
 
-        try (ScanPlanner planner = factory.createPlanner(context); ScanSplitReader reader = factory.createReader(context)) {
+        try (ScanPlanner planner = factory.createPlanner(context);
+                ScanSplitReader reader = factory.createReader(context)) {
             ScanPlan first = plan(planner, null, "the first plan of a continuous read");
             Read firstRead = readAll(reader, first.splits(), "the first plan");
             if (firstContinuousPlanIncludesExistingRows()) {
-                assertThat(firstRead.rows).as("rows of the first plan of a continuous read of a table of 2 commits "
-                        + "(firstContinuousPlanIncludesExistingRows() is true: all of them)%s", firstRead.reuseNote())
+                assertThat(firstRead.rows)
+                        .as(
+                                "rows of the first plan of a continuous read of a table of 2 commits "
+                                        + "(firstContinuousPlanIncludesExistingRows() is true: all of them)%s",
+                                firstRead.reuseNote())
                         .containsExactlyInAnyOrderElementsOf(existing);
             } else {
-                assertThat(firstRead.rows).as("rows of the first plan of a continuous read of a table of 2 commits "
-                        + "(firstContinuousPlanIncludesExistingRows() is false: none of them)").isEmpty();
+                assertThat(firstRead.rows)
+                        .as("rows of the first plan of a continuous read of a table of 2 commits "
+                                + "(firstContinuousPlanIncludesExistingRows() is false: none of them)")
+                        .isEmpty();
             }
-            assertThat(first.position()).as("position of the first plan of a table with commits (null only while "
-                    + "nothing has been planned, for an empty table: the framework passes null back, and the next plan "
-                    + "would start over)").isNotNull();
+            assertThat(first.position())
+                    .as("position of the first plan of a table with commits (null only while "
+                            + "nothing has been planned, for an empty table: the framework passes null back, and the next plan "
+                            + "would start over)")
+                    .isNotNull();
 
             assertNothingNew(planner, first.position(), "the first plan's position, nothing committed since");
 
@@ -237,11 +254,14 @@ public abstract class ScanSourceConformance {
             assertThat(readAll(reader, second.splits(), "the plan after a commit").rows)
                     .as("rows of a plan from the first plan's position after one commit: exactly that commit's")
                     .containsExactlyInAnyOrderElementsOf(added);
-            assertThat(second.position()).as("position of a plan that found new rows (it must move on from the "
-                    + "position given, or the next plan finds the same rows again)").isNotNull()
+            assertThat(second.position())
+                    .as("position of a plan that found new rows (it must move on from the "
+                            + "position given, or the next plan finds the same rows again)")
+                    .isNotNull()
                     .isNotEqualTo(first.position());
 
-            assertNothingNew(planner, second.position(), "the position of the plan after a commit, nothing committed since");
+            assertNothingNew(
+                    planner, second.position(), "the position of the plan after a commit, nothing committed since");
 
             ScanPlan again = plan(planner, first.position(), "a plan from the first plan's position again");
             assertThat(readAll(reader, again.splits(), "a plan from an older position again").rows)
@@ -249,8 +269,10 @@ public abstract class ScanSourceConformance {
                             + "position it holds: after dropping a plan made while an earlier one was taken, after a "
                             + "restore; a planner must not remember what it planned)")
                     .containsExactlyInAnyOrderElementsOf(added);
-            assertThat(again.position()).as("position of a plan from the first plan's position again (the same as "
-                    + "the first time: planning is a function of the position and the table)").isEqualTo(second.position());
+            assertThat(again.position())
+                    .as("position of a plan from the first plan's position again (the same as "
+                            + "the first time: planning is a function of the position and the table)")
+                    .isEqualTo(second.position());
         }
     }
 
@@ -262,25 +284,31 @@ public abstract class ScanSourceConformance {
         KitTable table = new KitTable(dir);
         SourceContext context = table.context(options);
         ScanSourceFactory factory = sourceFactory();
-        try (ScanPlanner planner = factory.createPlanner(context); ScanSplitReader reader = factory.createReader(context)) {
+        try (ScanPlanner planner = factory.createPlanner(context);
+                ScanSplitReader reader = factory.createReader(context)) {
             ScanPlan first = plan(planner, null, "the first plan of a continuous read of an empty table");
             assertThat(readAll(reader, first.splits(), "the first plan of an empty table").rows)
-                    .as("rows of the first plan of an empty table").isEmpty();
+                    .as("rows of the first plan of an empty table")
+                    .isEmpty();
             ScanPlan idle = plan(planner, first.position(), "a plan of a still empty table");
             assertThat(readAll(reader, idle.splits(), "a plan of a still empty table").rows)
-                    .as("rows of a plan of a still empty table").isEmpty();
+                    .as("rows of a plan of a still empty table")
+                    .isEmpty();
 
             List<String> added = table.commit(2);
             ScanPlan next = plan(planner, idle.position(), "the plan after the empty table's first commit");
             assertThat(readAll(reader, next.splits(), "the plan after the first commit").rows)
-                    .as("rows of the plan after the first commit to a table that was empty when the read started "
-                            + "(position given: %s). They are new to the read whatever the starting strategy; a planner "
-                            + "that returned a null position for the empty table is given null again, and must not then "
-                            + "start after the commits made since", idle.position())
+                    .as(
+                            "rows of the plan after the first commit to a table that was empty when the read started "
+                                    + "(position given: %s). They are new to the read whatever the starting strategy; a planner "
+                                    + "that returned a null position for the empty table is given null again, and must not then "
+                                    + "start after the commits made since",
+                            idle.position())
                     .containsExactlyInAnyOrderElementsOf(added);
             ScanPlan after = plan(planner, next.position(), "a plan after that, nothing committed since");
             assertThat(readAll(reader, after.splits(), "a plan with nothing committed since").rows)
-                    .as("rows of a plan from the position after the first commit, nothing committed since").isEmpty();
+                    .as("rows of a plan from the position after the first commit, nothing committed since")
+                    .isEmpty();
         }
     }
 
@@ -312,16 +340,26 @@ public abstract class ScanSourceConformance {
                     try (SplitRows rows = open(reader, split.payload(), offset, skip, at)) {
                         rest = drain(rows, at);
                     }
-                    assertThat(rest.rows).as("rows of %s opened at (%s, %s), the position reported after its row %s "
-                            + "of %s (%s): the rows after that one, in the order of a read from the start %s%s",
-                            split.description(), offset, skip, k + 1, all.rows.size(), all.rows.get(k),
-                            all.positions(), rest.reuseNote())
+                    assertThat(rest.rows)
+                            .as(
+                                    "rows of %s opened at (%s, %s), the position reported after its row %s "
+                                            + "of %s (%s): the rows after that one, in the order of a read from the start %s%s",
+                                    split.description(),
+                                    offset,
+                                    skip,
+                                    k + 1,
+                                    all.rows.size(),
+                                    all.rows.get(k),
+                                    all.positions(),
+                                    rest.reuseNote())
                             .containsExactlyElementsOf(all.rows.subList(k + 1, all.rows.size()));
                 }
             }
         }
-        assumeTrue(largest > 1, "every split has at most one row: resuming inside a split was not checked (make the "
-                + "source plan a split of several rows, e.g. with a larger split size in boundedOptions())");
+        assumeTrue(
+                largest > 1,
+                "every split has at most one row: resuming inside a split was not checked (make the "
+                        + "source plan a split of several rows, e.g. with a larger split size in boundedOptions())");
     }
 
     /**
@@ -338,11 +376,17 @@ public abstract class ScanSourceConformance {
             copies.add(new PlannedSplit(split.description(), copy(split.payload())));
         }
         try (ScanSplitReader reader = sourceFactory().createReader(bounded)) {
-            Read read = readAll(reader, copies, "copies of the splits of a bounded read (new Payload(version, "
-                    + "bytes.clone())), read by a reader of a new factory instance: nothing may depend on the identity of "
-                    + "a payload or its array");
-            assertThat(read.rows).as("rows of copies of the split payloads (new Payload(version, bytes.clone())), read "
-                    + "by a reader of a new factory instance%s", read.reuseNote())
+            Read read = readAll(
+                    reader,
+                    copies,
+                    "copies of the splits of a bounded read (new Payload(version, "
+                            + "bytes.clone())), read by a reader of a new factory instance: nothing may depend on the identity of "
+                            + "a payload or its array");
+            assertThat(read.rows)
+                    .as(
+                            "rows of copies of the split payloads (new Payload(version, bytes.clone())), read "
+                                    + "by a reader of a new factory instance%s",
+                            read.reuseNote())
                     .containsExactlyInAnyOrderElementsOf(committed);
         }
 
@@ -354,20 +398,29 @@ public abstract class ScanSourceConformance {
         Payload position;
         try (ScanPlanner planner = sourceFactory().createPlanner(continuous)) {
             ScanPlan first = plan(planner, null, "the first plan of a continuous read");
-            assertThat(first.position()).as("position of the first plan of a table with commits").isNotNull();
+            assertThat(first.position())
+                    .as("position of the first plan of a table with commits")
+                    .isNotNull();
             position = copy(first.position());
         }
         List<String> added = table.commit(2);
         try (ScanPlanner restored = sourceFactory().createPlanner(continuous);
                 ScanSplitReader reader = sourceFactory().createReader(continuous)) {
-            ScanPlan next = plan(restored, position, "a new planner of a new factory instance, from a copy of the first "
-                    + "plan's position (new Payload(version, bytes.clone())), as after a restore");
+            ScanPlan next = plan(
+                    restored,
+                    position,
+                    "a new planner of a new factory instance, from a copy of the first "
+                            + "plan's position (new Payload(version, bytes.clone())), as after a restore");
             List<PlannedSplit> nextCopies = new ArrayList<>();
             for (PlannedSplit split : next.splits()) {
                 nextCopies.add(new PlannedSplit(split.description(), copy(split.payload())));
             }
-            assertThat(readAll(reader, nextCopies, "copies of the splits a new planner planned from a copy of a "
-                    + "position, read by a new reader").rows)
+            assertThat(readAll(
+                                    reader,
+                                    nextCopies,
+                                    "copies of the splits a new planner planned from a copy of a "
+                                            + "position, read by a new reader")
+                            .rows)
                     .as("rows of a new planner's plan from a copy of the first plan's position (a restore), one commit "
                             + "made since: exactly that commit's")
                     .containsExactlyInAnyOrderElementsOf(added);
@@ -415,10 +468,15 @@ public abstract class ScanSourceConformance {
         table.commit(1);
         SourceContext context = table.context(invalid);
         Throwable thrown = catchThrowable(() -> sourceFactory().validate(context));
-        assertThat(thrown).as("what validate() throws with the invalid options %s (nothing: it accepted them)", invalid)
+        assertThat(thrown)
+                .as("what validate() throws with the invalid options %s (nothing: it accepted them)", invalid)
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(invalid.keySet()).as("options named in the message '%s' (the SPI asks for the option and the value)",
-                thrown.getMessage()).anyMatch(key -> thrown.getMessage() != null && thrown.getMessage().contains(key));
+        assertThat(invalid.keySet())
+                .as(
+                        "options named in the message '%s' (the SPI asks for the option and the value)",
+                        thrown.getMessage())
+                .anyMatch(key ->
+                        thrown.getMessage() != null && thrown.getMessage().contains(key));
     }
 
     /** {@code tableRowType}, unless empty, is {@code id BIGINT, name STRING}. */
@@ -426,16 +484,23 @@ public abstract class ScanSourceConformance {
     void tableRowTypeHasTheColumnsOfTheRows(@TempDir Path dir) throws Exception {
         KitTable table = new KitTable(dir);
         table.commit(1);
-        Optional<RowType> type = sourceFactory().tableRowType(table.context(boundedOptions()).options());
-        assertThat(type).as("tableRowType() (empty when the target cannot tell, never null)").isNotNull();
+        Optional<RowType> type =
+                sourceFactory().tableRowType(table.context(boundedOptions()).options());
+        assertThat(type)
+                .as("tableRowType() (empty when the target cannot tell, never null)")
+                .isNotNull();
         assumeTrue(type.isPresent(), "tableRowType() is empty: the target cannot tell its tables' columns");
         RowType actual = type.get();
-        assertThat(actual.getFieldNames()).as("column names of tableRowType() %s of a table of %s", actual, ROW_TYPE)
+        assertThat(actual.getFieldNames())
+                .as("column names of tableRowType() %s of a table of %s", actual, ROW_TYPE)
                 .containsExactlyElementsOf(ROW_TYPE.getFieldNames());
         for (int i = 0; i < ROW_TYPE.getFieldCount(); i++) {
             // nullability aside: a target may keep a column NOT NULL, or drop the constraint
-            assertThat(actual.getTypeAt(i).copy(true)).as("type of column '%s' of tableRowType() %s",
-                    ROW_TYPE.getFieldNames().get(i), actual).isEqualTo(ROW_TYPE.getTypeAt(i).copy(true));
+            assertThat(actual.getTypeAt(i).copy(true))
+                    .as(
+                            "type of column '%s' of tableRowType() %s",
+                            ROW_TYPE.getFieldNames().get(i), actual)
+                    .isEqualTo(ROW_TYPE.getTypeAt(i).copy(true));
         }
     }
 
@@ -463,9 +528,15 @@ public abstract class ScanSourceConformance {
     /** A plan from {@code position} has no splits and the same position. */
     private static void assertNothingNew(ScanPlanner planner, Payload position, String from) {
         ScanPlan plan = plan(planner, position, "a plan from " + from);
-        assertThat(plan.splits()).as("splits of a plan from %s (nothing is new: no splits)", from).isEmpty();
-        assertThat(plan.position()).as("position of a plan from %s (nothing is new: a position equal to the one given, "
-                + "by Payload.equals, so the framework's checkpoints stay the same)", from).isEqualTo(position);
+        assertThat(plan.splits())
+                .as("splits of a plan from %s (nothing is new: no splits)", from)
+                .isEmpty();
+        assertThat(plan.position())
+                .as(
+                        "position of a plan from %s (nothing is new: a position equal to the one given, "
+                                + "by Payload.equals, so the framework's checkpoints stay the same)",
+                        from)
+                .isEqualTo(position);
     }
 
     /** A payload that shares nothing with the given one but its version and the values of its bytes. */
@@ -505,8 +576,8 @@ public abstract class ScanSourceConformance {
         RowData row;
         while ((row = next(rows, read.rows.size(), what)) != null) {
             if (read.rows.size() == MAX_ROWS_PER_SPLIT) {
-                fail("Read more than " + MAX_ROWS_PER_SPLIT + " rows of " + what + ", a split of a table of a few rows: "
-                        + "next() does not return null at the end");
+                fail("Read more than " + MAX_ROWS_PER_SPLIT + " rows of " + what
+                        + ", a split of a table of a few rows: " + "next() does not return null at the end");
             }
             read.reusesRows |= row == previous;
             previous = row;
@@ -529,7 +600,9 @@ public abstract class ScanSourceConformance {
 
     /** The row's kind and fields, e.g. {@code +I(7, "n7")}, or a failure if it is not of {@link #ROW_TYPE}. */
     private static String describe(RowData row, String what) {
-        assertThat(row.getArity()).as("fields of a row of %s, whose row type is %s", what, ROW_TYPE).isEqualTo(2);
+        assertThat(row.getArity())
+                .as("fields of a row of %s, whose row type is %s", what, ROW_TYPE)
+                .isEqualTo(2);
         try {
             String id = row.isNullAt(0) ? "null" : String.valueOf(row.getLong(0));
             String name = row.isNullAt(1) ? "null" : '"' + row.getString(1).toString() + '"';
@@ -574,15 +647,22 @@ public abstract class ScanSourceConformance {
 
         /** Says so when the reader reuses its row object: allowed, but worth knowing when rows differ. */
         String reuseNote() {
-            return reusesRows ? " (the reader returns one row object for several rows, which is allowed: the kit "
-                    + "copied each row before asking for the next)" : "";
+            return reusesRows
+                    ? " (the reader returns one row object for several rows, which is allowed: the kit "
+                            + "copied each row before asking for the next)"
+                    : "";
         }
 
         String positions() {
             StringBuilder s = new StringBuilder("[");
             for (int i = 0; i < rows.size(); i++) {
-                s.append(i == 0 ? "" : ", ").append(rows.get(i)).append(" -> (").append(offsets.get(i)).append(", ")
-                        .append(skips.get(i)).append(')');
+                s.append(i == 0 ? "" : ", ")
+                        .append(rows.get(i))
+                        .append(" -> (")
+                        .append(offsets.get(i))
+                        .append(", ")
+                        .append(skips.get(i))
+                        .append(')');
             }
             return s.append(']').toString();
         }

@@ -54,12 +54,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 public abstract class TargetConformance {
 
     /** The rows the kit writes. */
-    public static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
-            DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING())).getLogicalType();
+    public static final RowType ROW_TYPE = (RowType)
+            DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING()))
+                    .getLogicalType();
 
     private static final String OPERATOR = "0000000000000000000000000000000a";
 
-    @TempDir protected Path tmp;
+    @TempDir
+    protected Path tmp;
 
     private long nextId;
 
@@ -74,7 +76,9 @@ public abstract class TargetConformance {
 
     /** The context of the sink for subtask 0 of 1; override to add extensions or options the target needs. */
     protected TestSinkContext.Builder context(Map<String, String> options) {
-        return TestSinkContext.builder(ROW_TYPE).options(options).offersCompaction(targetFactory().supportsCompaction());
+        return TestSinkContext.builder(ROW_TYPE)
+                .options(options)
+                .offersCompaction(targetFactory().supportsCompaction());
     }
 
     // ------------------------------------------------------------------ checks
@@ -93,7 +97,9 @@ public abstract class TargetConformance {
             another.commit(copy(request));
         }
         writer.close();
-        assertThat(sink.rows()).as("rows after a commit was handed over again").containsExactlyInAnyOrderElementsOf(rows);
+        assertThat(sink.rows())
+                .as("rows after a commit was handed over again")
+                .containsExactlyInAnyOrderElementsOf(rows);
     }
 
     @Test
@@ -137,7 +143,8 @@ public abstract class TargetConformance {
         }
         early.close();
         late.close();
-        assertThat(sink.rows()).as("rows of writers that ended at different checkpoints")
+        assertThat(sink.rows())
+                .as("rows of writers that ended at different checkpoints")
                 .containsExactlyInAnyOrderElementsOf(rows);
     }
 
@@ -159,7 +166,8 @@ public abstract class TargetConformance {
             committer.commit(sink.request(Long.MAX_VALUE, end));
         }
         restored.close();
-        assertThat(sink.rows()).as("rows after a restore from the snapshot of checkpoint 1")
+        assertThat(sink.rows())
+                .as("rows after a restore from the snapshot of checkpoint 1")
                 .containsExactlyInAnyOrderElementsOf(rows);
     }
 
@@ -176,16 +184,21 @@ public abstract class TargetConformance {
         int unknown = 0x7fff_fff0;
         Payload alien = new Payload(unknown, new byte[] {1, 2, 3});
 
-        Throwable restore = catchThrowable(() -> targetFactory().createWriter(sink.context(0, 1), List.of(alien)).close());
-        assertThat(restore).as("a writer restored from state of version %d", unknown).isNotNull();
+        Throwable restore = catchThrowable(() ->
+                targetFactory().createWriter(sink.context(0, 1), List.of(alien)).close());
+        assertThat(restore)
+                .as("a writer restored from state of version %d", unknown)
+                .isNotNull();
         assertThat(messages(restore)).as("the error names the version").contains(String.valueOf(unknown));
 
         Throwable commit;
         try (TargetCommitter committer = sink.committer()) {
-            commit = catchThrowable(() -> committer.commit(
-                    new TestCommitRequest(sink.jobId, OPERATOR, sink.epoch, 2, List.of(alien))));
+            commit = catchThrowable(
+                    () -> committer.commit(new TestCommitRequest(sink.jobId, OPERATOR, sink.epoch, 2, List.of(alien))));
         }
-        assertThat(commit).as("a commit of a pending payload of version %d", unknown).isNotNull();
+        assertThat(commit)
+                .as("a commit of a pending payload of version %d", unknown)
+                .isNotNull();
         assertThat(messages(commit)).as("the error names the version").contains(String.valueOf(unknown));
         assertThat(sink.rows()).as("rows after the rejected payloads").containsExactlyInAnyOrderElementsOf(rows);
     }
@@ -199,9 +212,10 @@ public abstract class TargetConformance {
         assertThat(pending).as("what the writer prepared").isNotEmpty();
         pending.add(new Payload(0x7fff_fff0, new byte[] {1}));
         try (TargetCommitter committer = sink.committer()) {
-            assertThat(catchThrowable(() -> committer.commit(
-                    new TestCommitRequest(sink.jobId, OPERATOR, sink.epoch, 1, pending))))
-                    .as("a commit with a payload it cannot read").isNotNull();
+            assertThat(catchThrowable(() ->
+                            committer.commit(new TestCommitRequest(sink.jobId, OPERATOR, sink.epoch, 1, pending))))
+                    .as("a commit with a payload it cannot read")
+                    .isNotNull();
         }
         writer.close();
         assertThat(sink.rows()).as("rows after a failed commit").isEmpty();

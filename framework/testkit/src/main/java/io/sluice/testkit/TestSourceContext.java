@@ -23,8 +23,8 @@ import java.util.Map;
 public final class TestSourceContext implements SourceContext {
 
     /** One string column {@code line}: enough for an enumerator, which does not read rows. */
-    public static final RowType DEFAULT_ROW_TYPE = (RowType) DataTypes.ROW(DataTypes.FIELD("line", DataTypes.STRING()))
-            .getLogicalType();
+    public static final RowType DEFAULT_ROW_TYPE =
+            (RowType) DataTypes.ROW(DataTypes.FIELD("line", DataTypes.STRING())).getLogicalType();
 
     /**
      * Finds no extension: the kit loads no plugins, and an enumerator that needs another plugin's
@@ -56,8 +56,8 @@ public final class TestSourceContext implements SourceContext {
     }
 
     /** A context with everything given but the job configuration, which is empty. */
-    public TestSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> options,
-            ExtensionLookup extensions) {
+    public TestSourceContext(
+            RowType rowType, List<String> partitionKeys, Map<String, String> options, ExtensionLookup extensions) {
         this(rowType, partitionKeys, options, extensions, new Configuration());
     }
 
@@ -65,8 +65,12 @@ public final class TestSourceContext implements SourceContext {
      * A context with everything given, the job configuration too: where a source looks for read
      * options that are not among its own (as upstream connectors read {@code connector.*} keys).
      */
-    public TestSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> options,
-            ExtensionLookup extensions, ReadableConfig jobConfiguration) {
+    public TestSourceContext(
+            RowType rowType,
+            List<String> partitionKeys,
+            Map<String, String> options,
+            ExtensionLookup extensions,
+            ReadableConfig jobConfiguration) {
         this.rowType = rowType;
         this.partitionKeys = Collections.unmodifiableList(partitionKeys);
         // copied, so a test changing its map afterwards does not change what the extension saw

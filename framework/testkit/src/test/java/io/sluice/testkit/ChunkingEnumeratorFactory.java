@@ -94,13 +94,16 @@ final class ChunkingEnumeratorFactory implements FileEnumeratorFactory {
             }
             List<FileSourceSplit> splits = new ArrayList<>();
             for (FileStatus file : files) {
-                long time = defect == Defect.WRONG_MODIFICATION_TIME ? System.currentTimeMillis() : file.getModificationTime();
+                long time = defect == Defect.WRONG_MODIFICATION_TIME
+                        ? System.currentTimeMillis()
+                        : file.getModificationTime();
                 long len = file.getLen();
                 long offset = 0;
                 do {
                     long length = Math.min(chunk, len - offset);
                     long reported = defect == Defect.OVERLAPPING_SPLITS && offset + length < len ? length + 1 : length;
-                    splits.add(new FileSourceSplit(String.valueOf(nextId++), file.getPath(), offset, reported, time, len));
+                    splits.add(
+                            new FileSourceSplit(String.valueOf(nextId++), file.getPath(), offset, reported, time, len));
                     offset += length;
                 } while (offset < len);
             }

@@ -78,7 +78,13 @@ class ConformanceKitCatchesBrokenBucketAssignersTest {
 
     /** The defects a test assigner can have. */
     enum Defect {
-        NONE, UNESCAPED, COUNTER, SUBTASK, IDENTITY_CACHE, HIDDEN_PREFIX, ACCEPTS_ANY_OPTIONS
+        NONE,
+        UNESCAPED,
+        COUNTER,
+        SUBTASK,
+        IDENTITY_CACHE,
+        HIDDEN_PREFIX,
+        ACCEPTS_ANY_OPTIONS
     }
 
     /** {@code city=<value>}, escaped, below an optional {@code test.prefix} directory; with one defect. */
@@ -96,9 +102,11 @@ class ConformanceKitCatchesBrokenBucketAssignersTest {
 
         @Override
         public BucketAssigner create(SinkContext context) {
-            String prefix = context.options().get(ConfigOptions.key("test.prefix").stringType().defaultValue("by-city"));
+            String prefix = context.options()
+                    .get(ConfigOptions.key("test.prefix").stringType().defaultValue("by-city"));
             if (defect != Defect.ACCEPTS_ANY_OPTIONS && PathNames.nameProblem(prefix) != null) {
-                throw new IllegalArgumentException("Invalid 'test.prefix' '" + prefix + "': " + PathNames.nameProblem(prefix));
+                throw new IllegalArgumentException(
+                        "Invalid 'test.prefix' '" + prefix + "': " + PathNames.nameProblem(prefix));
             }
             String dir = defect == Defect.HIDDEN_PREFIX ? "_" + prefix : prefix;
             int city = context.rowType().getFieldIndex("city");
@@ -110,7 +118,8 @@ class ConformanceKitCatchesBrokenBucketAssignersTest {
                 if (defect == Defect.IDENTITY_CACHE && row == last[0]) {
                     return lastId[0];
                 }
-                String value = row.isNullAt(city) ? "__NULL__" : row.getString(city).toString();
+                String value =
+                        row.isNullAt(city) ? "__NULL__" : row.getString(city).toString();
                 String segment = "city=" + (defect == Defect.UNESCAPED ? value : PartitionPaths.escape(value));
                 String id = dir + "/" + segment;
                 if (defect == Defect.COUNTER) {
@@ -140,7 +149,8 @@ class ConformanceKitCatchesBrokenBucketAssignersTest {
 
         @Override
         protected List<Map<String, String>> invalidOptions() {
-            return List.of(Collections.singletonMap("test.prefix", "a/b"), Collections.singletonMap("test.prefix", ".."));
+            return List.of(
+                    Collections.singletonMap("test.prefix", "a/b"), Collections.singletonMap("test.prefix", ".."));
         }
     }
 

@@ -86,7 +86,13 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
 
     /** The defects a test policy can have. */
     enum Defect {
-        NONE, APPENDS, OUTSIDE, DELETES_DATA, REMEMBERS, SWALLOWS, ACCEPTS_ANY_OPTIONS
+        NONE,
+        APPENDS,
+        OUTSIDE,
+        DELETES_DATA,
+        REMEMBERS,
+        SWALLOWS,
+        ACCEPTS_ANY_OPTIONS
     }
 
     /** Writes the marker file {@code test.file-name} into the partition; with one defect. */
@@ -104,7 +110,8 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
 
         @Override
         public CommitPolicy create(SinkContext context) {
-            String name = context.options().get(ConfigOptions.key("test.file-name").stringType().defaultValue("_DONE"));
+            String name = context.options()
+                    .get(ConfigOptions.key("test.file-name").stringType().defaultValue("_DONE"));
             if (defect != Defect.ACCEPTS_ANY_OPTIONS) {
                 PathNames.checkName("test.file-name", name);
             }
@@ -112,9 +119,15 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
             return ctx -> {
                 Path dir = ctx.partitionLocation();
                 if (defect == Defect.OUTSIDE) {
-                    dir = dir.getParent().getParent().getParent(); // 'dt=.../region=...' has two levels: above the table
+                    dir = dir.getParent()
+                            .getParent()
+                            .getParent(); // 'dt=.../region=...' has two levels: above the table
                 }
-                Path marker = new Path(dir, defect == Defect.OUTSIDE ? name + "-" + ctx.partitionSpec().get("region").hashCode() : name);
+                Path marker = new Path(
+                        dir,
+                        defect == Defect.OUTSIDE
+                                ? name + "-" + ctx.partitionSpec().get("region").hashCode()
+                                : name);
                 FileSystem fs = marker.getFileSystem();
                 committed.add(ctx.partitionId());
                 try {
@@ -195,7 +208,8 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
 
         @Override
         protected List<Map<String, String>> invalidOptions() {
-            return List.of(Collections.singletonMap("test.file-name", "a/b"), Collections.singletonMap("test.file-name", ""));
+            return List.of(
+                    Collections.singletonMap("test.file-name", "a/b"), Collections.singletonMap("test.file-name", ""));
         }
     }
 

@@ -39,7 +39,8 @@ class ConformanceKitCatchesBrokenCompactorsTest {
     private static final String OPTIONS = "rejectsInvalidOptions";
 
     private static Set<String> failedChecks(Class<?> testClass) {
-        return ConformanceRuns.failedChecks(testClass, OUTPUT, SINGLE, EVERY_UNIT, REFUSALS, NO_READER, FAILURE, OPTIONS);
+        return ConformanceRuns.failedChecks(
+                testClass, OUTPUT, SINGLE, EVERY_UNIT, REFUSALS, NO_READER, FAILURE, OPTIONS);
     }
 
     @Test
@@ -60,7 +61,8 @@ class ConformanceKitCatchesBrokenCompactorsTest {
 
     @Test
     void droppingTheLastInput() {
-        assertThat(failedChecks(DroppingLastInput.class)).containsExactlyInAnyOrder(OUTPUT, SINGLE, EVERY_UNIT, FAILURE);
+        assertThat(failedChecks(DroppingLastInput.class))
+                .containsExactlyInAnyOrder(OUTPUT, SINGLE, EVERY_UNIT, FAILURE);
     }
 
     @Test
@@ -90,7 +92,11 @@ class ConformanceKitCatchesBrokenCompactorsTest {
 
     /** The defects a test compactor can have. */
     enum Defect {
-        NONE, ACCEPTS_BULK, SWALLOWS_ERRORS, DROPS_LAST, IGNORES_READABILITY,
+        NONE,
+        ACCEPTS_BULK,
+        SWALLOWS_ERRORS,
+        DROPS_LAST,
+        IGNORES_READABILITY,
         /** Removes repeated rows, not a defect in itself; says it must see every unit. */
         DEDUPLICATES,
         /** Removes repeated rows, but does not say it must see every unit. */
@@ -120,7 +126,11 @@ class ConformanceKitCatchesBrokenCompactorsTest {
             if (rows && !context.readableFormat() && defect != Defect.IGNORES_READABILITY) {
                 throw new IllegalArgumentException("no reader for " + context.format());
             }
-            if (context.options().getOptional(ConfigOptions.key("test.level").intType().noDefaultValue()).orElse(1) < 0) {
+            if (context.options()
+                            .getOptional(
+                                    ConfigOptions.key("test.level").intType().noDefaultValue())
+                            .orElse(1)
+                    < 0) {
                 throw new IllegalArgumentException("Invalid 'test.level'");
             }
         }
@@ -137,33 +147,34 @@ class ConformanceKitCatchesBrokenCompactorsTest {
 
                 @Override
                 public void compact(CompactionInputs inputs, CompactionOutput output) throws IOException {
-                List<Path> files = inputs.files();
-                if (defect == Defect.DROPS_LAST) {
-                    files = files.subList(0, files.size() - 1);
-                }
-                OutputStream bytes = rows ? null : output.stream();
-                RowWriter writer = rows ? output.rows() : null;
-                for (Path file : files) {
-                    try {
-                        if (rows) {
-                            try (RowReader in = inputs.readRows(file)) {
-                                for (RowData row = in.next(); row != null; row = in.next()) {
-                                    if (!deduplicates || seen.add(row.getString(0).toString())) {
-                                        writer.write(row);
+                    List<Path> files = inputs.files();
+                    if (defect == Defect.DROPS_LAST) {
+                        files = files.subList(0, files.size() - 1);
+                    }
+                    OutputStream bytes = rows ? null : output.stream();
+                    RowWriter writer = rows ? output.rows() : null;
+                    for (Path file : files) {
+                        try {
+                            if (rows) {
+                                try (RowReader in = inputs.readRows(file)) {
+                                    for (RowData row = in.next(); row != null; row = in.next()) {
+                                        if (!deduplicates
+                                                || seen.add(row.getString(0).toString())) {
+                                            writer.write(row);
+                                        }
                                     }
                                 }
+                            } else {
+                                try (InputStream in = inputs.open(file)) {
+                                    in.transferTo(bytes);
+                                }
                             }
-                        } else {
-                            try (InputStream in = inputs.open(file)) {
-                                in.transferTo(bytes);
+                        } catch (IOException e) {
+                            if (defect != Defect.SWALLOWS_ERRORS) {
+                                throw e;
                             }
-                        }
-                    } catch (IOException e) {
-                        if (defect != Defect.SWALLOWS_ERRORS) {
-                            throw e;
                         }
                     }
-                }
                 }
             };
         }

@@ -1,7 +1,7 @@
 package io.sluice.testkit;
 
-import io.sluice.testkit.ChunkingEnumeratorFactory.Defect;
 import io.sluice.spi.source.FileEnumeratorFactory;
+import io.sluice.testkit.ChunkingEnumeratorFactory.Defect;
 
 import org.junit.jupiter.api.Test;
 

@@ -79,8 +79,9 @@ class ConformanceKitCatchesBrokenFormatsTest {
         @Override
         public Encoder<RowData> createEncoder(FormatContext c) {
             check(c);
-            return (row, out) -> out.write((row.getLong(0) + "\t" + (row.isNullAt(1) ? "\\N" : row.getString(1).toString())
-                    .replace("\t", "\\t") + "\n").getBytes(StandardCharsets.UTF_8));
+            return (row, out) -> out.write((row.getLong(0) + "\t"
+                            + (row.isNullAt(1) ? "\\N" : row.getString(1).toString()).replace("\t", "\\t") + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
         }
 
         @Override
@@ -106,7 +107,8 @@ class ConformanceKitCatchesBrokenFormatsTest {
                             }
                             int tab = line.indexOf('\t');
                             String name = line.substring(tab + 1);
-                            return GenericRowData.of(Long.parseLong(line.substring(0, tab)),
+                            return GenericRowData.of(
+                                    Long.parseLong(line.substring(0, tab)),
                                     name.equals("\\N") ? null : StringData.fromString(name.replace("\\t", "\t")));
                         }
 

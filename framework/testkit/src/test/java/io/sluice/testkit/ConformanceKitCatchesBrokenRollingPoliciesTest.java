@@ -34,7 +34,8 @@ class ConformanceKitCatchesBrokenRollingPoliciesTest {
     private static final String OPTIONS = "rejectsInvalidOptions";
 
     private static Set<String> failedChecks(Class<?> testClass) {
-        return ConformanceRuns.failedChecks(testClass, PURE, MONOTONIC, SIZE, ROLLOVER, INACTIVITY, CHECKPOINT, OPTIONS);
+        return ConformanceRuns.failedChecks(
+                testClass, PURE, MONOTONIC, SIZE, ROLLOVER, INACTIVITY, CHECKPOINT, OPTIONS);
     }
 
     @Test
@@ -75,7 +76,12 @@ class ConformanceKitCatchesBrokenRollingPoliciesTest {
 
     /** The defects a test policy can have. */
     enum Defect {
-        NONE, EVERY_TENTH_CALL, SIZE_WINDOW, NO_ROLLOVER, INACTIVITY_FROM_CREATION, ACCEPTS_ANY_OPTIONS
+        NONE,
+        EVERY_TENTH_CALL,
+        SIZE_WINDOW,
+        NO_ROLLOVER,
+        INACTIVITY_FROM_CREATION,
+        ACCEPTS_ANY_OPTIONS
     }
 
     /** Size above {@code test.max-bytes}, a minute old or ten seconds idle; with one defect. */
@@ -93,7 +99,8 @@ class ConformanceKitCatchesBrokenRollingPoliciesTest {
 
         @Override
         public RollingPolicy create(SinkContext context) {
-            long max = context.options().get(ConfigOptions.key("test.max-bytes").longType().defaultValue(1000L));
+            long max = context.options()
+                    .get(ConfigOptions.key("test.max-bytes").longType().defaultValue(1000L));
             if (max <= 0 && defect != Defect.ACCEPTS_ANY_OPTIONS) {
                 throw new IllegalArgumentException("Invalid 'test.max-bytes' " + max + ": must be positive");
             }
@@ -193,7 +200,8 @@ class ConformanceKitCatchesBrokenRollingPoliciesTest {
 
         @Override
         protected List<Map<String, String>> invalidOptions() {
-            return List.of(Collections.singletonMap("test.max-bytes", "0"), Collections.singletonMap("test.max-bytes", "-5"));
+            return List.of(
+                    Collections.singletonMap("test.max-bytes", "0"), Collections.singletonMap("test.max-bytes", "-5"));
         }
     }
 

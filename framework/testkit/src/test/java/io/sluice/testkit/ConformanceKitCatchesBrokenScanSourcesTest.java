@@ -32,7 +32,8 @@ class ConformanceKitCatchesBrokenScanSourcesTest {
     private static final String ROW_TYPE = "tableRowTypeHasTheColumnsOfTheRows";
 
     private static Set<String> failedChecks(Class<?> testClass) {
-        return ConformanceRuns.failedChecks(testClass, BOUNDED, CONTINUOUS, EMPTY, RESUME, BYTES, READER, OPTIONS, ROW_TYPE);
+        return ConformanceRuns.failedChecks(
+                testClass, BOUNDED, CONTINUOUS, EMPTY, RESUME, BYTES, READER, OPTIONS, ROW_TYPE);
     }
 
     @Test

@@ -69,10 +69,17 @@ class ConformanceKitCatchesBrokenTargetsTest {
         assertThat(failedChecks(DroppingEndOfInput.class)).contains(ENDING);
     }
 
-    enum Defect { NONE, DUPLICATES_RETRIES, IGNORES_UNKNOWN_VERSIONS, COMMITS_HALF, DROPS_END_OF_INPUT }
+    enum Defect {
+        NONE,
+        DUPLICATES_RETRIES,
+        IGNORES_UNKNOWN_VERSIONS,
+        COMMITS_HALF,
+        DROPS_END_OF_INPUT
+    }
 
     /** Tables by directory; each table its rows and the (job, epoch, checkpoint) commits it has. */
     private static final Map<String, List<String>> TABLES = new ConcurrentHashMap<>();
+
     private static final Map<String, Set<String>> COMMITS = new ConcurrentHashMap<>();
 
     /** A target keeping rows in memory; a payload is version 1, the rows' text one per line. */
@@ -131,7 +138,8 @@ class ConformanceKitCatchesBrokenTargetsTest {
                 @Override
                 public void commit(CommitRequest request) throws IOException {
                     String id = request.jobId() + "/" + request.epoch() + "/" + request.checkpointId();
-                    Set<String> done = COMMITS.computeIfAbsent(table, t -> Collections.synchronizedSet(new HashSet<>()));
+                    Set<String> done =
+                            COMMITS.computeIfAbsent(table, t -> Collections.synchronizedSet(new HashSet<>()));
                     if (defect != Defect.DUPLICATES_RETRIES && done.contains(id)) {
                         return;
                     }
@@ -142,7 +150,8 @@ class ConformanceKitCatchesBrokenTargetsTest {
                                 continue;
                             }
                             if (defect == Defect.COMMITS_HALF) {
-                                TABLES.computeIfAbsent(table, t -> new ArrayList<>()).addAll(rows);
+                                TABLES.computeIfAbsent(table, t -> new ArrayList<>())
+                                        .addAll(rows);
                             }
                             throw new IOException("ledger payload of unknown version " + p.version());
                         }

@@ -28,7 +28,9 @@ final class ConformanceRuns {
     static Set<String> failedChecks(Class<?> testClass, String... allChecks) {
         Set<String> failed = new TreeSet<>();
         Set<String> finished = new TreeSet<>();
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build();
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(testClass))
+                .build();
         LauncherFactory.create().execute(request, new TestExecutionListener() {
             @Override
             public void executionFinished(TestIdentifier id, TestExecutionResult result) {

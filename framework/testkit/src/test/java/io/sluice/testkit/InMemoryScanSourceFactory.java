@@ -79,7 +79,8 @@ final class InMemoryScanSourceFactory implements ScanSourceFactory {
     private static final Map<String, List<List<Row>>> TABLES = new ConcurrentHashMap<>();
 
     /** The rows of the split payloads of {@link Defect#SPLITS_BY_IDENTITY}, by payload object. */
-    private static final Map<Payload, List<Row>> SPLITS_BY_IDENTITY = Collections.synchronizedMap(new IdentityHashMap<>());
+    private static final Map<Payload, List<Row>> SPLITS_BY_IDENTITY =
+            Collections.synchronizedMap(new IdentityHashMap<>());
 
     private static final RowType ROW_TYPE = ScanSourceConformance.ROW_TYPE;
 
@@ -130,8 +131,9 @@ final class InMemoryScanSourceFactory implements ScanSourceFactory {
     @Override
     public Optional<RowType> tableRowType(ReadableConfig options) {
         if (defect == Defect.WRONG_TABLE_ROW_TYPE) {
-            return Optional.of((RowType) DataTypes.ROW(DataTypes.FIELD("name", DataTypes.STRING()),
-                    DataTypes.FIELD("id", DataTypes.BIGINT())).getLogicalType());
+            return Optional.of((RowType) DataTypes.ROW(
+                            DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("id", DataTypes.BIGINT()))
+                    .getLogicalType());
         }
         return Optional.of(ROW_TYPE);
     }
@@ -264,7 +266,8 @@ final class InMemoryScanSourceFactory implements ScanSourceFactory {
                 after = null;
             } else if (from == commits && defect == Defect.NEW_POSITION_WHEN_NOTHING_IS_NEW) {
                 // a plan counter next to the commits: the same commits, different bytes
-                after = new Payload(1, ByteBuffer.allocate(8).putInt(commits).putInt(plans).array());
+                after = new Payload(
+                        1, ByteBuffer.allocate(8).putInt(commits).putInt(plans).array());
             } else {
                 after = position(commits);
             }
@@ -295,8 +298,8 @@ final class InMemoryScanSourceFactory implements ScanSourceFactory {
                 rows = deserialize(split.bytes());
             }
             if (offset != 0 || recordsToSkip < 0 || recordsToSkip > rows.size()) {
-                throw new IOException("No position (" + offset + ", " + recordsToSkip + ") in a split of " + rows.size()
-                        + " rows");
+                throw new IOException(
+                        "No position (" + offset + ", " + recordsToSkip + ") in a split of " + rows.size() + " rows");
             }
             int start = defect == Defect.IGNORES_RECORDS_TO_SKIP ? 0 : (int) recordsToSkip;
             splitUnfinished = true;

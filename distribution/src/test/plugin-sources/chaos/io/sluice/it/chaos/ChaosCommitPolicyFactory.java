@@ -4,7 +4,6 @@ import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
 
-
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -24,7 +24,8 @@ import java.util.Set;
 @org.pf4j.Extension
 public class ChaosCompactorFactory implements FileCompactorFactory {
 
-    static final ConfigOption<String> DELEGATE = ConfigOptions.key("chaos.compactor.delegate").stringType().defaultValue("concat");
+    static final ConfigOption<String> DELEGATE =
+            ConfigOptions.key("chaos.compactor.delegate").stringType().defaultValue("concat");
 
     @Override
     public String identifier() {
@@ -40,7 +41,8 @@ public class ChaosCompactorFactory implements FileCompactorFactory {
     }
 
     private static FileCompactorFactory delegate(CompactorContext context) {
-        return context.extensions().find(FileCompactorFactory.class, context.options().get(DELEGATE));
+        return context.extensions()
+                .find(FileCompactorFactory.class, context.options().get(DELEGATE));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.sluice.it.chaos;
 
-import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.SinkContext;
@@ -31,19 +31,34 @@ import java.util.stream.Stream;
 @org.pf4j.Extension
 public class ChaosTargetFactory implements TargetFactory {
 
-    static final ConfigOption<Long> FAIL_AFTER_RECORDS = ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
-    static final ConfigOption<Boolean> FAIL_AFTER_COMMIT = ConfigOptions.key("chaos.writer.wait-for-commit").booleanType().defaultValue(true);
-    static final ConfigOption<String> FAIL_IN_COMMIT = ConfigOptions.key("chaos.commit.fail").stringType().noDefaultValue();
+    static final ConfigOption<Long> FAIL_AFTER_RECORDS =
+            ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
+    static final ConfigOption<Boolean> FAIL_AFTER_COMMIT =
+            ConfigOptions.key("chaos.writer.wait-for-commit").booleanType().defaultValue(true);
+    static final ConfigOption<String> FAIL_IN_COMMIT =
+            ConfigOptions.key("chaos.commit.fail").stringType().noDefaultValue();
     /** 'non-recoverable': the writer's creation throws the SPI's NonRecoverableException, every time. */
-    static final ConfigOption<String> FAIL_CREATE = ConfigOptions.key("chaos.writer.create-fail").stringType().noDefaultValue();
-    static final ConfigOption<String> MARKER_DIR = ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
+    static final ConfigOption<String> FAIL_CREATE =
+            ConfigOptions.key("chaos.writer.create-fail").stringType().noDefaultValue();
+
+    static final ConfigOption<String> MARKER_DIR =
+            ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
 
     private static final String[] FILESYSTEM_KEYS = {
-        "path", "format", "sink.bucket-assigner", "sink.rolling-policy.kind", "sink.rolling-policy.file-size",
-        "sink.rolling-policy.rollover-interval", "sink.rolling-policy.inactivity-interval",
-        "sink.rolling-policy.check-interval", "sink.part-file.prefix", "sink.part-file.suffix",
-        "partition.default-name", "sink.partition-commit.success-file.name",
-        "sink.bucket-assigner.date-time.format", "sink.bucket-assigner.date-time.time-zone"
+        "path",
+        "format",
+        "sink.bucket-assigner",
+        "sink.rolling-policy.kind",
+        "sink.rolling-policy.file-size",
+        "sink.rolling-policy.rollover-interval",
+        "sink.rolling-policy.inactivity-interval",
+        "sink.rolling-policy.check-interval",
+        "sink.part-file.prefix",
+        "sink.part-file.suffix",
+        "partition.default-name",
+        "sink.partition-commit.success-file.name",
+        "sink.bucket-assigner.date-time.format",
+        "sink.bucket-assigner.date-time.time-zone"
     };
 
     @Override
@@ -86,7 +101,8 @@ public class ChaosTargetFactory implements TargetFactory {
         }
         Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
         boolean waitForCommit = context.options().get(FAIL_AFTER_COMMIT);
-        String path = context.options().get(ConfigOptions.key("path").stringType().noDefaultValue());
+        String path =
+                context.options().get(ConfigOptions.key("path").stringType().noDefaultValue());
         // a plain local path, or a URI of a file system over local files (file:, the campaign's faulty:)
         Path base = Paths.get(path.contains(":") ? java.net.URI.create(path).getPath() : path);
         return new TargetWriter() {
@@ -140,7 +156,8 @@ public class ChaosTargetFactory implements TargetFactory {
             return false;
         }
         try (Stream<Path> files = Files.walk(base)) {
-            return files.anyMatch(p -> Files.isRegularFile(p) && !p.getFileName().toString().startsWith(".")
+            return files.anyMatch(p -> Files.isRegularFile(p)
+                    && !p.getFileName().toString().startsWith(".")
                     && !p.getFileName().toString().startsWith("_"));
         }
     }
@@ -159,7 +176,8 @@ public class ChaosTargetFactory implements TargetFactory {
             @Override
             public void commit(CommitRequest request) throws IOException {
                 // the second non-empty commit of the job fails once: a checkpoint has completed before
-                boolean empty = request.pending().isEmpty() && request.compactions().isEmpty();
+                boolean empty =
+                        request.pending().isEmpty() && request.compactions().isEmpty();
                 boolean fail = !empty && ++commits >= 2 && !Files.exists(marker);
                 if (fail && mode.equals("non-recoverable")) {
                     throw new io.sluice.spi.NonRecoverableException("chaos: this commit fails on every attempt");
@@ -175,7 +193,8 @@ public class ChaosTargetFactory implements TargetFactory {
 
             // partition commit asks the target for its directories: the filesystem target's, unchanged
             @Override
-            public java.util.Optional<org.apache.flink.core.fs.Path> partitionLocation(String partitionId) throws IOException {
+            public java.util.Optional<org.apache.flink.core.fs.Path> partitionLocation(String partitionId)
+                    throws IOException {
                 return committer.partitionLocation(partitionId);
             }
 

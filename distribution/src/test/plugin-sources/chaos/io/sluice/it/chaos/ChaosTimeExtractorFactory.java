@@ -30,7 +30,8 @@ public class ChaosTimeExtractorFactory implements PartitionTimeExtractorFactory 
 
     @Override
     public PartitionTimeExtractor create(SinkContext context) {
-        Path marker = Paths.get(context.options().get(ChaosTargetFactory.MARKER_DIR)).resolve("aggregator-failed");
+        Path marker =
+                Paths.get(context.options().get(ChaosTargetFactory.MARKER_DIR)).resolve("aggregator-failed");
         return new PartitionTimeExtractor() {
             @Override
             public LocalDateTime extract(List<String> partitionKeys, List<String> partitionValues) {

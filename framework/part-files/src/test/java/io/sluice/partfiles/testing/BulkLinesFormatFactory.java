@@ -1,7 +1,7 @@
 package io.sluice.partfiles.testing;
 
-import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.BulkWritingFormat;
+import io.sluice.spi.format.FormatContext;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;

@@ -6,15 +6,15 @@ import io.sluice.spi.format.StreamReadingFormat;
 
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.reader.SimpleStreamFormat;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
 
 import java.io.BufferedReader;
@@ -28,7 +28,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class LinesFormatFactory implements RowEncodingFormat, StreamReadingFormat {
 
-    public static final ConfigOption<String> LINE_PREFIX = ConfigOptions.key("line-prefix").stringType().defaultValue("");
+    public static final ConfigOption<String> LINE_PREFIX =
+            ConfigOptions.key("line-prefix").stringType().defaultValue("");
 
     /** The row type of the last encoder created: the columns a part file holds. */
     public volatile RowType lastRowType;

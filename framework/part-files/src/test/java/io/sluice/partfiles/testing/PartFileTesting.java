@@ -1,8 +1,8 @@
 package io.sluice.partfiles.testing;
 
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetCommitter;
@@ -31,10 +31,13 @@ import java.util.stream.Stream;
 public final class PartFileTesting {
 
     /** One nullable STRING column {@code line}: the rows of the test formats. */
-    public static final org.apache.flink.table.types.logical.RowType LINE = org.apache.flink.table.types.logical.RowType.of(
-            new org.apache.flink.table.types.logical.LogicalType[] {
-                new org.apache.flink.table.types.logical.VarCharType(org.apache.flink.table.types.logical.VarCharType.MAX_LENGTH)},
-            new String[] {"line"});
+    public static final org.apache.flink.table.types.logical.RowType LINE =
+            org.apache.flink.table.types.logical.RowType.of(
+                    new org.apache.flink.table.types.logical.LogicalType[] {
+                        new org.apache.flink.table.types.logical.VarCharType(
+                                org.apache.flink.table.types.logical.VarCharType.MAX_LENGTH)
+                    },
+                    new String[] {"line"});
 
     /** The test formats {@code lines} and {@code bulk-lines}, as a plugin's extensions hold them. */
     public static io.sluice.spi.ExtensionLookup lineFormats() {
@@ -89,7 +92,8 @@ public final class PartFileTesting {
     }
 
     /** Commits what writers prepared for {@code checkpointId}, as the framework would after the checkpoint. */
-    public static void commit(TargetCommitter committer, long checkpointId, List<PendingCommit> pending) throws IOException {
+    public static void commit(TargetCommitter committer, long checkpointId, List<PendingCommit> pending)
+            throws IOException {
         committer.commit(request(checkpointId, pending));
     }
 
@@ -156,7 +160,8 @@ public final class PartFileTesting {
         }
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.filter(Files::isRegularFile).collect(Collectors.toList())) {
-                result.put(root.relativize(p).toString().replace('\\', '/'),
+                result.put(
+                        root.relativize(p).toString().replace('\\', '/'),
                         new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
             }
         } catch (IOException e) {

@@ -79,8 +79,10 @@ final class JobClassBridge {
                 }
                 return Class.forName(className, true, bridgeFor(candidate, library));
             } catch (ClassNotFoundException | LinkageError e) {
-                throw new IllegalStateException("Cannot load " + className + " against " + libraryClass
-                        + " of " + candidate + " (" + describe(library) + ")", e);
+                throw new IllegalStateException(
+                        "Cannot load " + className + " against " + libraryClass + " of " + candidate + " ("
+                                + describe(library) + ")",
+                        e);
             }
         }
         throw new IllegalStateException("The job's class path has no " + libraryClass

@@ -31,7 +31,8 @@ final class PojoDataTypes implements DataTypeFactory {
 
     /** The structured data type of {@code type}, its conversion class {@code type}. */
     static DataType of(Class<?> type) {
-        ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : PojoDataTypes.class.getClassLoader();
+        ClassLoader loader =
+                type.getClassLoader() != null ? type.getClassLoader() : PojoDataTypes.class.getClassLoader();
         return new PojoDataTypes(loader).createDataType(type);
     }
 
@@ -75,8 +76,8 @@ final class PojoDataTypes implements DataTypeFactory {
 
     @Override
     public <T> DataType createRawDataType(TypeInformation<T> typeInfo) {
-        throw new ValidationException("No data type can be derived for " + typeInfo
-                + " (it would be a RAW type, which no format writes)");
+        throw new ValidationException(
+                "No data type can be derived for " + typeInfo + " (it would be a RAW type, which no format writes)");
     }
 
     @Override
@@ -94,7 +95,8 @@ final class PojoDataTypes implements DataTypeFactory {
     }
 
     private static ValidationException noCatalog(String name) {
-        return new ValidationException("Type '" + name + "' names a catalog type; without a table"
-                + " environment there is no catalog: pass the POJO's data type to RowAdapters.forPojo(Class, DataType)");
+        return new ValidationException(
+                "Type '" + name + "' names a catalog type; without a table"
+                        + " environment there is no catalog: pass the POJO's data type to RowAdapters.forPojo(Class, DataType)");
     }
 }

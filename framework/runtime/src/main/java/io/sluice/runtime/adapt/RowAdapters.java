@@ -85,8 +85,8 @@ public final class RowAdapters {
         if (!(logical instanceof StructuredType)) {
             throw new IllegalArgumentException("Not a structured data type for " + type.getName() + ": " + dataType);
         }
-        return structured(dataType.getConversionClass() == type ? dataType : dataType.bridgedTo(type),
-                type.getSimpleName());
+        return structured(
+                dataType.getConversionClass() == type ? dataType : dataType.bridgedTo(type), type.getSimpleName());
     }
 
     /**
@@ -136,14 +136,16 @@ public final class RowAdapters {
         if (type instanceof StructuredType) {
             StructuredType structured = (StructuredType) type;
             List<RowType.RowField> fields = structured.getAttributes().stream()
-                    .map(a -> new RowType.RowField(a.getName(), asRows(a.getType()), a.getDescription().orElse(null)))
+                    .map(a -> new RowType.RowField(
+                            a.getName(), asRows(a.getType()), a.getDescription().orElse(null)))
                     .collect(Collectors.toList());
             return new RowType(structured.isNullable(), fields);
         }
         if (type instanceof RowType) {
             RowType row = (RowType) type;
             List<RowType.RowField> fields = row.getFields().stream()
-                    .map(f -> new RowType.RowField(f.getName(), asRows(f.getType()), f.getDescription().orElse(null)))
+                    .map(f -> new RowType.RowField(
+                            f.getName(), asRows(f.getType()), f.getDescription().orElse(null)))
                     .collect(Collectors.toList());
             return new RowType(row.isNullable(), fields);
         }

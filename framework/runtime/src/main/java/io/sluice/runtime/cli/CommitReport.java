@@ -88,13 +88,22 @@ final class CommitReport {
         if (lines.size() > MAX_LISTED) {
             out.println("  ... and " + (lines.size() - MAX_LISTED) + " more");
         }
-        StringBuilder summary = new StringBuilder("  ").append(files).append(files == 1 ? " file (" : " files (")
-                .append(newFiles).append(" new), ").append(bytes).append(" bytes");
+        StringBuilder summary = new StringBuilder("  ")
+                .append(files)
+                .append(files == 1 ? " file (" : " files (")
+                .append(newFiles)
+                .append(" new), ")
+                .append(bytes)
+                .append(" bytes");
         if (table.isLineFormat()) {
             summary.append(", ").append(records).append(" lines");
         }
         if (markers > 0) {
-            summary.append(", ").append(markers).append(' ').append(table.successFileName()).append(" markers");
+            summary.append(", ")
+                    .append(markers)
+                    .append(' ')
+                    .append(table.successFileName())
+                    .append(" markers");
         }
         out.println(summary);
     }

@@ -37,7 +37,8 @@ final class ErrorReport {
             String prefix = i == 0 ? "  " : i == last ? "  root cause: " : "  caused by: ";
             // the CLI's own exceptions are sentences for the user; a class name adds nothing
             // a masked copy's message already starts with the original class name
-            String what = t instanceof CliException || t instanceof Secrets.MaskedException ? ""
+            String what = t instanceof CliException || t instanceof Secrets.MaskedException
+                    ? ""
                     : t.getClass().getName() + (message == null ? "" : ": ");
             err.println(prefix + what + (message == null ? "" : message));
             previous = message;
@@ -46,7 +47,8 @@ final class ErrorReport {
             failure.printStackTrace(err);
         } else {
             String logFile = System.getProperty("sluice.log.file");
-            err.println("  (run with -v for the stack trace" + (logFile == null ? "" : "; the log is " + logFile) + ")");
+            err.println(
+                    "  (run with -v for the stack trace" + (logFile == null ? "" : "; the log is " + logFile) + ")");
         }
     }
 
@@ -78,14 +80,19 @@ final class ErrorReport {
     private static boolean raisedBySluice(Throwable t) {
         StackTraceElement[] frames = t.getStackTrace();
         // the CLI's own wrappers ("Job ... failed after ...") are context, not the error
-        return !(t instanceof CliException) && t.getMessage() != null && frames.length > 0
-                && frames[0].getClassName().startsWith("io.sluice.") && !frames[0].getClassName().startsWith("io.sluice.runtime.cli.");
+        return !(t instanceof CliException)
+                && t.getMessage() != null
+                && frames.length > 0
+                && frames[0].getClassName().startsWith("io.sluice.")
+                && !frames[0].getClassName().startsWith("io.sluice.runtime.cli.");
     }
 
     /** A message Sluice wrote is a sentence for the user; anything else reads best with its class. */
     private static String describe(Throwable t) {
         if (t instanceof Secrets.MaskedException || t.getMessage() == null) {
-            return t instanceof Secrets.MaskedException ? t.getMessage() : t.getClass().getName();
+            return t instanceof Secrets.MaskedException
+                    ? t.getMessage()
+                    : t.getClass().getName();
         }
         return raisedBySluice(t) ? t.getMessage() : t.getClass().getName() + ": " + t.getMessage();
     }

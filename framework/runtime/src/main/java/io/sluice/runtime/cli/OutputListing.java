@@ -51,8 +51,9 @@ final class OutputListing {
         return new OutputListing(entries);
     }
 
-    private static void collect(FileSystem fs, Path dir, String prefix, String successFileName,
-            Map<String, Entry> entries) throws IOException {
+    private static void collect(
+            FileSystem fs, Path dir, String prefix, String successFileName, Map<String, Entry> entries)
+            throws IOException {
         FileStatus[] children = fs.listStatus(dir);
         if (children == null) {
             return;

@@ -22,7 +22,8 @@ final class PluginReport {
 
     void print(PluginSettings settings, List<PluginInfo> plugins) {
         out.println("Plugins directory: " + settings.pluginsDir());
-        out.println("Enabled plugins:   " + (settings.enabled().isEmpty() ? "all" : String.join(", ", settings.enabled())));
+        out.println(
+                "Enabled plugins:   " + (settings.enabled().isEmpty() ? "all" : String.join(", ", settings.enabled())));
         out.println("Framework SPI:     " + SpiVersion.CURRENT);
         int loaded = 0;
         int disabled = 0;
@@ -42,7 +43,8 @@ final class PluginReport {
             }
         }
         out.println();
-        out.println(plugins.size() + " plugin(s): " + loaded + " loaded, " + disabled + " disabled, " + failed + " failed");
+        out.println(
+                plugins.size() + " plugin(s): " + loaded + " loaded, " + disabled + " disabled, " + failed + " failed");
     }
 
     private void printPlugin(PluginInfo plugin) {

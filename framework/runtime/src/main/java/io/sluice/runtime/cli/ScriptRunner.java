@@ -52,7 +52,8 @@ final class ScriptRunner {
     void run(SqlStatement statement) throws Exception {
         List<Operation> operations = env.getParser().parse(statement.text());
         if (operations.size() != 1) {
-            throw new CliException(CliException.FAILED,
+            throw new CliException(
+                    CliException.FAILED,
                     "Expected one statement but found " + operations.size() + "; is a ';' missing?");
         }
         Operation op = operations.get(0);
@@ -83,8 +84,9 @@ final class ScriptRunner {
     /** Fails if a {@code BEGIN STATEMENT SET} was never closed. */
     void finish() {
         if (statementSet != null) {
-            throw new CliException(CliException.FAILED, "BEGIN STATEMENT SET without END: "
-                    + statementSet.size() + " INSERT(s) not run");
+            throw new CliException(
+                    CliException.FAILED,
+                    "BEGIN STATEMENT SET without END: " + statementSet.size() + " INSERT(s) not run");
         }
     }
 
@@ -101,8 +103,10 @@ final class ScriptRunner {
                 runJob(SinkTable.of(inserts), () -> env.executeInternal(inserts));
             }
         } else {
-            throw new CliException(CliException.FAILED,
-                    "Only INSERT statements may appear between BEGIN STATEMENT SET and END, not: " + op.asSummaryString());
+            throw new CliException(
+                    CliException.FAILED,
+                    "Only INSERT statements may appear between BEGIN STATEMENT SET and END, not: "
+                            + op.asSummaryString());
         }
     }
 
@@ -119,8 +123,10 @@ final class ScriptRunner {
         try {
             watcher.await(job);
         } catch (ExecutionException e) {
-            throw new CliException(CliException.FAILED,
-                    "Job " + job.getJobID() + " failed after " + JobWatcher.seconds(started), e.getCause());
+            throw new CliException(
+                    CliException.FAILED,
+                    "Job " + job.getJobID() + " failed after " + JobWatcher.seconds(started),
+                    e.getCause());
         }
         out.println("[OK] job " + job.getJobID() + " finished in " + JobWatcher.seconds(started));
         report.print(out);

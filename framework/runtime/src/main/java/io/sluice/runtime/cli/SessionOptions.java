@@ -35,7 +35,8 @@ final class SessionOptions {
     /** {@code SET 'key' = 'value'}, or {@code SET} alone to list what the script has set. */
     void set(SetOperation set) {
         if (!set.getKey().isPresent()) {
-            Map<String, String> options = new TreeMap<>(config.getConfiguration().toMap());
+            Map<String, String> options =
+                    new TreeMap<>(config.getConfiguration().toMap());
             options.forEach((k, v) -> out.println("'" + k + "' = '" + v + "'"));
             out.println("[OK] " + options.size() + " option(s) set");
             return;
@@ -69,8 +70,11 @@ final class SessionOptions {
     /** The environment was created in one mode; a later SET cannot switch it. */
     private void checkRuntimeMode(String key, String value) {
         if (key.equals(ExecutionOptions.RUNTIME_MODE.key()) && StartupOptions.parseMode(value) != mode) {
-            throw new CliException(CliException.FAILED, "'" + key + "' can only be set at the top of the script,"
-                    + " before any other statement; this run is in " + mode.name().toLowerCase(Locale.ROOT) + " mode");
+            throw new CliException(
+                    CliException.FAILED,
+                    "'" + key + "' can only be set at the top of the script,"
+                            + " before any other statement; this run is in "
+                            + mode.name().toLowerCase(Locale.ROOT) + " mode");
         }
     }
 }

@@ -64,8 +64,13 @@ final class SinkTable {
             if (path != null && !path.trim().isEmpty()) {
                 String name = table.getIdentifier().asSummaryString();
                 // two INSERTs into one table of a statement set: one report
-                tables.putIfAbsent(name + "\n" + path.trim(), new SinkTable(name, path.trim(), options.get(FORMAT),
-                        options.getOrDefault(SUCCESS_FILE_NAME, DEFAULT_SUCCESS_FILE_NAME)));
+                tables.putIfAbsent(
+                        name + "\n" + path.trim(),
+                        new SinkTable(
+                                name,
+                                path.trim(),
+                                options.get(FORMAT),
+                                options.getOrDefault(SUCCESS_FILE_NAME, DEFAULT_SUCCESS_FILE_NAME)));
             }
         }
         return new ArrayList<>(tables.values());

@@ -11,7 +11,8 @@ import java.util.List;
  */
 public final class SluiceCli {
 
-    static final String USAGE = String.join(System.lineSeparator(),
+    static final String USAGE = String.join(
+            System.lineSeparator(),
             "Usage: sluice <command> [options]",
             "",
             "Commands:",

@@ -66,8 +66,12 @@ final class SqlCommand {
                 runner.run(statement);
             } catch (Exception | LinkageError e) {
                 out.flush();
-                ErrorReport.print(err, "Statement " + statement.number() + " (line " + statement.line() + ") failed: "
-                        + Secrets.maskSql(statement.firstLine()), e, arguments.verbose);
+                ErrorReport.print(
+                        err,
+                        "Statement " + statement.number() + " (line " + statement.line() + ") failed: "
+                                + Secrets.maskSql(statement.firstLine()),
+                        e,
+                        arguments.verbose);
                 return CliException.FAILED;
             }
         }
@@ -90,7 +94,8 @@ final class SqlCommand {
             settings.inStreamingMode();
         }
         // with no cluster address configured, each job runs on a MiniCluster in this JVM
-        TableEnvironment env = TableEnvironment.create(settings.withConfiguration(startup.configuration()).build());
+        TableEnvironment env = TableEnvironment.create(
+                settings.withConfiguration(startup.configuration()).build());
         return (TableEnvironmentInternal) env;
     }
 
@@ -124,11 +129,13 @@ final class SqlCommand {
                 } else if (arg.equals("-v") || arg.equals("--verbose")) {
                     parsed.verbose = true;
                 } else {
-                    throw new CliException(CliException.USAGE, "Unknown argument '" + arg + "' of 'sql'\n\n" + SluiceCli.USAGE);
+                    throw new CliException(
+                            CliException.USAGE, "Unknown argument '" + arg + "' of 'sql'\n\n" + SluiceCli.USAGE);
                 }
             }
             if (parsed.file == null) {
-                throw new CliException(CliException.USAGE, "'sql' needs a script: sluice sql -f FILE\n\n" + SluiceCli.USAGE);
+                throw new CliException(
+                        CliException.USAGE, "'sql' needs a script: sluice sql -f FILE\n\n" + SluiceCli.USAGE);
             }
             return parsed;
         }

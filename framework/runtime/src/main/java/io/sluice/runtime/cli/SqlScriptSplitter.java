@@ -18,7 +18,14 @@ final class SqlScriptSplitter {
     private static final Pattern STATEMENT_SET_BLOCK =
             Pattern.compile("EXECUTE\\s+STATEMENT\\s+SET\\s+BEGIN\\b", Pattern.CASE_INSENSITIVE);
 
-    private enum State { CODE, SINGLE_QUOTED, DOUBLE_QUOTED, BACK_QUOTED, LINE_COMMENT, BLOCK_COMMENT }
+    private enum State {
+        CODE,
+        SINGLE_QUOTED,
+        DOUBLE_QUOTED,
+        BACK_QUOTED,
+        LINE_COMMENT,
+        BLOCK_COMMENT
+    }
 
     private final String script;
     private final List<SqlStatement> statements = new ArrayList<>();
@@ -28,9 +35,11 @@ final class SqlScriptSplitter {
     private int stateStartLine;
     /** Index of the current statement's first significant character, or -1 before it. */
     private int start = -1;
+
     private int startLine;
     /** Within the current statement: the significant text since its last inner {@code ;}. */
     private int segmentStart = -1;
+
     private int segmentEnd = -1;
 
     private SqlScriptSplitter(String script) {
@@ -84,8 +93,9 @@ final class SqlScriptSplitter {
             }
         }
         if (state != State.CODE && state != State.LINE_COMMENT) {
-            throw new CliException(CliException.USAGE, "The script ends inside " + describe(state)
-                    + " opened on line " + stateStartLine);
+            throw new CliException(
+                    CliException.USAGE,
+                    "The script ends inside " + describe(state) + " opened on line " + stateStartLine);
         }
         if (start >= 0) {
             emit(script.length());

@@ -20,8 +20,7 @@ final class StartupOptions {
 
     // SET 'key' = 'value', each side quoted ('' escapes a quote) or a bare word
     private static final Pattern SET = Pattern.compile(
-            "SET\\s+('(?:[^']|'')*'|[^\\s=']+)\\s*=\\s*('(?:[^']|'')*'|[^\\s']+)",
-            Pattern.CASE_INSENSITIVE);
+            "SET\\s+('(?:[^']|'')*'|[^\\s=']+)\\s*=\\s*('(?:[^']|'')*'|[^\\s']+)", Pattern.CASE_INSENSITIVE);
 
     private final Configuration configuration = new Configuration();
     private int count;
@@ -73,8 +72,9 @@ final class StartupOptions {
             return RuntimeExecutionMode.STREAMING;
         }
         // AUTOMATIC is a DataStream notion: a table environment is either streaming or batch
-        throw new CliException(CliException.USAGE, "'" + ExecutionOptions.RUNTIME_MODE.key()
-                + "' must be 'streaming' or 'batch', not '" + value + "'");
+        throw new CliException(
+                CliException.USAGE,
+                "'" + ExecutionOptions.RUNTIME_MODE.key() + "' must be 'streaming' or 'batch', not '" + value + "'");
     }
 
     private static String unquote(String s) {

@@ -1,9 +1,8 @@
 package io.sluice.runtime.config;
 
-import io.sluice.spi.FileOptions;
-
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.source.file.FileSourceOptions;
+import io.sluice.spi.FileOptions;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.FormatFactory;
@@ -39,8 +38,12 @@ public final class KnownOptions {
     /** Option key (as given, with a format's prefix) to the extension that declares it, for messages. */
     private final Map<String, String> owners;
 
-    private KnownOptions(List<ConfigOption<?>> options, String format, List<ConfigOption<?>> formatOptions,
-            TreeSet<String> prefixes, Map<String, String> owners) {
+    private KnownOptions(
+            List<ConfigOption<?>> options,
+            String format,
+            List<ConfigOption<?>> formatOptions,
+            TreeSet<String> prefixes,
+            Map<String, String> owners) {
         this.owners = owners;
         this.options = options;
         this.format = format;
@@ -54,7 +57,8 @@ public final class KnownOptions {
         TreeSet<String> prefixes = new TreeSet<>();
         Map<String, String> owners = new java.util.HashMap<>();
         String target = given.get(SluiceOptions.TARGET.key());
-        boolean readsByScan = target != null && registry.identifiers(ScanSourceFactory.class).contains(target);
+        boolean readsByScan =
+                target != null && registry.identifiers(ScanSourceFactory.class).contains(target);
         if (!readsByScan) {
             // the file source's options mean nothing to a table that its target's scan source reads
             known.addAll(FileSourceOptions.all());
@@ -78,7 +82,12 @@ public final class KnownOptions {
         addChosen(registry, BucketAssignerFactory.class, given.get(FileOptions.BUCKET_ASSIGNER.key()), known, owners);
         addChosen(registry, RollingPolicyFactory.class, given.get(FileOptions.ROLLING_POLICY.key()), known, owners);
         addChosen(registry, FileEnumeratorFactory.class, given.get(FileSourceOptions.ENUMERATOR.key()), known, owners);
-        addChosen(registry, FileCompactorFactory.class, given.get(SluiceOptions.COMPACTION_COMPACTOR.key()), known, owners);
+        addChosen(
+                registry,
+                FileCompactorFactory.class,
+                given.get(SluiceOptions.COMPACTION_COMPACTOR.key()),
+                known,
+                owners);
         String kinds = given.get(SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key());
         if (kinds != null) {
             for (String kind : kinds.split(",")) {
@@ -88,14 +97,18 @@ public final class KnownOptions {
         String format = given.get(FileOptions.FORMAT.key());
         List<ConfigOption<?>> formatOptions = new ArrayList<>();
         if (format != null) {
-            formatOptions.addAll(declared(registry.find(FormatFactory.class, format), FormatFactory.class, registry, owners,
-                    format + "."));
+            formatOptions.addAll(declared(
+                    registry.find(FormatFactory.class, format), FormatFactory.class, registry, owners, format + "."));
         }
         return new KnownOptions(known, format, formatOptions, prefixes, owners);
     }
 
-    private static <T extends SluiceFactory> void addChosen(PluginRegistry registry, Class<T> type, String identifier,
-            List<ConfigOption<?>> known, Map<String, String> owners) {
+    private static <T extends SluiceFactory> void addChosen(
+            PluginRegistry registry,
+            Class<T> type,
+            String identifier,
+            List<ConfigOption<?>> known,
+            Map<String, String> owners) {
         // an unknown identifier is reported by whoever uses it, with the available ones
         if (identifier != null && registry.identifiers(type).contains(identifier)) {
             known.addAll(declared(registry.find(type, identifier), type, registry, owners, ""));
@@ -103,12 +116,16 @@ public final class KnownOptions {
     }
 
     /** The factory's options, each recorded as the factory's (first declarer wins) for messages. */
-    private static List<ConfigOption<?>> declared(SluiceFactory f, Class<? extends SluiceFactory> type,
-            PluginRegistry registry, Map<String, String> owners, String keyPrefix) {
+    private static List<ConfigOption<?>> declared(
+            SluiceFactory f,
+            Class<? extends SluiceFactory> type,
+            PluginRegistry registry,
+            Map<String, String> owners,
+            String keyPrefix) {
         List<ConfigOption<?>> all = new ArrayList<>(f.requiredOptions());
         all.addAll(f.optionalOptions());
-        String owner = type.getSimpleName() + " '" + f.identifier() + "' of plugin "
-                + registry.pluginOf(type, f.identifier());
+        String owner =
+                type.getSimpleName() + " '" + f.identifier() + "' of plugin " + registry.pluginOf(type, f.identifier());
         for (ConfigOption<?> option : all) {
             owners.putIfAbsent(keyPrefix + option.key(), owner);
         }
@@ -142,7 +159,12 @@ public final class KnownOptions {
         if (format != null) {
             DelegatingConfiguration formatConfig = new DelegatingConfiguration(config, format + ".");
             for (ConfigOption<?> option : formatOptions) {
-                parse(formatConfig, option, format + "." + option.key(), given, owners.get(format + "." + option.key()));
+                parse(
+                        formatConfig,
+                        option,
+                        format + "." + option.key(),
+                        given,
+                        owners.get(format + "." + option.key()));
             }
         }
     }
@@ -154,8 +176,8 @@ public final class KnownOptions {
      * the type's message (a {@code MemorySize} unit error names neither the option nor the whole
      * value). Flink's error stays attached as suppressed, for the stack trace.
      */
-    private static void parse(Configuration config, ConfigOption<?> option, String key, Map<String, String> given,
-            String owner) {
+    private static void parse(
+            Configuration config, ConfigOption<?> option, String key, Map<String, String> given, String owner) {
         try {
             config.getOptional(option);
         } catch (IllegalArgumentException e) {
@@ -166,8 +188,11 @@ public final class KnownOptions {
             // a value given under a fallback key is not in 'given' under this key: Flink's message names it
             String value = given.get(key);
             String declaredBy = owner == null ? "" : " (an option of " + owner + ")";
-            IllegalArgumentException invalid = new IllegalArgumentException(value == null ? e.getMessage() + declaredBy
-                    : "Invalid value '" + value + "' for option '" + key + "'" + declaredBy + ": " + innermost.getMessage());
+            IllegalArgumentException invalid = new IllegalArgumentException(
+                    value == null
+                            ? e.getMessage() + declaredBy
+                            : "Invalid value '" + value + "' for option '" + key + "'" + declaredBy + ": "
+                                    + innermost.getMessage());
             invalid.addSuppressed(e);
             throw invalid;
         }

@@ -45,7 +45,8 @@ public final class Secrets {
             return false;
         }
         String lower = key.toLowerCase(Locale.ROOT);
-        return GlobalConfiguration.isSensitive(lower) || lower.startsWith("header.")
+        return GlobalConfiguration.isSensitive(lower)
+                || lower.startsWith("header.")
                 || MORE_SENSITIVE.stream().anyMatch(lower::contains);
     }
 
@@ -85,7 +86,8 @@ public final class Secrets {
         String masked = m.replaceAll(r -> {
             String key = r.group(1).replace("''", "'");
             String value = r.group(3).replace("''", "'");
-            return Matcher.quoteReplacement("'" + r.group(1) + "'" + r.group(2) + "'" + mask(key, value).replace("'", "''") + "'");
+            return Matcher.quoteReplacement(
+                    "'" + r.group(1) + "'" + r.group(2) + "'" + mask(key, value).replace("'", "''") + "'");
         });
         return maskUserInfo(masked);
     }

@@ -14,7 +14,8 @@ public final class Extensions {
      *
      * @throws IllegalArgumentException naming the option, the value and what is available
      */
-    public static <T extends SluiceFactory> T byNameOrClass(ExtensionLookup extensions, Class<T> type, String name, String option) {
+    public static <T extends SluiceFactory> T byNameOrClass(
+            ExtensionLookup extensions, Class<T> type, String name, String option) {
         for (String id : extensions.identifiers(type)) {
             T factory = extensions.find(type, id);
             Object inner = factory instanceof PluginBound ? ((PluginBound) factory).unwrap() : factory;

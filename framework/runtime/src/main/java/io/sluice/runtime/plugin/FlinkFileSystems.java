@@ -1,6 +1,5 @@
 package io.sluice.runtime.plugin;
 
-
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.slf4j.Logger;
@@ -35,7 +34,8 @@ final class FlinkFileSystems {
             if (loaded) {
                 return;
             }
-            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(FlinkFileSystems.class.getClassLoader())) {
+            try (TemporaryClassLoaderContext ignored =
+                    TemporaryClassLoaderContext.of(FlinkFileSystems.class.getClassLoader())) {
                 // a no-op where the process has initialized them already
                 FileSystem.get(URI.create("file:///"));
             } catch (IOException | RuntimeException e) {

@@ -37,7 +37,8 @@ final class FlinkProcessConfiguration {
         if (conf == null) {
             synchronized (FlinkProcessConfiguration.class) {
                 if (loaded == null) {
-                    loaded = load(System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR), System.getProperty("sun.java.command"));
+                    loaded = load(
+                            System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR), System.getProperty("sun.java.command"));
                 }
                 conf = loaded;
             }
@@ -48,7 +49,8 @@ final class FlinkProcessConfiguration {
 
     /** The configuration in {@code confDirEnv}, else in the {@code --configDir} of {@code javaCommand}; empty if neither. */
     static Map<String, String> load(String confDirEnv, String javaCommand) {
-        Path dir = confDirEnv != null && !confDirEnv.trim().isEmpty() ? Paths.get(confDirEnv.trim())
+        Path dir = confDirEnv != null && !confDirEnv.trim().isEmpty()
+                ? Paths.get(confDirEnv.trim())
                 : configDirArgument(javaCommand);
         if (dir == null || !Files.isDirectory(dir)) {
             return Map.of();

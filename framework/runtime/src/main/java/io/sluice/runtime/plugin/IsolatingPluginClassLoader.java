@@ -95,8 +95,9 @@ public class IsolatingPluginClassLoader extends PluginClassLoader {
         try {
             return getParent().loadClass(className);
         } catch (ClassNotFoundException e) {
-            throw new ClassNotFoundException(className + " (a JDK class: taken from the JDK's platform modules only,"
-                    + " which do not have it)", e);
+            throw new ClassNotFoundException(
+                    className + " (a JDK class: taken from the JDK's platform modules only," + " which do not have it)",
+                    e);
         }
     }
 
@@ -104,8 +105,10 @@ public class IsolatingPluginClassLoader extends PluginClassLoader {
         try {
             return frameworkLoader.loadClass(className);
         } catch (ClassNotFoundException e) {
-            throw new ClassNotFoundException(className + " (a framework class: never loaded from plugin '" + pluginId
-                    + "', and the framework does not have it)", e);
+            throw new ClassNotFoundException(
+                    className + " (a framework class: never loaded from plugin '" + pluginId
+                            + "', and the framework does not have it)",
+                    e);
         }
     }
 
@@ -144,7 +147,8 @@ public class IsolatingPluginClassLoader extends PluginClassLoader {
     }
 
     private ClassNotFoundException neither(String className, ClassNotFoundException cause) {
-        return new ClassNotFoundException(className + " (neither the framework nor plugin '" + pluginId + "' has it)", cause);
+        return new ClassNotFoundException(
+                className + " (neither the framework nor plugin '" + pluginId + "' has it)", cause);
     }
 
     @Override

@@ -55,7 +55,10 @@ final class IsolatingPluginManager extends DefaultPluginManager {
 
     private PluginClassLoader newLoader(PluginDescriptor descriptor) {
         // the rule is read here, not captured: createPluginLoader runs inside the super constructor
-        return new IsolatingPluginClassLoader(this, descriptor, IsolatingPluginManager.class.getClassLoader(),
+        return new IsolatingPluginClassLoader(
+                this,
+                descriptor,
+                IsolatingPluginManager.class.getClassLoader(),
                 rule != null ? rule : ClassLoadingRule.defaults());
     }
 }

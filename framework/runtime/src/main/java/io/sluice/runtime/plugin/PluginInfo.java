@@ -30,7 +30,13 @@ public final class PluginInfo {
     private final String error;
     private final Map<String, List<String>> extensions;
 
-    PluginInfo(String id, String version, String requiredSpi, Path path, Status status, String error,
+    PluginInfo(
+            String id,
+            String version,
+            String requiredSpi,
+            Path path,
+            Status status,
+            String error,
             Map<String, List<String>> extensions) {
         this.id = id;
         this.version = version;

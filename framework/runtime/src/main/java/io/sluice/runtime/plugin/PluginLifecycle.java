@@ -44,7 +44,9 @@ public final class PluginLifecycle {
      *     hands none (then the thread's context class loader tells the job's loader)
      */
     public static Attachment attach(@Nullable UserCodeClassLoader userCode) {
-        ClassLoader job = userCode != null ? userCode.asClassLoader() : Thread.currentThread().getContextClassLoader();
+        ClassLoader job = userCode != null
+                ? userCode.asClassLoader()
+                : Thread.currentThread().getContextClassLoader();
         if (!inJobJar(job)) {
             return Attachment.NONE;
         }

@@ -5,12 +5,11 @@ import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.SpiVersion;
 
+import org.apache.flink.util.TemporaryClassLoaderContext;
 import org.pf4j.PluginDescriptor;
 import org.pf4j.PluginWrapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -73,9 +72,8 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
     private void load() {
         Path dir = settings.pluginsDir();
         if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException(
-                    "Plugins directory " + dir + " does not exist or is not a directory (set '"
-                            + PluginSettings.PLUGINS_DIR + "')");
+            throw new IllegalArgumentException("Plugins directory " + dir
+                    + " does not exist or is not a directory (set '" + PluginSettings.PLUGINS_DIR + "')");
         }
         List<Path> candidates = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
@@ -128,10 +126,14 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 }
             }
             Path unpacked = name.endsWith(".zip") ? org.pf4j.util.FileUtils.expandIfZip(path) : path;
-            if (Files.isDirectory(unpacked) && !Files.isRegularFile(unpacked.resolve("plugin.properties"))
+            if (Files.isDirectory(unpacked)
+                    && !Files.isRegularFile(unpacked.resolve("plugin.properties"))
                     && !Files.isRegularFile(unpacked.resolve("META-INF/MANIFEST.MF"))) {
-                fail(name, path, "no plugin.properties in " + unpacked
-                        + " (a plugin folder needs one with plugin.id, plugin.version and plugin.requires)");
+                fail(
+                        name,
+                        path,
+                        "no plugin.properties in " + unpacked
+                                + " (a plugin folder needs one with plugin.id, plugin.version and plugin.requires)");
                 return;
             }
             descriptor = manager.readDescriptor(unpacked);
@@ -142,12 +144,23 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             }
             PluginInfo existing = plugins.get(id);
             if (existing != null) {
-                fail(id + " (" + name + ")", path, "duplicate plugin id '" + id + "': already loaded from " + existing.path());
+                fail(
+                        id + " (" + name + ")",
+                        path,
+                        "duplicate plugin id '" + id + "': already loaded from " + existing.path());
                 return;
             }
             if (!settings.enabled().isEmpty() && !settings.enabled().contains(id)) {
-                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), descriptor.getRequires(), path,
-                        PluginInfo.Status.DISABLED, null, Collections.emptyMap()));
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                descriptor.getVersion(),
+                                descriptor.getRequires(),
+                                path,
+                                PluginInfo.Status.DISABLED,
+                                null,
+                                Collections.emptyMap()));
                 return;
             }
             String requires = descriptor.getRequires();
@@ -158,33 +171,69 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 // PF4J reads a missing plugin.requires as '*', and '>=1.1.0' admits every later major too
                 unbounded = manager.getVersionManager().checkVersionConstraint(nextMajor(SpiVersion.CURRENT), requires);
             } catch (RuntimeException e) {
-                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
-                        "plugin '" + id + "' has a malformed plugin.requires '" + requires + "' (" + e.getClass().getSimpleName()
-                                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); expected an SPI version range such as "
-                                + exampleRequirement(), Collections.emptyMap()));
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                descriptor.getVersion(),
+                                requires,
+                                path,
+                                PluginInfo.Status.FAILED,
+                                "plugin '" + id + "' has a malformed plugin.requires '" + requires + "' ("
+                                        + e.getClass().getSimpleName()
+                                        + (e.getMessage() == null ? "" : ": " + e.getMessage())
+                                        + "); expected an SPI version range such as "
+                                        + exampleRequirement(),
+                                Collections.emptyMap()));
                 return;
             }
             String corrupt = corruptJar(unpacked);
             if (corrupt != null) {
-                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
-                        "plugin '" + id + "' has a corrupt jar: " + corrupt, Collections.emptyMap()));
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                descriptor.getVersion(),
+                                requires,
+                                path,
+                                PluginInfo.Status.FAILED,
+                                "plugin '" + id + "' has a corrupt jar: " + corrupt,
+                                Collections.emptyMap()));
                 return;
             }
             if (!compatible) {
-                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
-                        "plugin '" + id + "' requires SPI " + requires + " but this framework provides SPI "
-                                + SpiVersion.CURRENT + "; upgrade Sluice or use a plugin built for SPI " + SpiVersion.CURRENT,
-                        Collections.emptyMap()));
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                descriptor.getVersion(),
+                                requires,
+                                path,
+                                PluginInfo.Status.FAILED,
+                                "plugin '" + id + "' requires SPI " + requires + " but this framework provides SPI "
+                                        + SpiVersion.CURRENT + "; upgrade Sluice or use a plugin built for SPI "
+                                        + SpiVersion.CURRENT,
+                                Collections.emptyMap()));
                 return;
             }
             if (unbounded) {
                 // a plugin built for an earlier major would die with AbstractMethodError or NoSuchMethodError
-                plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.FAILED,
-                        "plugin '" + id + "' requires SPI " + (requires == null || requires.isEmpty() ? "*" : requires)
-                                + ", which admits SPI " + nextMajor(SpiVersion.CURRENT) + " and later majors too; a major version"
-                                + " of the SPI may break a plugin, so plugin.requires must end before the next major: for a"
-                                + " plugin built for this framework's SPI " + SpiVersion.CURRENT + ", " + exampleRequirement(),
-                        Collections.emptyMap()));
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                descriptor.getVersion(),
+                                requires,
+                                path,
+                                PluginInfo.Status.FAILED,
+                                "plugin '" + id + "' requires SPI "
+                                        + (requires == null || requires.isEmpty() ? "*" : requires)
+                                        + ", which admits SPI " + nextMajor(SpiVersion.CURRENT)
+                                        + " and later majors too; a major version"
+                                        + " of the SPI may break a plugin, so plugin.requires must end before the next major: for a"
+                                        + " plugin built for this framework's SPI " + SpiVersion.CURRENT + ", "
+                                        + exampleRequirement(),
+                                Collections.emptyMap()));
                 return;
             }
             manager.loadPlugin(unpacked);
@@ -193,8 +242,16 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             if (wrapper.getFailedException() != null) {
                 throw wrapper.getFailedException();
             }
-            plugins.put(id, new PluginInfo(id, descriptor.getVersion(), requires, path, PluginInfo.Status.LOADED, null,
-                    Collections.emptyMap()));
+            plugins.put(
+                    id,
+                    new PluginInfo(
+                            id,
+                            descriptor.getVersion(),
+                            requires,
+                            path,
+                            PluginInfo.Status.LOADED,
+                            null,
+                            Collections.emptyMap()));
         } catch (Throwable t) {
             fail(name, path, describe(t));
         }
@@ -208,13 +265,22 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
 
     /** The requirement of a plugin built for this framework's SPI, as a message shows it. */
     private static String exampleRequirement() {
-        return "'>=" + SpiVersion.CURRENT + " & <" + nextMajor(SpiVersion.CURRENT) + "' (or '^" + SpiVersion.CURRENT + "')";
+        return "'>=" + SpiVersion.CURRENT + " & <" + nextMajor(SpiVersion.CURRENT) + "' (or '^" + SpiVersion.CURRENT
+                + "')";
     }
 
     private void fail(String key, Path path, String reason) {
         // logged with every other failure once the directory is loaded
-        plugins.put(key, new PluginInfo(key, "?", "?", path, PluginInfo.Status.FAILED,
-                "cannot load plugin from " + path + ": " + reason, Collections.emptyMap()));
+        plugins.put(
+                key,
+                new PluginInfo(
+                        key,
+                        "?",
+                        "?",
+                        path,
+                        PluginInfo.Status.FAILED,
+                        "cannot load plugin from " + path + ": " + reason,
+                        Collections.emptyMap()));
     }
 
     private static String describe(Throwable t) {
@@ -266,15 +332,24 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             }
         }
         if (!problems.isEmpty()) {
-            plugins.put(id, new PluginInfo(id, info.version(), info.requiredSpi(), info.path(), PluginInfo.Status.FAILED,
-                    "plugin '" + id + "': " + String.join("; ", problems), Collections.emptyMap()));
+            plugins.put(
+                    id,
+                    new PluginInfo(
+                            id,
+                            info.version(),
+                            info.requiredSpi(),
+                            info.path(),
+                            PluginInfo.Status.FAILED,
+                            "plugin '" + id + "': " + String.join("; ", problems),
+                            Collections.emptyMap()));
             return;
         }
         for (Object[] f : found) {
             @SuppressWarnings("unchecked")
             Class<? extends SluiceFactory> type = (Class<? extends SluiceFactory>) f[0];
             String identifier = (String) f[1];
-            offered.computeIfAbsent(type.getSimpleName(), k -> new ArrayList<>()).add(identifier);
+            offered.computeIfAbsent(type.getSimpleName(), k -> new ArrayList<>())
+                    .add(identifier);
             Map<String, Registered> byId = extensions.computeIfAbsent(type, k -> new TreeMap<>());
             Registered previous = byId.get(identifier);
             if (previous != null) {
@@ -285,22 +360,27 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 byId.put(identifier, new Registered(id, (SluiceFactory) f[2]));
             }
         }
-        plugins.put(id, new PluginInfo(id, info.version(), info.requiredSpi(), info.path(),
-                PluginInfo.Status.LOADED, null, offered));
+        plugins.put(
+                id,
+                new PluginInfo(
+                        id, info.version(), info.requiredSpi(), info.path(), PluginInfo.Status.LOADED, null, offered));
     }
 
     private <T extends SluiceFactory> T create(Class<T> type, Class<?> extensionClass, ClassLoader loader) {
         // a constructor that looks up services or classes does so through the plugin's loader, as every later call does
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return SpiWrappers.wrap(type, type.cast(manager.getExtensionFactory().create(extensionClass)), loader);
+            return SpiWrappers.wrap(
+                    type, type.cast(manager.getExtensionFactory().create(extensionClass)), loader);
         }
     }
 
     /** What a constructor threw, without PF4J's and reflection's wrappers. */
     private static Throwable rootOfCreation(Throwable t) {
         Throwable cause = t;
-        while ((cause instanceof org.pf4j.PluginRuntimeException || cause instanceof java.lang.reflect.InvocationTargetException
-                || cause instanceof ExceptionInInitializerError) && cause.getCause() != null) {
+        while ((cause instanceof org.pf4j.PluginRuntimeException
+                        || cause instanceof java.lang.reflect.InvocationTargetException
+                        || cause instanceof ExceptionInInitializerError)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;
@@ -317,15 +397,24 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             for (String owner : owners) {
                 List<String> others = new ArrayList<>(owners);
                 others.remove(owner);
-                reasons.computeIfAbsent(owner, k -> new ArrayList<>()).add(type.getSimpleName() + " '" + identifier
-                        + "' is offered by plugin " + String.join(", ", others) + " too");
+                reasons.computeIfAbsent(owner, k -> new ArrayList<>())
+                        .add(type.getSimpleName() + " '" + identifier + "' is offered by plugin "
+                                + String.join(", ", others) + " too");
             }
         }));
         reasons.forEach((owner, clash) -> {
             PluginInfo p = plugins.get(owner);
-            plugins.put(owner, new PluginInfo(owner, p.version(), p.requiredSpi(), p.path(), PluginInfo.Status.FAILED,
-                    "plugin '" + owner + "' clashes: " + String.join("; ", clash) + "; remove one or enable only one with '"
-                            + PluginSettings.PLUGINS_ENABLED + "'", p.extensions()));
+            plugins.put(
+                    owner,
+                    new PluginInfo(
+                            owner,
+                            p.version(),
+                            p.requiredSpi(),
+                            p.path(),
+                            PluginInfo.Status.FAILED,
+                            "plugin '" + owner + "' clashes: " + String.join("; ", clash)
+                                    + "; remove one or enable only one with '" + PluginSettings.PLUGINS_ENABLED + "'",
+                            p.extensions()));
         });
     }
 
@@ -339,9 +428,18 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
         }
         for (String enabled : settings.enabled()) {
             if (!plugins.containsKey(enabled)) {
-                plugins.put(enabled, new PluginInfo(enabled, "?", "?", settings.pluginsDir(), PluginInfo.Status.FAILED,
-                        "'" + PluginSettings.PLUGINS_ENABLED + "' names plugin '" + enabled + "', which is not in "
-                                + settings.pluginsDir() + "; plugins there: " + available, Collections.emptyMap()));
+                plugins.put(
+                        enabled,
+                        new PluginInfo(
+                                enabled,
+                                "?",
+                                "?",
+                                settings.pluginsDir(),
+                                PluginInfo.Status.FAILED,
+                                "'" + PluginSettings.PLUGINS_ENABLED + "' names plugin '" + enabled
+                                        + "', which is not in " + settings.pluginsDir() + "; plugins there: "
+                                        + available,
+                                Collections.emptyMap()));
             }
         }
     }
@@ -386,31 +484,38 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
     private Registered findRegistered(Class<? extends SluiceFactory> type, String identifier) {
         List<String> owners = clashes.getOrDefault(type, Collections.emptyMap()).get(identifier);
         if (owners != null) {
-            throw new IllegalArgumentException(
-                    "More than one plugin offers " + type.getSimpleName() + " '" + identifier + "': " + owners
-                            + " in " + settings.pluginsDir() + "; enable only one with '" + PluginSettings.PLUGINS_ENABLED + "'");
+            throw new IllegalArgumentException("More than one plugin offers " + type.getSimpleName() + " '" + identifier
+                    + "': " + owners + " in " + settings.pluginsDir() + "; enable only one with '"
+                    + PluginSettings.PLUGINS_ENABLED + "'");
         }
         Registered r = extensions.getOrDefault(type, Collections.emptyMap()).get(identifier);
         if (r == null) {
             StringBuilder failed = new StringBuilder();
             for (PluginInfo p : plugins.values()) {
                 if (p.status() == PluginInfo.Status.FAILED) {
-                    failed.append("\n  failed plugin ").append(p.id()).append(": ").append(p.error());
+                    failed.append("\n  failed plugin ")
+                            .append(p.id())
+                            .append(": ")
+                            .append(p.error());
                 } else if (p.status() == PluginInfo.Status.DISABLED) {
-                    failed.append("\n  disabled plugin ").append(p.id()).append(": not in '")
-                            .append(PluginSettings.PLUGINS_ENABLED).append("' = ").append(settings.enabled());
+                    failed.append("\n  disabled plugin ")
+                            .append(p.id())
+                            .append(": not in '")
+                            .append(PluginSettings.PLUGINS_ENABLED)
+                            .append("' = ")
+                            .append(settings.enabled());
                 }
             }
-            throw new IllegalArgumentException(
-                    "No " + type.getSimpleName() + " named '" + identifier + "'. Available: " + identifiers(type)
-                            + " (plugins directory " + settings.pluginsDir() + ")" + failed);
+            throw new IllegalArgumentException("No " + type.getSimpleName() + " named '" + identifier + "'. Available: "
+                    + identifiers(type) + " (plugins directory " + settings.pluginsDir() + ")" + failed);
         }
         return r;
     }
 
     @Override
     public List<String> identifiers(Class<? extends SluiceFactory> type) {
-        return new ArrayList<>(extensions.getOrDefault(type, Collections.emptyMap()).keySet());
+        return new ArrayList<>(
+                extensions.getOrDefault(type, Collections.emptyMap()).keySet());
     }
 
     /** Every plugin found in the directory, with its status. */

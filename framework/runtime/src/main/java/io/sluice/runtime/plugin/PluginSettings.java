@@ -47,7 +47,8 @@ public final class PluginSettings implements Serializable {
     private final String additionalParentFirst;
     private final String additionalPluginFirst;
 
-    private PluginSettings(String pluginsDir, Set<String> enabled, String additionalParentFirst, String additionalPluginFirst) {
+    private PluginSettings(
+            String pluginsDir, Set<String> enabled, String additionalParentFirst, String additionalPluginFirst) {
         this.pluginsDir = pluginsDir;
         this.enabled = new TreeSet<>(enabled);
         this.additionalParentFirst = additionalParentFirst == null ? "" : additionalParentFirst;
@@ -56,7 +57,8 @@ public final class PluginSettings implements Serializable {
 
     /** Settings with an explicit directory, all plugins enabled. */
     public static PluginSettings of(Path pluginsDir) {
-        return new PluginSettings(pluginsDir.toAbsolutePath().normalize().toString(), Collections.emptySet(), null, null);
+        return new PluginSettings(
+                pluginsDir.toAbsolutePath().normalize().toString(), Collections.emptySet(), null, null);
     }
 
     /**
@@ -74,10 +76,14 @@ public final class PluginSettings implements Serializable {
                             + PLUGINS_DIR + "', the environment variable " + PLUGINS_DIR_ENV + " or the key '"
                             + PLUGINS_DIR + "' in Flink's config.yaml");
         }
-        String enabled = firstNonEmpty(options.get(PLUGINS_ENABLED), System.getProperty(PLUGINS_ENABLED),
+        String enabled = firstNonEmpty(
+                options.get(PLUGINS_ENABLED),
+                System.getProperty(PLUGINS_ENABLED),
                 FlinkProcessConfiguration.get(PLUGINS_ENABLED).orElse(null));
-        String additional = firstNonEmpty(options.get(PARENT_FIRST_ADDITIONAL), System.getProperty(PARENT_FIRST_ADDITIONAL));
-        String pluginFirst = firstNonEmpty(options.get(PLUGIN_FIRST_ADDITIONAL), System.getProperty(PLUGIN_FIRST_ADDITIONAL));
+        String additional =
+                firstNonEmpty(options.get(PARENT_FIRST_ADDITIONAL), System.getProperty(PARENT_FIRST_ADDITIONAL));
+        String pluginFirst =
+                firstNonEmpty(options.get(PLUGIN_FIRST_ADDITIONAL), System.getProperty(PLUGIN_FIRST_ADDITIONAL));
         // here, where the client validates its options, rather than when a task first loads the plugins
         ClassLoadingRule.withAdditional(additional, pluginFirst);
         return new PluginSettings(
@@ -87,8 +93,13 @@ public final class PluginSettings implements Serializable {
     /** These settings as seen from a task's JVM: its own directory setting wins. */
     public PluginSettings onTask() {
         String own = processSetting();
-        return own == null ? this : new PluginSettings(Paths.get(own).toAbsolutePath().normalize().toString(), enabled,
-                additionalParentFirst, additionalPluginFirst);
+        return own == null
+                ? this
+                : new PluginSettings(
+                        Paths.get(own).toAbsolutePath().normalize().toString(),
+                        enabled,
+                        additionalParentFirst,
+                        additionalPluginFirst);
     }
 
     /**
@@ -97,12 +108,15 @@ public final class PluginSettings implements Serializable {
      */
     static String processSetting() {
         String explicit = firstNonEmpty(System.getProperty(PLUGINS_DIR), System.getenv(PLUGINS_DIR_ENV));
-        return explicit != null ? explicit : FlinkProcessConfiguration.get(PLUGINS_DIR).orElse(null);
+        return explicit != null
+                ? explicit
+                : FlinkProcessConfiguration.get(PLUGINS_DIR).orElse(null);
     }
 
     /** With only the given plugin ids enabled. */
     public PluginSettings withEnabled(String... ids) {
-        return new PluginSettings(pluginsDir, new TreeSet<>(Arrays.asList(ids)), additionalParentFirst, additionalPluginFirst);
+        return new PluginSettings(
+                pluginsDir, new TreeSet<>(Arrays.asList(ids)), additionalParentFirst, additionalPluginFirst);
     }
 
     public Path pluginsDir() {
@@ -146,7 +160,8 @@ public final class PluginSettings implements Serializable {
             return false;
         }
         PluginSettings that = (PluginSettings) o;
-        return pluginsDir.equals(that.pluginsDir) && enabled.equals(that.enabled)
+        return pluginsDir.equals(that.pluginsDir)
+                && enabled.equals(that.enabled)
                 && additionalParentFirst.equals(that.additionalParentFirst)
                 && additionalPluginFirst.equals(that.additionalPluginFirst);
     }

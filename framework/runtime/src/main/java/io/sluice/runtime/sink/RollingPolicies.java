@@ -52,12 +52,14 @@ public final class RollingPolicies {
         }
 
         public DefaultPolicy withRolloverInterval(Duration interval) {
-            choice = choice.with(FileOptions.ROLLING_ROLLOVER_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+            choice =
+                    choice.with(FileOptions.ROLLING_ROLLOVER_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
             return this;
         }
 
         public DefaultPolicy withInactivityInterval(Duration interval) {
-            choice = choice.with(FileOptions.ROLLING_INACTIVITY_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+            choice = choice.with(
+                    FileOptions.ROLLING_INACTIVITY_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
             return this;
         }
 

@@ -35,8 +35,15 @@ public final class SinkDescriptor implements Serializable {
     private final boolean overwrite;
     private final LinkedHashMap<String, String> jobConfiguration;
 
-    SinkDescriptor(String target, String pluginId, Map<String, String> options, RowType rowType,
-            List<String> partitionKeys, PluginSettings pluginSettings, List<String> primaryKey, boolean overwrite,
+    SinkDescriptor(
+            String target,
+            String pluginId,
+            Map<String, String> options,
+            RowType rowType,
+            List<String> partitionKeys,
+            PluginSettings pluginSettings,
+            List<String> primaryKey,
+            boolean overwrite,
             Map<String, String> jobConfiguration) {
         this.target = Objects.requireNonNull(target);
         this.pluginId = Objects.requireNonNull(pluginId);
@@ -59,8 +66,8 @@ public final class SinkDescriptor implements Serializable {
     }
 
     /** As {@link #resolve(Map, RowType, List)}, for a table with a primary key. */
-    public static SinkDescriptor resolve(Map<String, String> options, RowType rowType, List<String> partitionKeys,
-            List<String> primaryKey) {
+    public static SinkDescriptor resolve(
+            Map<String, String> options, RowType rowType, List<String> partitionKeys, List<String> primaryKey) {
         for (String column : primaryKey) {
             if (!rowType.getFieldNames().contains(column)) {
                 throw new IllegalArgumentException("Primary key column '" + column + "' is not a column of " + rowType);
@@ -73,13 +80,21 @@ public final class SinkDescriptor implements Serializable {
         PluginSettings settings = PluginSettings.fromOptions(options);
         PluginRegistry registry = PluginRegistry.get(settings);
         String pluginId = registry.pluginOf(TargetFactory.class, target);
-        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, settings, primaryKey, false,
-                Collections.emptyMap());
+        return new SinkDescriptor(
+                target, pluginId, options, rowType, partitionKeys, settings, primaryKey, false, Collections.emptyMap());
     }
 
     /** This sink, replacing what its data overwrites ({@code INSERT OVERWRITE}) or not. */
     public SinkDescriptor withOverwrite(boolean overwrite) {
-        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, pluginSettings, primaryKey, overwrite,
+        return new SinkDescriptor(
+                target,
+                pluginId,
+                options,
+                rowType,
+                partitionKeys,
+                pluginSettings,
+                primaryKey,
+                overwrite,
                 jobConfiguration);
     }
 
@@ -89,7 +104,15 @@ public final class SinkDescriptor implements Serializable {
      * the table's own.
      */
     public SinkDescriptor withJobConfiguration(Map<String, String> configuration) {
-        return new SinkDescriptor(target, pluginId, options, rowType, partitionKeys, pluginSettings, primaryKey, overwrite,
+        return new SinkDescriptor(
+                target,
+                pluginId,
+                options,
+                rowType,
+                partitionKeys,
+                pluginSettings,
+                primaryKey,
+                overwrite,
                 configuration);
     }
 
@@ -149,7 +172,8 @@ public final class SinkDescriptor implements Serializable {
         String found = registry.pluginOf(TargetFactory.class, target);
         if (!found.equals(pluginId)) {
             throw new IllegalStateException("Target '" + target + "' was planned with plugin '" + pluginId
-                    + "' but this JVM's plugins directory " + registry.settings().pluginsDir() + " has it in plugin '" + found + "'");
+                    + "' but this JVM's plugins directory "
+                    + registry.settings().pluginsDir() + " has it in plugin '" + found + "'");
         }
         return registry.find(TargetFactory.class, target);
     }

@@ -22,8 +22,13 @@ public final class SinkPlanner {
      * @throws IllegalArgumentException for an unknown target or option, an invalid value, or an
      *     overwrite the target does not support
      */
-    public static SinkDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys,
-            List<String> primaryKey, Map<String, String> jobConfiguration, boolean overwrite) {
+    public static SinkDescriptor plan(
+            Map<String, String> options,
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKey,
+            Map<String, String> jobConfiguration,
+            boolean overwrite) {
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys, primaryKey)
                 .withOverwrite(overwrite)
                 .withJobConfiguration(jobConfiguration);

@@ -1,13 +1,13 @@
 package io.sluice.runtime.sink;
 
-import io.sluice.runtime.sink.distribution.WriterDistribution;
-import io.sluice.runtime.sink.compaction.CompactionPlanner;
-import io.sluice.runtime.sink.compaction.CompactorChoice;
-import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
-import io.sluice.runtime.sink.partition.PartitionCommitTrigger;
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.sink.compaction.CompactionPlanner;
+import io.sluice.runtime.sink.compaction.CompactorChoice;
+import io.sluice.runtime.sink.distribution.WriterDistribution;
+import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
+import io.sluice.runtime.sink.partition.PartitionCommitTrigger;
 import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
@@ -15,7 +15,6 @@ import io.sluice.spi.sink.TargetFactory;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-
 
 /**
  * Checks a sink's options on the client, before the job starts: every option must be known
@@ -33,17 +32,18 @@ public final class SinkValidation {
         PluginRegistry registry = descriptor.registry();
         TargetFactory target = descriptor.targetFactory();
         Configuration config = descriptor.configuration();
-        KnownOptions.of(descriptor.options(), registry).check(descriptor.options(), "target '" + descriptor.target() + "'");
+        KnownOptions.of(descriptor.options(), registry)
+                .check(descriptor.options(), "target '" + descriptor.target() + "'");
         for (ConfigOption<?> o : target.requiredOptions()) {
             if (!config.contains(o)) {
-                throw new IllegalArgumentException("Missing required option '" + o.key() + "' for target '"
-                        + descriptor.target() + "'");
+                throw new IllegalArgumentException(
+                        "Missing required option '" + o.key() + "' for target '" + descriptor.target() + "'");
             }
         }
         config.getOptional(SluiceOptions.SINK_PARALLELISM).ifPresent(p -> {
             if (p < 1) {
-                throw new IllegalArgumentException("Invalid '" + SluiceOptions.SINK_PARALLELISM.key() + "' '" + p
-                        + "': must be at least 1");
+                throw new IllegalArgumentException(
+                        "Invalid '" + SluiceOptions.SINK_PARALLELISM.key() + "' '" + p + "': must be at least 1");
             }
         });
         // checked whether or not a commit policy reads them (see PartitionCommitTrigger.validate)
@@ -67,7 +67,12 @@ public final class SinkValidation {
 
     /** The sink context of the client, for the decisions the planner asks of a target. */
     public static SinkContext clientContext(SinkDescriptor descriptor) {
-        return new TaskSinkContext(descriptor, "client", 0, 1, UnregisteredMetricsGroup.createSinkWriterMetricGroup(),
+        return new TaskSinkContext(
+                descriptor,
+                "client",
+                0,
+                1,
+                UnregisteredMetricsGroup.createSinkWriterMetricGroup(),
                 descriptor.registry());
     }
 }

@@ -1,13 +1,13 @@
 package io.sluice.runtime.sink;
 
-import io.sluice.runtime.plugin.PluginLifecycle;
-import io.sluice.runtime.sink.commit.CommitAggregator;
-import io.sluice.runtime.sink.commit.SluiceCommitter;
-import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.sink.commit.CommitAggregator;
+import io.sluice.runtime.sink.commit.SluiceCommitter;
+import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
@@ -109,11 +109,13 @@ public final class SluiceSink
                 restored.add(e.payloadFor(descriptor.pluginId(), descriptor.target()));
             }
         }
-        TaskSinkContext sinkContext = new TaskSinkContext(descriptor,
+        TaskSinkContext sinkContext = new TaskSinkContext(
+                descriptor,
                 context.getJobInfo().getJobId().toHexString(),
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
-                context.metricGroup(), registry);
+                context.metricGroup(),
+                registry);
         io.sluice.spi.sink.TargetWriter writer;
         try {
             writer = target.createWriter(sinkContext, restored);
@@ -122,8 +124,8 @@ public final class SluiceSink
             FailFast.ifNonRecoverable(e);
             throw e;
         }
-        return new SluiceSinkWriter(writer,
-                descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService(), attachment);
+        return new SluiceSinkWriter(
+                writer, descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService(), attachment);
     }
 
     @Override
@@ -134,8 +136,11 @@ public final class SluiceSink
     @Override
     public Committer<Committable> createCommitter(CommitterInitContext context) throws IOException {
         // commits only what checkpoints of earlier versions left in its state: see CommitAggregator
-        return SluiceCommitter.forSink(descriptor, context.getJobInfo().getJobId().toHexString(),
-                context.getTaskInfo().getIndexOfThisSubtask(), context.getTaskInfo().getNumberOfParallelSubtasks(),
+        return SluiceCommitter.forSink(
+                descriptor,
+                context.getJobInfo().getJobId().toHexString(),
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.metricGroup());
     }
 
@@ -165,8 +170,9 @@ public final class SluiceSink
         }
         List<String> key = target.changeKey(context);
         if (key.isEmpty()) {
-            throw new IllegalArgumentException("Target '" + descriptor.target() + "' takes changes but names no key"
-                    + " columns to route them by: declare a PRIMARY KEY ... NOT ENFORCED (or the builder's primary key)");
+            throw new IllegalArgumentException(
+                    "Target '" + descriptor.target() + "' takes changes but names no key"
+                            + " columns to route them by: declare a PRIMARY KEY ... NOT ENFORCED (or the builder's primary key)");
         }
         return input.keyBy(new ChangeKeySelector(descriptor.rowType(), key));
     }
@@ -177,7 +183,9 @@ public final class SluiceSink
         // no uids here: Flink derives them from the uid the user gives the sink
         return writeResults
                 .global()
-                .transform("Sluice commit aggregator", CommittableMessageTypeInfo.of(CommittableSerializer::new),
+                .transform(
+                        "Sluice commit aggregator",
+                        CommittableMessageTypeInfo.of(CommittableSerializer::new),
                         new CommitAggregator(descriptor))
                 .name("Sluice commit aggregator: " + descriptor.target())
                 .setParallelism(1)
@@ -188,6 +196,9 @@ public final class SluiceSink
 
     /** The sink's parallelism option, or -1 for the input's. */
     public int parallelism() {
-        return descriptor.configuration().getOptional(SluiceOptions.SINK_PARALLELISM).orElse(-1);
+        return descriptor
+                .configuration()
+                .getOptional(SluiceOptions.SINK_PARALLELISM)
+                .orElse(-1);
     }
 }

@@ -1,10 +1,9 @@
 package io.sluice.runtime.sink;
 
-import io.sluice.runtime.sink.compaction.CompactionStrategy;
-import io.sluice.spi.FileOptions;
-
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.runtime.sink.compaction.CompactionStrategy;
+import io.sluice.spi.FileOptions;
 import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -128,7 +127,8 @@ public final class SluiceSinkBuilder {
 
     /** How rows reach the writers ({@code distribution-mode}); see {@link io.sluice.runtime.sink.distribution.WriterDistribution}. */
     public SluiceSinkBuilder withDistributionMode(io.sluice.spi.distribution.DistributionMode mode) {
-        options.put(io.sluice.runtime.config.SluiceOptions.DISTRIBUTION_MODE.key(),
+        options.put(
+                io.sluice.runtime.config.SluiceOptions.DISTRIBUTION_MODE.key(),
                 io.sluice.runtime.sink.distribution.WriterDistribution.name(mode));
         return this;
     }
@@ -163,8 +163,9 @@ public final class SluiceSinkBuilder {
      */
     public SluiceSink build() {
         Map<String, String> all = new LinkedHashMap<>(options);
-        if (!all.containsKey(BucketAssigners.KIND) && declares(SinkDescriptor.resolve(all, rowType, partitionKeys)
-                .targetFactory(), BucketAssigners.KIND)) {
+        if (!all.containsKey(BucketAssigners.KIND)
+                && declares(
+                        SinkDescriptor.resolve(all, rowType, partitionKeys).targetFactory(), BucketAssigners.KIND)) {
             // FileSink's default, for a target of buckets: hourly buckets by processing time
             all.putAll(BucketAssigners.dateTime().options());
         }

@@ -40,7 +40,11 @@ final class SluiceSinkWriter
 
     private final PluginLifecycle.Attachment attachment;
 
-    SluiceSinkWriter(TargetWriter writer, String pluginId, String target, ProcessingTimeService timeService,
+    SluiceSinkWriter(
+            TargetWriter writer,
+            String pluginId,
+            String target,
+            ProcessingTimeService timeService,
             PluginLifecycle.Attachment attachment) {
         this.attachment = attachment;
         this.writer = writer;
@@ -102,8 +106,12 @@ final class SluiceSinkWriter
         }
         List<Committable.Entry> entries = new ArrayList<>(pending.size());
         for (PendingCommit p : pending) {
-            entries.add(new Committable.Entry(new Envelope(pluginId, target, p.payload()), p.partition(),
-                    p.partitionCreationTime(), p.size(), p.forCompaction()));
+            entries.add(new Committable.Entry(
+                    new Envelope(pluginId, target, p.payload()),
+                    p.partition(),
+                    p.partitionCreationTime(),
+                    p.size(),
+                    p.forCompaction()));
         }
         return Collections.singletonList(new Committable(entries));
     }
@@ -136,7 +144,10 @@ final class SluiceSinkWriter
     /** One instance per writer, updated before every row: no allocation per record. */
     private static final class MutableRecordContext implements RecordContext {
         private final ProcessingTimeService timeService;
-        @Nullable Long timestamp;
+
+        @Nullable
+        Long timestamp;
+
         long watermark = Long.MIN_VALUE;
 
         MutableRecordContext(ProcessingTimeService timeService) {

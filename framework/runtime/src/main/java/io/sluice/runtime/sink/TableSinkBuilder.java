@@ -181,7 +181,8 @@ public final class TableSinkBuilder<T> {
                 .withOptions(options)
                 .withPrimaryKey(equalityFields.toArray(new String[0]))
                 .withOverwrite(overwrite)
-                .withJobConfiguration(rows.getExecutionEnvironment().getConfiguration().toMap());
+                .withJobConfiguration(
+                        rows.getExecutionEnvironment().getConfiguration().toMap());
         if (writeParallelism > 0) {
             builder.withOption(SluiceOptions.SINK_PARALLELISM.key(), String.valueOf(writeParallelism));
         }
@@ -199,7 +200,7 @@ public final class TableSinkBuilder<T> {
         if (type instanceof InternalTypeInfo && ((InternalTypeInfo<?>) type).toLogicalType() instanceof RowType) {
             return (RowType) ((InternalTypeInfo<?>) type).toLogicalType();
         }
-        throw new IllegalArgumentException("The input's type " + type + " does not say its columns: give them with"
-                + " tableSchema(RowType)");
+        throw new IllegalArgumentException(
+                "The input's type " + type + " does not say its columns: give them with" + " tableSchema(RowType)");
     }
 }

@@ -1,13 +1,13 @@
 package io.sluice.runtime.sink;
 
-import io.sluice.runtime.sink.compaction.CompactorChoice;
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.sink.compaction.CompactorChoice;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.FileCompactor;
-import io.sluice.spi.compact.SinkCompaction;
-import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.compact.FileCompactorFactory;
+import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -30,8 +30,13 @@ public final class TaskSinkContext implements SinkContext {
     private final ExtensionLookup extensions;
     private Optional<SinkCompaction> compaction; // decided when first asked for
 
-    public TaskSinkContext(SinkDescriptor descriptor, String jobId, int subtaskIndex, int numberOfSubtasks,
-            MetricGroup metricGroup, ExtensionLookup extensions) {
+    public TaskSinkContext(
+            SinkDescriptor descriptor,
+            String jobId,
+            int subtaskIndex,
+            int numberOfSubtasks,
+            MetricGroup metricGroup,
+            ExtensionLookup extensions) {
         this.descriptor = descriptor;
         this.options = descriptor.configuration();
         this.jobId = jobId;
@@ -89,7 +94,8 @@ public final class TaskSinkContext implements SinkContext {
     @Override
     public Optional<SinkCompaction> compaction() {
         if (compaction == null) {
-            boolean supported = extensions.find(TargetFactory.class, descriptor.target()).supportsCompaction();
+            boolean supported =
+                    extensions.find(TargetFactory.class, descriptor.target()).supportsCompaction();
             compaction = supported ? Optional.of(new Compaction()) : Optional.empty();
         }
         return compaction;

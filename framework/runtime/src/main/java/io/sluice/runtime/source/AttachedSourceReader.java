@@ -27,8 +27,8 @@ public final class AttachedSourceReader<T, S extends SourceSplit> implements Sou
         this(delegate, () -> {}, attachment);
     }
 
-    public AttachedSourceReader(SourceReader<T, S> delegate, AutoCloseable formatResources,
-            PluginLifecycle.Attachment attachment) {
+    public AttachedSourceReader(
+            SourceReader<T, S> delegate, AutoCloseable formatResources, PluginLifecycle.Attachment attachment) {
         this.delegate = delegate;
         this.formatResources = formatResources;
         this.attachment = attachment;
@@ -86,7 +86,8 @@ public final class AttachedSourceReader<T, S extends SourceSplit> implements Sou
 
     @Override
     public void close() throws Exception {
-        try (PluginLifecycle.Attachment a = attachment; AutoCloseable r = formatResources) {
+        try (PluginLifecycle.Attachment a = attachment;
+                AutoCloseable r = formatResources) {
             delegate.close();
         }
     }

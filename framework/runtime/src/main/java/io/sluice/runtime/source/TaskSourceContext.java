@@ -31,18 +31,38 @@ public final class TaskSourceContext implements SourceContext {
     private final Boundedness boundedness;
 
     public TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
-        this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), Collections.emptyMap(), extensions,
-                Optional.empty(), OptionalLong.empty(), boundedness(descriptor.isContinuous()));
+        this(
+                descriptor.rowType(),
+                descriptor.partitionKeys(),
+                descriptor.options(),
+                Collections.emptyMap(),
+                extensions,
+                Optional.empty(),
+                OptionalLong.empty(),
+                boundedness(descriptor.isContinuous()));
     }
 
     public TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
-        this(descriptor.rowType(), descriptor.partitionKeys(), descriptor.options(), descriptor.jobConfiguration(),
-                extensions, descriptor.pushedFilters(), descriptor.pushedLimit(), boundedness(descriptor.isContinuous()));
+        this(
+                descriptor.rowType(),
+                descriptor.partitionKeys(),
+                descriptor.options(),
+                descriptor.jobConfiguration(),
+                extensions,
+                descriptor.pushedFilters(),
+                descriptor.pushedLimit(),
+                boundedness(descriptor.isContinuous()));
     }
 
-    private TaskSourceContext(RowType rowType, List<String> partitionKeys, Map<String, String> rawOptions,
-            Map<String, String> jobConfiguration, ExtensionLookup extensions, Optional<Payload> pushedFilters,
-            OptionalLong pushedLimit, Boundedness boundedness) {
+    private TaskSourceContext(
+            RowType rowType,
+            List<String> partitionKeys,
+            Map<String, String> rawOptions,
+            Map<String, String> jobConfiguration,
+            ExtensionLookup extensions,
+            Optional<Payload> pushedFilters,
+            OptionalLong pushedLimit,
+            Boundedness boundedness) {
         this.boundedness = boundedness;
         this.pushedFilters = pushedFilters;
         this.pushedLimit = pushedLimit;

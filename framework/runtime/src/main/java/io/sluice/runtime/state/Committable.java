@@ -25,8 +25,14 @@ public final class Committable {
         this(0, "", "", "", entries, Collections.emptyList(), Collections.emptyList());
     }
 
-    public Committable(long checkpointId, String jobId, String operatorId, String epoch, List<Entry> entries,
-            List<Unit> compactions, List<String> duePartitions) {
+    public Committable(
+            long checkpointId,
+            String jobId,
+            String operatorId,
+            String epoch,
+            List<Entry> entries,
+            List<Unit> compactions,
+            List<String> duePartitions) {
         this.checkpointId = checkpointId;
         this.jobId = jobId;
         this.operatorId = operatorId;
@@ -82,7 +88,8 @@ public final class Committable {
         private final long size;
         private final boolean forCompaction;
 
-        public Entry(Envelope envelope, String partition, long partitionCreationTime, long size, boolean forCompaction) {
+        public Entry(
+                Envelope envelope, String partition, long partitionCreationTime, long size, boolean forCompaction) {
             this.envelope = envelope;
             this.partition = partition;
             this.partitionCreationTime = partitionCreationTime;

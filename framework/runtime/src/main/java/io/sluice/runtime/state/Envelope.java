@@ -51,10 +51,9 @@ public final class Envelope {
      */
     public Payload payloadFor(String expectedPluginId, String expectedExtension) {
         if (!pluginId.equals(expectedPluginId) || !extension.equals(expectedExtension)) {
-            throw new IllegalStateException(
-                    "State was written by extension '" + extension + "' of plugin '" + pluginId
-                            + "', but this job uses '" + expectedExtension + "' of plugin '" + expectedPluginId
-                            + "'; restore with the same target or start without state");
+            throw new IllegalStateException("State was written by extension '" + extension + "' of plugin '" + pluginId
+                    + "', but this job uses '" + expectedExtension + "' of plugin '" + expectedPluginId
+                    + "'; restore with the same target or start without state");
         }
         return payload;
     }

@@ -35,7 +35,11 @@ public final class SluiceCatalog extends TcclCatalog {
     /** The catalog's secret table options, by key: its tables carry them masked. */
     private final Map<String, String> hidden = new java.util.concurrent.ConcurrentHashMap<>();
 
-    SluiceCatalog(TcclCatalog plugin, String target, TargetCatalogFactory factory, CatalogContext context,
+    SluiceCatalog(
+            TcclCatalog plugin,
+            String target,
+            TargetCatalogFactory factory,
+            CatalogContext context,
             Map<String, String> pluginSettings) {
         super(plugin);
         this.target = target;
@@ -66,7 +70,8 @@ public final class SluiceCatalog extends TcclCatalog {
     }
 
     @Override
-    public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp) throws TableNotExistException, CatalogException {
+    public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp)
+            throws TableNotExistException, CatalogException {
         return asSluiceTable(objectPath, super.getTable(objectPath, timestamp));
     }
 

@@ -31,8 +31,11 @@ import java.util.Set;
  */
 public final class SluiceCatalogFactory implements CatalogFactory {
 
-    private static final List<String> PLUGIN_SETTINGS = Arrays.asList(PluginSettings.PLUGINS_DIR,
-            PluginSettings.PLUGINS_ENABLED, PluginSettings.PARENT_FIRST_ADDITIONAL, PluginSettings.PLUGIN_FIRST_ADDITIONAL);
+    private static final List<String> PLUGIN_SETTINGS = Arrays.asList(
+            PluginSettings.PLUGINS_DIR,
+            PluginSettings.PLUGINS_ENABLED,
+            PluginSettings.PARENT_FIRST_ADDITIONAL,
+            PluginSettings.PLUGIN_FIRST_ADDITIONAL);
 
     @Override
     public String factoryIdentifier() {
@@ -74,8 +77,10 @@ public final class SluiceCatalogFactory implements CatalogFactory {
             String message = e instanceof IllegalArgumentException || e instanceof IllegalStateException
                     ? "Invalid options of catalog '" + context.getName() + "' ('type' = 'sluice'): " + e.getMessage()
                     : "Cannot create catalog '" + context.getName() + "' ('type' = 'sluice'): " + e;
-            return new InvalidCatalog(context.getName(), new ValidationException(
-                    Secrets.scrub(message, context.getOptions()), Secrets.scrub(e, context.getOptions())));
+            return new InvalidCatalog(
+                    context.getName(),
+                    new ValidationException(
+                            Secrets.scrub(message, context.getOptions()), Secrets.scrub(e, context.getOptions())));
         }
     }
 

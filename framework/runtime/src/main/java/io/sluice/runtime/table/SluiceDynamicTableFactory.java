@@ -3,8 +3,8 @@ package io.sluice.runtime.table;
 import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.SinkPlanner;
-import io.sluice.runtime.source.file.FileSourcePlanner;
 import io.sluice.runtime.source.file.FileSourceDescriptor;
+import io.sluice.runtime.source.file.FileSourcePlanner;
 import io.sluice.runtime.source.scan.ScanSourcePlanner;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -78,11 +78,18 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         Map<String, String> options = options(table);
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
-            List<String> primaryKey = table.getResolvedSchema().getPrimaryKey()
-                    .map(UniqueConstraint::getColumns).orElse(Collections.emptyList());
+            List<String> primaryKey = table.getResolvedSchema()
+                    .getPrimaryKey()
+                    .map(UniqueConstraint::getColumns)
+                    .orElse(Collections.emptyList());
             // OVERWRITE comes later, from the planner (SluiceDynamicTableSink.applyOverwrite)
-            return new SluiceDynamicTableSink(SinkPlanner.plan(options, rowType, table.getPartitionKeys(), primaryKey,
-                    sessionConfiguration(context.getConfiguration()), false));
+            return new SluiceDynamicTableSink(SinkPlanner.plan(
+                    options,
+                    rowType,
+                    table.getPartitionKeys(),
+                    primaryKey,
+                    sessionConfiguration(context.getConfiguration()),
+                    false));
         } catch (RuntimeException e) {
             return InvalidTable.sink(invalid(context, options, e));
         }
@@ -128,8 +135,8 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
             if (ScanSourcePlanner.readsByScan(options)) {
-                return new SluiceScanTableSource(ScanSourcePlanner.plan(options, rowType, table.getPartitionKeys(),
-                        sessionConfiguration(context.getConfiguration())));
+                return new SluiceScanTableSource(ScanSourcePlanner.plan(
+                        options, rowType, table.getPartitionKeys(), sessionConfiguration(context.getConfiguration())));
             }
             FileSourceDescriptor descriptor = FileSourcePlanner.plan(options, rowType, table.getPartitionKeys());
             return new SluiceDynamicTableSource(descriptor);

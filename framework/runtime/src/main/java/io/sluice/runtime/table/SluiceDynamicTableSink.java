@@ -41,8 +41,9 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
                 acceptsChanges = descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor));
             } catch (RuntimeException e) {
                 // the target loads its table here: a catalog's error may quote its URI or credentials
-                throw new ValidationException(Secrets.scrub("Cannot use target '" + descriptor.target() + "': " + e,
-                        descriptor.options()), Secrets.scrub(e, descriptor.options()));
+                throw new ValidationException(
+                        Secrets.scrub("Cannot use target '" + descriptor.target() + "': " + e, descriptor.options()),
+                        Secrets.scrub(e, descriptor.options()));
             }
         }
         if (!acceptsChanges) {

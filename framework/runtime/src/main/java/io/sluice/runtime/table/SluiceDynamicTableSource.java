@@ -1,7 +1,7 @@
 package io.sluice.runtime.table;
 
-import io.sluice.runtime.source.file.SluiceFileSource;
 import io.sluice.runtime.source.file.FileSourceDescriptor;
+import io.sluice.runtime.source.file.SluiceFileSource;
 import io.sluice.runtime.source.file.SourcePartitions;
 
 import org.apache.flink.table.connector.ChangelogMode;

@@ -72,7 +72,9 @@ public class JobClassBridgeTest {
             "  }",
             "}");
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static URLClassLoader jobLoader;
 
     @BeforeAll
@@ -80,25 +82,29 @@ public class JobClassBridgeTest {
         // surefire's default execution keeps Avro off the class path; with -Dtest=... this class
         // also runs in the Avro adapter's execution, where its premise does not hold
         assumeThatThrownBy(() -> Class.forName("org.apache.avro.Schema", false, RowAdapter.class.getClassLoader()))
-                .as("the framework's class loader has no Avro").isInstanceOf(ClassNotFoundException.class);
+                .as("the framework's class loader has no Avro")
+                .isInstanceOf(ClassNotFoundException.class);
         Path avro = TestPlugins.testLib("avro-" + AVRO + ".jar");
         Path job = TestPlugins.compileJar(tmp.resolve("job.jar"), Map.of("job.AvroJob", JOB), Map.of(), List.of(avro));
-        jobLoader = new URLClassLoader(new URL[] {avro.toUri().toURL(), job.toUri().toURL()},
-                JobClassBridgeTest.class.getClassLoader());
+        jobLoader = new URLClassLoader(
+                new URL[] {avro.toUri().toURL(), job.toUri().toURL()}, JobClassBridgeTest.class.getClassLoader());
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void theJobsAvroRecordsConvertWithTheJobsAvro() throws Exception {
         Class<?> job = jobLoader.loadClass("job.AvroJob");
-        RowAdapter<Object> adapter = (RowAdapter<Object>) job.getMethod("adapter", String.class).invoke(null, SCHEMA);
-        assertThat(adapter.rowType().asSummaryString()).isEqualTo(
-                "ROW<`id` BIGINT NOT NULL, `name` STRING, `at` TIMESTAMP(6) NOT NULL, `price` DECIMAL(9, 2) NOT NULL,"
-                        + " `tags` ARRAY<STRING NOT NULL> NOT NULL> NOT NULL");
+        RowAdapter<Object> adapter =
+                (RowAdapter<Object>) job.getMethod("adapter", String.class).invoke(null, SCHEMA);
+        assertThat(adapter.rowType().asSummaryString())
+                .isEqualTo(
+                        "ROW<`id` BIGINT NOT NULL, `name` STRING, `at` TIMESTAMP(6) NOT NULL, `price` DECIMAL(9, 2) NOT NULL,"
+                                + " `tags` ARRAY<STRING NOT NULL> NOT NULL> NOT NULL");
 
         // as Flink ships it: serialized on the client, deserialized with the job's loader on the task
         byte[] bytes = InstantiationUtil.serializeObject(adapter);
-        assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("org.apache.avro");
+        assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1))
+                .doesNotContain("org.apache.avro");
         RowAdapter<Object> onTask = InstantiationUtil.deserializeObject(bytes, jobLoader);
 
         Object record = job.getMethod("record", String.class, long.class).invoke(null, SCHEMA, 5L);
@@ -121,7 +127,8 @@ public class JobClassBridgeTest {
 
     @Test
     void theConverterIsDefinedBelowTheJobsLoaderAndLinksToItsAvro() throws Exception {
-        Class<?> converter = JobClassBridge.load(AvroConverterSpec.CONVERTER_CLASS, AvroConverterSpec.AVRO_SCHEMA_CLASS, jobLoader);
+        Class<?> converter =
+                JobClassBridge.load(AvroConverterSpec.CONVERTER_CLASS, AvroConverterSpec.AVRO_SCHEMA_CLASS, jobLoader);
         assertThat(converter.getClassLoader()).isInstanceOf(JobClassBridge.BridgeLoader.class);
         assertThat(converter.getClassLoader().getParent()).isSameAs(jobLoader);
         Class<?> avroSeenByConverter = Class.forName("org.apache.avro.Schema", false, converter.getClassLoader());
@@ -130,7 +137,8 @@ public class JobClassBridgeTest {
         // the framework's types are the framework's own, so the converter is one
         assertThat(RecordConverter.class.isAssignableFrom(converter)).isTrue();
         // one bridge per job loader
-        assertThat(JobClassBridge.load(AvroConverterSpec.CONVERTER_CLASS, AvroConverterSpec.AVRO_SCHEMA_CLASS, jobLoader))
+        assertThat(JobClassBridge.load(
+                        AvroConverterSpec.CONVERTER_CLASS, AvroConverterSpec.AVRO_SCHEMA_CLASS, jobLoader))
                 .isSameAs(converter);
         assertThatThrownBy(() -> JobClassBridge.load(RowAdapter.class.getName(), "org.apache.avro.Schema", jobLoader))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -148,8 +156,16 @@ public class JobClassBridgeTest {
     void onlyAvroAdaptersNamesAvroInItsSignatures() {
         // Java serialization and Flink's reflection list a class's methods, which links every type
         // in their signatures: without Avro, that must work for every class a job graph holds
-        for (Class<?> c : new Class<?>[] {RowAdapter.class, RowAdapters.class, SluiceSink.class, SluiceSinkBuilder.class,
-                AvroConverterSpec.class, StructureConverterSpec.class, RecordConverter.class, JobClassBridge.class}) {
+        for (Class<?> c : new Class<?>[] {
+            RowAdapter.class,
+            RowAdapters.class,
+            SluiceSink.class,
+            SluiceSinkBuilder.class,
+            AvroConverterSpec.class,
+            StructureConverterSpec.class,
+            RecordConverter.class,
+            JobClassBridge.class
+        }) {
             assertThatCode(c::getDeclaredMethods).as(c.getName()).doesNotThrowAnyException();
             assertThatCode(c::getDeclaredFields).as(c.getName()).doesNotThrowAnyException();
         }

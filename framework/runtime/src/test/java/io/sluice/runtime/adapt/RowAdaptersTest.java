@@ -63,13 +63,23 @@ class RowAdaptersTest {
             FIELD("payload", DataTypes.BYTES()),
             FIELD("tags", DataTypes.ARRAY(DataTypes.STRING())),
             FIELD("counts", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())),
-            FIELD("address", DataTypes.ROW(FIELD("city", DataTypes.STRING()), FIELD("zip", DataTypes.INT().notNull()))));
+            FIELD(
+                    "address",
+                    DataTypes.ROW(
+                            FIELD("city", DataTypes.STRING()),
+                            FIELD("zip", DataTypes.INT().notNull()))));
 
     static Row fullRow() {
         Map<String, Integer> counts = new LinkedHashMap<>();
         counts.put("a", 1);
         counts.put("b", null);
-        return Row.of(42L, "name", true, 2.5d, 0.5f, 7,
+        return Row.of(
+                42L,
+                "name",
+                true,
+                2.5d,
+                0.5f,
+                7,
                 new BigDecimal("12345678.91"),
                 LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_000_000),
                 LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000),
@@ -91,12 +101,15 @@ class RowAdaptersTest {
         assertThat(row.getFloat(4)).isEqualTo(0.5f);
         assertThat(row.getInt(5)).isEqualTo(7);
         assertThat(row.getDecimal(6, 10, 2).toBigDecimal()).isEqualByComparingTo("12345678.91");
-        assertThat(row.getTimestamp(7, 3).toLocalDateTime()).isEqualTo(LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_000_000));
+        assertThat(row.getTimestamp(7, 3).toLocalDateTime())
+                .isEqualTo(LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_000_000));
         // microseconds kept, also before 1970
-        assertThat(row.getTimestamp(8, 6).toLocalDateTime()).isEqualTo(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000));
+        assertThat(row.getTimestamp(8, 6).toLocalDateTime())
+                .isEqualTo(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000));
         assertThat(row.getTimestamp(9, 6).toInstant()).isEqualTo(Instant.parse("2024-01-01T00:00:00.000001Z"));
         assertThat(row.getInt(10)).isEqualTo((int) LocalDate.of(2024, 2, 29).toEpochDay());
-        assertThat(row.getInt(11)).isEqualTo(LocalTime.of(13, 14, 15, 16_000_000).toSecondOfDay() * 1000 + 16);
+        assertThat(row.getInt(11))
+                .isEqualTo(LocalTime.of(13, 14, 15, 16_000_000).toSecondOfDay() * 1000 + 16);
         assertThat(row.getBinary(12)).containsExactly(1, 2, 3);
         assertThat(row.getArray(13).size()).isEqualTo(3);
         assertThat(row.getArray(13).getString(0).toString()).isEqualTo("x");
@@ -105,7 +118,9 @@ class RowAdaptersTest {
         assertThat(counts.size()).isEqualTo(2);
         Map<String, Integer> m = new HashMap<>();
         for (int i = 0; i < counts.size(); i++) {
-            m.put(counts.keyArray().getString(i).toString(), counts.valueArray().isNullAt(i) ? null : counts.valueArray().getInt(i));
+            m.put(
+                    counts.keyArray().getString(i).toString(),
+                    counts.valueArray().isNullAt(i) ? null : counts.valueArray().getInt(i));
         }
         assertThat(m).containsEntry("a", 1).containsEntry("b", null);
         RowData address = row.getRow(15, 2);
@@ -134,7 +149,8 @@ class RowAdaptersTest {
 
     @Test
     void namedRowsMatchByName() {
-        RowType type = (RowType) DataTypes.ROW(FIELD("a", DataTypes.INT()), FIELD("b", DataTypes.STRING())).getLogicalType();
+        RowType type = (RowType) DataTypes.ROW(FIELD("a", DataTypes.INT()), FIELD("b", DataTypes.STRING()))
+                .getLogicalType();
         RowAdapter<Row> adapter = RowAdapters.forRow(type);
         Row named = Row.withNames();
         named.setField("b", "bee");
@@ -147,7 +163,8 @@ class RowAdaptersTest {
     @Test
     void aRowTypeNeedsARowDataType() {
         assertThatThrownBy(() -> RowAdapters.forRow(DataTypes.INT()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a ROW");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Not a ROW");
     }
 
     @Test
@@ -155,8 +172,8 @@ class RowAdaptersTest {
         RowAdapter<Row> adapter = RowAdapters.forRow(ROW_TYPE);
         assertThat(adapter.getProducedType()).isEqualTo(InternalTypeInfo.of((RowType) ROW_TYPE.getLogicalType()));
         adapter.map(fullRow()); // a converter made and cached: it must not travel
-        RowAdapter<Row> copy = InstantiationUtil.deserializeObject(InstantiationUtil.serializeObject(adapter),
-                getClass().getClassLoader());
+        RowAdapter<Row> copy = InstantiationUtil.deserializeObject(
+                InstantiationUtil.serializeObject(adapter), getClass().getClassLoader());
         assertFullRow(copy.map(fullRow()));
         assertThat(copy.toString()).contains("Row");
     }
@@ -166,12 +183,16 @@ class RowAdaptersTest {
         public long id;
         public String customer;
         public Integer quantity;
+
         @DataTypeHint("DECIMAL(10, 2)")
         public BigDecimal price;
+
         @DataTypeHint("TIMESTAMP(6)")
         public LocalDateTime createdAt;
+
         @DataTypeHint("TIMESTAMP(3)")
         public LocalDateTime shippedAt;
+
         public LocalDate day;
         public byte[] payload;
         public List<String> tags;
@@ -233,8 +254,20 @@ class RowAdaptersTest {
     void pojoTypeIsDerivedFromTheClassWithHints() {
         RowAdapter<Order> adapter = RowAdapters.forPojo(Order.class);
         RowType type = adapter.rowType();
-        assertThat(type.getFieldNames()).containsExactlyInAnyOrder("id", "customer", "quantity", "price",
-                "createdAt", "shippedAt", "day", "payload", "tags", "counts", "address", "previous");
+        assertThat(type.getFieldNames())
+                .containsExactlyInAnyOrder(
+                        "id",
+                        "customer",
+                        "quantity",
+                        "price",
+                        "createdAt",
+                        "shippedAt",
+                        "day",
+                        "payload",
+                        "tags",
+                        "counts",
+                        "address",
+                        "previous");
         assertThat(fieldType(type, "id").asSummaryString()).isEqualTo("BIGINT NOT NULL");
         assertThat(fieldType(type, "quantity").asSummaryString()).isEqualTo("INT");
         assertThat(fieldType(type, "price").asSummaryString()).isEqualTo("DECIMAL(10, 2)");
@@ -262,21 +295,25 @@ class RowAdaptersTest {
         assertThat(row.getLong(type.getFieldIndex("id"))).isEqualTo(id);
         assertThat(row.getString(type.getFieldIndex("customer")).toString()).isEqualTo("c" + id);
         assertThat(row.getInt(type.getFieldIndex("quantity"))).isEqualTo(3);
-        assertThat(row.getDecimal(type.getFieldIndex("price"), 10, 2).toBigDecimal()).isEqualByComparingTo("19.99");
+        assertThat(row.getDecimal(type.getFieldIndex("price"), 10, 2).toBigDecimal())
+                .isEqualByComparingTo("19.99");
         assertThat(row.getTimestamp(type.getFieldIndex("createdAt"), 6).toLocalDateTime())
                 .isEqualTo(LocalDateTime.of(2024, 5, 6, 7, 8, 9, 123_456_000));
         assertThat(row.getTimestamp(type.getFieldIndex("shippedAt"), 3).toLocalDateTime())
                 .isEqualTo(LocalDateTime.of(2024, 5, 7, 7, 8, 9, 123_000_000));
-        assertThat(row.getInt(type.getFieldIndex("day"))).isEqualTo((int) LocalDate.of(2024, 5, 6).toEpochDay());
+        assertThat(row.getInt(type.getFieldIndex("day")))
+                .isEqualTo((int) LocalDate.of(2024, 5, 6).toEpochDay());
         assertThat(row.getBinary(type.getFieldIndex("payload"))).containsExactly(9, 8);
-        assertThat(row.getArray(type.getFieldIndex("tags")).getString(0).toString()).isEqualTo("new");
+        assertThat(row.getArray(type.getFieldIndex("tags")).getString(0).toString())
+                .isEqualTo("new");
         assertThat(row.getArray(type.getFieldIndex("tags")).isNullAt(1)).isTrue();
         MapData counts = row.getMap(type.getFieldIndex("counts"));
         assertThat(counts.keyArray().getString(0).toString()).isEqualTo("k");
         assertThat(counts.valueArray().getInt(0)).isEqualTo(5);
         RowData address = row.getRow(type.getFieldIndex("address"), 2);
         RowType addressType = (RowType) fieldType(type, "address");
-        assertThat(address.getString(addressType.getFieldIndex("city")).toString()).isEqualTo("Busan");
+        assertThat(address.getString(addressType.getFieldIndex("city")).toString())
+                .isEqualTo("Busan");
         assertThat(address.getInt(addressType.getFieldIndex("zip"))).isEqualTo(48058);
         assertThat(row.getArray(type.getFieldIndex("previous")).getRow(0, 2).getInt(addressType.getFieldIndex("zip")))
                 .isEqualTo(41911);
@@ -299,15 +336,18 @@ class RowAdaptersTest {
 
     @Test
     void pojoWithAnExplicitDataType() {
-        DataType type = DataTypes.STRUCTURED(Address.class,
-                FIELD("city", DataTypes.STRING().notNull()), FIELD("zip", DataTypes.INT().notNull()));
+        DataType type = DataTypes.STRUCTURED(
+                Address.class,
+                FIELD("city", DataTypes.STRING().notNull()),
+                FIELD("zip", DataTypes.INT().notNull()));
         RowAdapter<Address> adapter = RowAdapters.forPojo(Address.class, type);
         assertThat(adapter.rowType().asSummaryString()).isEqualTo("ROW<`city` STRING NOT NULL, `zip` INT NOT NULL>");
         RowData row = adapter.map(new Address("Incheon", 21999));
         assertThat(row.getString(0).toString()).isEqualTo("Incheon");
         assertThat(row.getInt(1)).isEqualTo(21999);
         assertThatThrownBy(() -> RowAdapters.forPojo(Address.class, DataTypes.INT()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a structured data type");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Not a structured data type");
     }
 
     /** A POJO with a field no data type can be derived for. */
@@ -329,7 +369,8 @@ class RowAdaptersTest {
     @Test
     void aNullRecordIsAClearError() {
         assertThatThrownBy(() -> RowAdapters.forRow(ROW_TYPE).map(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("null record");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("null record");
     }
 
     @Test
@@ -339,7 +380,8 @@ class RowAdaptersTest {
         assertThat(forAdapter.getReturnType().getSimpleName()).isEqualTo("SluiceSinkBuilder");
         // the structured type became a row type, which is what forRowData needs
         assertThat(adapter.rowType()).isInstanceOf(RowType.class);
-        assertThat(RowAdapters.asRows(PojoDataTypes.of(Order.class).getLogicalType())).isEqualTo(adapter.rowType());
+        assertThat(RowAdapters.asRows(PojoDataTypes.of(Order.class).getLogicalType()))
+                .isEqualTo(adapter.rowType());
         assertThat(PojoDataTypes.of(Order.class).getLogicalType()).isInstanceOf(StructuredType.class);
     }
 
@@ -351,9 +393,8 @@ class RowAdaptersTest {
         // with its serializer first, and the List field's Kryo fails on Java 17's java.time
         env.getConfig().enableObjectReuse();
         RowAdapter<Order> adapter = RowAdapters.forPojo(Order.class);
-        DataStream<Order> orders = env.fromSequence(1, 20)
-                .map(RowAdaptersTest::order)
-                .returns(TypeInformation.of(Order.class));
+        DataStream<Order> orders =
+                env.fromSequence(1, 20).map(RowAdaptersTest::order).returns(TypeInformation.of(Order.class));
         List<Long> ids = new ArrayList<>();
         try (CloseableIterator<RowData> rows = adapter.apply(orders).executeAndCollect()) {
             while (rows.hasNext()) {
@@ -363,7 +404,8 @@ class RowAdaptersTest {
                 ids.add(id);
             }
         }
-        assertThat(ids).containsExactlyInAnyOrderElementsOf(
-                LongStream.rangeClosed(1, 20).boxed().collect(Collectors.toList()));
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.rangeClosed(1, 20).boxed().collect(Collectors.toList()));
     }
 }

@@ -16,9 +16,11 @@ class SqlScriptSplitterTest {
 
     @Test
     void splitsOnSemicolonsAndNumbersStatementsWithTheirLines() {
-        List<SqlStatement> statements = SqlScriptSplitter.split("SET 'a' = 'b';\n\nCREATE TABLE t (\n  x INT\n);\nSHOW TABLES");
+        List<SqlStatement> statements =
+                SqlScriptSplitter.split("SET 'a' = 'b';\n\nCREATE TABLE t (\n  x INT\n);\nSHOW TABLES");
 
-        assertThat(statements).extracting(SqlStatement::text)
+        assertThat(statements)
+                .extracting(SqlStatement::text)
                 .containsExactly("SET 'a' = 'b'", "CREATE TABLE t (\n  x INT\n)", "SHOW TABLES");
         assertThat(statements).extracting(SqlStatement::number).containsExactly(1, 2, 3);
         assertThat(statements).extracting(SqlStatement::line).containsExactly(1, 3, 6);
@@ -42,7 +44,8 @@ class SqlScriptSplitterTest {
         List<SqlStatement> statements = SqlScriptSplitter.split(
                 "-- header\n/* block\n comment */\nINSERT INTO t /*+ OPTIONS('k' = ';') */ SELECT 1;");
 
-        assertThat(statements).extracting(SqlStatement::text)
+        assertThat(statements)
+                .extracting(SqlStatement::text)
                 .containsExactly("INSERT INTO t /*+ OPTIONS('k' = ';') */ SELECT 1");
         assertThat(statements.get(0).line()).isEqualTo(4);
     }

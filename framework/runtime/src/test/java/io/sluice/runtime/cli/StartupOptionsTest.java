@@ -10,12 +10,11 @@ class StartupOptionsTest {
 
     @Test
     void readsTheLeadingSetStatementsOnly() {
-        StartupOptions options = StartupOptions.of(SqlScriptSplitter.split(
-                "SET 'execution.runtime-mode' = 'batch';\n"
-                        + "set 'pipeline.name' = 'it''s mine';\n"
-                        + "SET parallelism.default = 2;\n"
-                        + "CREATE TABLE t (x INT);\n"
-                        + "SET 'table.local-time-zone' = 'UTC';"));
+        StartupOptions options = StartupOptions.of(SqlScriptSplitter.split("SET 'execution.runtime-mode' = 'batch';\n"
+                + "set 'pipeline.name' = 'it''s mine';\n"
+                + "SET parallelism.default = 2;\n"
+                + "CREATE TABLE t (x INT);\n"
+                + "SET 'table.local-time-zone' = 'UTC';"));
 
         assertThat(options.statementCount()).isEqualTo(3);
         assertThat(options.runtimeMode()).isEqualTo(RuntimeExecutionMode.BATCH);
@@ -35,7 +34,8 @@ class StartupOptionsTest {
 
     @Test
     void automaticModeIsRejected() {
-        assertThatThrownBy(() -> StartupOptions.of(SqlScriptSplitter.split("SET 'execution.runtime-mode' = 'automatic';")))
+        assertThatThrownBy(
+                        () -> StartupOptions.of(SqlScriptSplitter.split("SET 'execution.runtime-mode' = 'automatic';")))
                 .isInstanceOf(CliException.class)
                 .hasMessageContaining("'streaming' or 'batch'");
     }

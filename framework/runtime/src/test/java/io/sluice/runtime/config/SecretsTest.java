@@ -1,26 +1,46 @@
 package io.sluice.runtime.config;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Which keys count as secrets, name by name, and that masking leaves everything else as it is. */
 class SecretsTest {
 
     @Test
     void flinksSensitiveKeysAndIcebergsSecretsAreMasked() {
-        for (String key : new String[] {"credential", "token", "header.Authorization", "header.X-Api-Key", "s3.access-key-id",
-                "s3.secret-access-key", "s3.session-token", "rest.auth.basic.password", "adls.auth.shared-key.account.key",
-                "gcs.oauth2.token", "client.private-key", "Password"}) {
+        for (String key : new String[] {
+            "credential",
+            "token",
+            "header.Authorization",
+            "header.X-Api-Key",
+            "s3.access-key-id",
+            "s3.secret-access-key",
+            "s3.session-token",
+            "rest.auth.basic.password",
+            "adls.auth.shared-key.account.key",
+            "gcs.oauth2.token",
+            "client.private-key",
+            "Password"
+        }) {
             assertThat(Secrets.isSensitive(key)).as(key).isTrue();
             assertThat(Secrets.mask(key, "s3cr3t-value")).as(key).isEqualTo(Secrets.HIDDEN);
         }
-        for (String key : new String[] {"uri", "warehouse", "catalog-type", "oauth2-server-uri", "scope", "path",
-                "sink.partition-commit.policy.kind", "catalog-table", "write-format"}) {
+        for (String key : new String[] {
+            "uri",
+            "warehouse",
+            "catalog-type",
+            "oauth2-server-uri",
+            "scope",
+            "path",
+            "sink.partition-commit.policy.kind",
+            "catalog-table",
+            "write-format"
+        }) {
             assertThat(Secrets.isSensitive(key)).as(key).isFalse();
             assertThat(Secrets.mask(key, "plain")).as(key).isEqualTo("plain");
         }
@@ -40,8 +60,10 @@ class SecretsTest {
     void sqlTextHasItsSensitivePairsMasked() {
         String ddl = "CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'credential' = 'id:it''s', "
                 + "'uri'='http://u:p@h/', 'header.Authorization' = 'Bearer abc', 'path' = '/data')";
-        assertThat(Secrets.maskSql(ddl)).isEqualTo("CREATE TABLE t (id INT) WITH ('connector' = 'sluice', "
-                + "'credential' = '******', 'uri'='http://******@h/', 'header.Authorization' = '******', 'path' = '/data')");
+        assertThat(Secrets.maskSql(ddl))
+                .isEqualTo(
+                        "CREATE TABLE t (id INT) WITH ('connector' = 'sluice', "
+                                + "'credential' = '******', 'uri'='http://******@h/', 'header.Authorization' = '******', 'path' = '/data')");
     }
 
     @Test
@@ -56,7 +78,9 @@ class SecretsTest {
         Throwable scrubbed = Secrets.scrub(top, options);
 
         String printed = ExceptionUtils.stringifyException(scrubbed);
-        assertThat(printed).doesNotContain("VERY-SECRET").doesNotContain("PW-SECRET")
+        assertThat(printed)
+                .doesNotContain("VERY-SECRET")
+                .doesNotContain("PW-SECRET")
                 .contains("java.lang.RuntimeException: cannot reach http://******@localhost/")
                 .contains("java.lang.IllegalStateException: server said no to ******")
                 .contains("java.lang.IllegalArgumentException: again ******");

@@ -1,10 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static io.sluice.runtime.plugin.TestPlugins.info;
-import static io.sluice.runtime.plugin.TestPlugins.src;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.sluice.spi.SpiVersion;
 import io.sluice.spi.format.FormatFactory;
 
@@ -20,6 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.sluice.runtime.plugin.TestPlugins.info;
+import static io.sluice.runtime.plugin.TestPlugins.src;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 /**
  * Proves rule 7 of the plugin boundary with real plugin folders: a missing or empty plugins
  * directory, a corrupt archive, a duplicate id, an incompatible SPI requirement, a disabled
@@ -28,7 +28,8 @@ import java.util.Map;
  */
 class BadPluginsTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final List<PluginRegistry> registries = new ArrayList<>();
 
@@ -46,12 +47,14 @@ class BadPluginsTest {
     /** A plugin offering one row format named {@code identifier}. */
     static Path formatPlugin(Path pluginsDir, String id, String identifier) throws IOException {
         return TestPlugins.plugin(pluginsDir, id)
-                .source("testplugin.bad.NamedFormat", src(
-                        "package testplugin.bad;",
-                        "@org.pf4j.Extension",
-                        "public class NamedFormat implements io.sluice.spi.format.FormatFactory {",
-                        "  public String identifier() { return \"" + identifier + "\"; }",
-                        "}"))
+                .source(
+                        "testplugin.bad.NamedFormat",
+                        src(
+                                "package testplugin.bad;",
+                                "@org.pf4j.Extension",
+                                "public class NamedFormat implements io.sluice.spi.format.FormatFactory {",
+                                "  public String identifier() { return \"" + identifier + "\"; }",
+                                "}"))
                 .build();
     }
 
@@ -90,7 +93,8 @@ class BadPluginsTest {
         assertThat(broken.status()).isEqualTo(PluginInfo.Status.FAILED);
         assertThat(broken.path()).isEqualTo(zip);
         assertThat(broken.error()).contains("corrupt").contains(zip.toString());
-        assertThat(registry.find(FormatFactory.class, "good-format").identifier()).isEqualTo("good-format");
+        assertThat(registry.find(FormatFactory.class, "good-format").identifier())
+                .isEqualTo("good-format");
     }
 
     @Test
@@ -104,8 +108,10 @@ class BadPluginsTest {
         assertThat(registry.plugins()).hasSize(2);
         assertThat(info(registry, "twin").status()).isEqualTo(PluginInfo.Status.LOADED);
         assertThat(info(registry, "twin").path()).isEqualTo(first);
-        PluginInfo duplicate = registry.plugins().stream().filter(p -> p.status() == PluginInfo.Status.FAILED)
-                .findFirst().orElseThrow();
+        PluginInfo duplicate = registry.plugins().stream()
+                .filter(p -> p.status() == PluginInfo.Status.FAILED)
+                .findFirst()
+                .orElseThrow();
         assertThat(duplicate.id()).contains("twin").contains("b-twin");
         assertThat(duplicate.path()).isEqualTo(second);
         assertThat(duplicate.error())
@@ -179,10 +185,14 @@ class BadPluginsTest {
         PluginRegistry registry = registry(PluginSettings.of(dir));
 
         assertThat(info(registry, "clash-one").status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(info(registry, "clash-one").error()).contains("FormatFactory 'same-name'").contains("clash-two")
+        assertThat(info(registry, "clash-one").error())
+                .contains("FormatFactory 'same-name'")
+                .contains("clash-two")
                 .contains(PluginSettings.PLUGINS_ENABLED);
         assertThat(info(registry, "clash-two").status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(info(registry, "clash-two").error()).contains("FormatFactory 'same-name'").contains("clash-one");
+        assertThat(info(registry, "clash-two").error())
+                .contains("FormatFactory 'same-name'")
+                .contains("clash-one");
         assertThatThrownBy(() -> registry.find(FormatFactory.class, "same-name"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("same-name")
@@ -191,7 +201,8 @@ class BadPluginsTest {
                 .hasMessageContaining(PluginSettings.PLUGINS_ENABLED);
         // the other extensions are unaffected
         assertThat(info(registry, "other").status()).isEqualTo(PluginInfo.Status.LOADED);
-        assertThat(registry.find(FormatFactory.class, "other-name").identifier()).isEqualTo("other-name");
+        assertThat(registry.find(FormatFactory.class, "other-name").identifier())
+                .isEqualTo("other-name");
     }
 
     @Test
@@ -199,20 +210,24 @@ class BadPluginsTest {
         Path dir = tmp.resolve("plugins");
         formatPlugin(dir, "good", "good-format");
         TestPlugins.plugin(dir, "throwing")
-                .source("testplugin.bad.ThrowingFormat", src(
-                        "package testplugin.bad;",
-                        "@org.pf4j.Extension",
-                        "public class ThrowingFormat implements io.sluice.spi.format.FormatFactory {",
-                        "  public ThrowingFormat() { throw new IllegalStateException(\"no licence key found\"); }",
-                        "  public String identifier() { return \"throwing-format\"; }",
-                        "}"))
+                .source(
+                        "testplugin.bad.ThrowingFormat",
+                        src(
+                                "package testplugin.bad;",
+                                "@org.pf4j.Extension",
+                                "public class ThrowingFormat implements io.sluice.spi.format.FormatFactory {",
+                                "  public ThrowingFormat() { throw new IllegalStateException(\"no licence key found\"); }",
+                                "  public String identifier() { return \"throwing-format\"; }",
+                                "}"))
                 .build();
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
 
         PluginInfo throwing = info(registry, "throwing");
         assertThat(throwing.status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(throwing.error()).contains("testplugin.bad.ThrowingFormat").contains("cannot be created")
+        assertThat(throwing.error())
+                .contains("testplugin.bad.ThrowingFormat")
+                .contains("cannot be created")
                 .contains("IllegalStateException: no licence key found");
         assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
         assertThatThrownBy(() -> registry.find(FormatFactory.class, "throwing-format"))
@@ -225,41 +240,49 @@ class BadPluginsTest {
     void aFormatThatWritesBothRowByRowAndInBulkFailsItsPlugin() throws IOException {
         Path dir = tmp.resolve("plugins");
         TestPlugins.plugin(dir, "two-ways")
-                .source("testplugin.bad.BothWays", src(
-                        "package testplugin.bad;",
-                        "public interface BothWays extends io.sluice.spi.format.RowEncodingFormat,"
-                                + " io.sluice.spi.format.BulkWritingFormat {}"))
-                .source("testplugin.bad.TwoWayFormat", src(
-                        "package testplugin.bad;",
-                        "import io.sluice.spi.format.*;",
-                        "@org.pf4j.Extension",
-                        "public class TwoWayFormat implements BothWays {",
-                        "  public String identifier() { return \"two-way\"; }",
-                        "  public org.apache.flink.api.common.serialization.Encoder<org.apache.flink.table.data.RowData>"
-                                + " createEncoder(FormatContext c) { return null; }",
-                        "  public org.apache.flink.api.common.serialization.BulkWriter.Factory<org.apache.flink.table.data.RowData>"
-                                + " createBulkWriterFactory(FormatContext c) { return null; }",
-                        "}"))
+                .source(
+                        "testplugin.bad.BothWays",
+                        src(
+                                "package testplugin.bad;",
+                                "public interface BothWays extends io.sluice.spi.format.RowEncodingFormat,"
+                                        + " io.sluice.spi.format.BulkWritingFormat {}"))
+                .source(
+                        "testplugin.bad.TwoWayFormat",
+                        src(
+                                "package testplugin.bad;",
+                                "import io.sluice.spi.format.*;",
+                                "@org.pf4j.Extension",
+                                "public class TwoWayFormat implements BothWays {",
+                                "  public String identifier() { return \"two-way\"; }",
+                                "  public org.apache.flink.api.common.serialization.Encoder<org.apache.flink.table.data.RowData>"
+                                        + " createEncoder(FormatContext c) { return null; }",
+                                "  public org.apache.flink.api.common.serialization.BulkWriter.Factory<org.apache.flink.table.data.RowData>"
+                                        + " createBulkWriterFactory(FormatContext c) { return null; }",
+                                "}"))
                 .build();
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
 
         PluginInfo plugin = info(registry, "two-ways");
         assertThat(plugin.status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(plugin.error()).contains("testplugin.bad.TwoWayFormat")
+        assertThat(plugin.error())
+                .contains("testplugin.bad.TwoWayFormat")
                 .contains("both a RowEncodingFormat and a BulkWritingFormat");
-        assertThat(registry.identifiers(io.sluice.spi.format.RowEncodingFormat.class)).doesNotContain("two-way");
+        assertThat(registry.identifiers(io.sluice.spi.format.RowEncodingFormat.class))
+                .doesNotContain("two-way");
     }
 
     @Test
     void anExtensionIndexNamingAMissingClassFailsThePlugin() throws IOException {
         Path dir = tmp.resolve("plugins");
         TestPlugins.plugin(dir, "dangling")
-                .source("testplugin.bad.RealFormat", src(
-                        "package testplugin.bad;",
-                        "public class RealFormat implements io.sluice.spi.format.FormatFactory {",
-                        "  public String identifier() { return \"real-format\"; }",
-                        "}"))
+                .source(
+                        "testplugin.bad.RealFormat",
+                        src(
+                                "package testplugin.bad;",
+                                "public class RealFormat implements io.sluice.spi.format.FormatFactory {",
+                                "  public String identifier() { return \"real-format\"; }",
+                                "}"))
                 .resource("META-INF/extensions.idx", "testplugin.bad.RealFormat\ntestplugin.bad.GoneFormat\n")
                 .build();
 
@@ -267,9 +290,13 @@ class BadPluginsTest {
 
         PluginInfo dangling = info(registry, "dangling");
         assertThat(dangling.status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(dangling.error()).contains("META-INF/extensions.idx").contains("testplugin.bad.GoneFormat")
+        assertThat(dangling.error())
+                .contains("META-INF/extensions.idx")
+                .contains("testplugin.bad.GoneFormat")
                 .contains("ClassNotFoundException");
-        assertThat(registry.identifiers(FormatFactory.class)).as("nothing of a failed plugin is offered").isEmpty();
+        assertThat(registry.identifiers(FormatFactory.class))
+                .as("nothing of a failed plugin is offered")
+                .isEmpty();
     }
 
     @Test
@@ -305,7 +332,10 @@ class BadPluginsTest {
 
         PluginInfo unknown = info(registry, "tow");
         assertThat(unknown.status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(unknown.error()).contains("'tow'").contains(PluginSettings.PLUGINS_ENABLED).contains(dir.toString())
+        assertThat(unknown.error())
+                .contains("'tow'")
+                .contains(PluginSettings.PLUGINS_ENABLED)
+                .contains(dir.toString())
                 .contains("[one, two]");
         assertThat(info(registry, "one").status()).isEqualTo(PluginInfo.Status.LOADED);
         assertThat(info(registry, "two").status()).isEqualTo(PluginInfo.Status.DISABLED);
@@ -324,7 +354,9 @@ class BadPluginsTest {
 
         PluginInfo nameless = info(registry, "nameless");
         assertThat(nameless.status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(nameless.error()).contains("no plugin.properties").contains(plugin.toString())
+        assertThat(nameless.error())
+                .contains("no plugin.properties")
+                .contains(plugin.toString())
                 .doesNotContain("PluginRuntimeException");
     }
 
@@ -337,7 +369,9 @@ class BadPluginsTest {
 
         PluginInfo malformed = info(registry, "malformed");
         assertThat(malformed.status()).isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(malformed.error()).contains("'malformed'").contains("malformed plugin.requires '>=one.two'")
+        assertThat(malformed.error())
+                .contains("'malformed'")
+                .contains("malformed plugin.requires '>=one.two'")
                 .contains(">=" + SpiVersion.CURRENT);
     }
 }

@@ -1,13 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.FRAMEWORK_ONLY;
-import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.JDK;
-import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.PLUGIN_FIRST;
-import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.PLUGIN_ONLY;
-import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.SHARED;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.sluice.runtime.plugin.ClassLoadingRule.Origin;
 
 import org.junit.jupiter.api.Test;
@@ -16,6 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.FRAMEWORK_ONLY;
+import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.JDK;
+import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.PLUGIN_FIRST;
+import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.PLUGIN_ONLY;
+import static io.sluice.runtime.plugin.ClassLoadingRule.Origin.SHARED;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The class-loading rule, name by name and grouped by area, as Kafka Connect's {@code
@@ -44,7 +44,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void jdkNamespaces() {
-        assertOrigin(JDK,
+        assertOrigin(
+                JDK,
                 "java.lang.Object",
                 "java.lang.String",
                 "java.lang.Thread$State",
@@ -82,7 +83,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void jdkPackagesInNamespacesShared() {
-        assertOrigin(JDK,
+        assertOrigin(
+                JDK,
                 // Hadoop's UserGroupInformation names these login modules in its JAAS configuration
                 "com.sun.security.auth.module.UnixLoginModule",
                 "com.sun.security.auth.module.Krb5LoginModule",
@@ -122,7 +124,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void jdkJavaxPackages() {
-        assertOrigin(JDK,
+        assertOrigin(
+                JDK,
                 "javax.annotation.processing.Processor",
                 "javax.annotation.processing.AbstractProcessor",
                 "javax.crypto.Cipher",
@@ -182,7 +185,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void javaxPackagesTheJdkDoesNotHaveAreThePluginsOwn() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 // a Hive plugin's metastore client and server
                 "javax.jdo.JDOHelper",
                 "javax.jdo.PersistenceManager",
@@ -231,7 +235,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void comSunAndW3cPackagesTheJdkDoesNotHaveAreThePluginsOwn() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 // Hadoop's Jersey 1
                 "com.sun.jersey.api.client.Client",
                 "com.sun.jersey.spi.container.servlet.ServletContainer",
@@ -259,7 +264,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void flinkIsShared() {
-        assertOrigin(SHARED,
+        assertOrigin(
+                SHARED,
                 "org.apache.flink.api.common.serialization.Encoder",
                 "org.apache.flink.api.common.serialization.BulkWriter$Factory",
                 "org.apache.flink.api.common.typeinfo.TypeInformation",
@@ -312,7 +318,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void flinkFormatAndConnectorModulesArePluginFirst() {
-        assertOrigin(PLUGIN_FIRST,
+        assertOrigin(
+                PLUGIN_FIRST,
                 "org.apache.flink.formats.parquet.ParquetWriterFactory",
                 "org.apache.flink.formats.parquet.row.ParquetRowDataBuilder",
                 "org.apache.flink.formats.parquet.vector.ParquetColumnarRowSplitReader",
@@ -348,7 +355,8 @@ class ClassLoadingRuleTest {
     void theHiveConnectorsHadoopLinkedFlinkModulesArePluginFirst() {
         // a cluster may have flink-sql-connector-hive or flink-hadoop-compatibility in lib/, linked
         // against its own Hadoop and Hive: the hive plugin's copies must win
-        assertOrigin(PLUGIN_FIRST,
+        assertOrigin(
+                PLUGIN_FIRST,
                 "org.apache.flink.api.java.hadoop.mapred.utils.HadoopUtils",
                 "org.apache.flink.api.java.hadoop.mapred.HadoopInputFormat",
                 "org.apache.flink.api.java.hadoop.mapreduce.HadoopOutputFormat",
@@ -360,7 +368,8 @@ class ClassLoadingRuleTest {
                 "org.apache.flink.table.endpoint.hive.util.ThriftObjectConversions",
                 "org/apache/flink/api/java/hadoop/mapred/utils/HadoopUtils.class");
         // names just beside them stay the cluster's
-        assertOrigin(SHARED,
+        assertOrigin(
+                SHARED,
                 "org.apache.flink.api.java.hadoopx.Foo",
                 "org.apache.flink.api.java.ExecutionEnvironment",
                 "org.apache.flink.hivex.Foo",
@@ -370,7 +379,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void theSpiIsShared() {
-        assertOrigin(SHARED,
+        assertOrigin(
+                SHARED,
                 "io.sluice.spi.SluiceFactory",
                 "io.sluice.spi.SpiVersion",
                 "io.sluice.spi.ExtensionLookup",
@@ -390,7 +400,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void theFrameworkIsNeverAPlugins() {
-        assertOrigin(FRAMEWORK_ONLY,
+        assertOrigin(
+                FRAMEWORK_ONLY,
                 "io.sluice.runtime.plugin.PluginRegistry",
                 "io.sluice.runtime.plugin.IsolatingPluginClassLoader",
                 "io.sluice.runtime.plugin.ClassLoadingRule",
@@ -402,7 +413,8 @@ class ClassLoadingRuleTest {
                 "io.sluice.runtime.table.SluiceCatalogFactory",
                 "io.sluice.runtime.sluicetest.OnlyInPlugin");
         // plugins' own code, the test kit, and names just beside the framework's and the SPI's
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "io.sluice.plugin.iceberg.IcebergTargetFactory",
                 "io.sluice.plugin.formats.ParquetFormatFactory",
                 "io.sluice.plugin.filesystem.FileSystemTargetFactory",
@@ -416,7 +428,8 @@ class ClassLoadingRuleTest {
     @Test
     void thePartFileLibraryIsEachPluginsOwn() {
         // framework/part-files: bundled in the zip of every plugin that writes part files, never in lib/
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "io.sluice.partfiles.PartFiles",
                 "io.sluice.partfiles.PartFiles$Builder",
                 "io.sluice.partfiles.PartWriters",
@@ -429,7 +442,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void loggingApisAreShared() {
-        assertOrigin(SHARED,
+        assertOrigin(
+                SHARED,
                 "org.slf4j.Logger",
                 "org.slf4j.LoggerFactory",
                 "org.slf4j.MDC",
@@ -446,7 +460,8 @@ class ClassLoadingRuleTest {
                 "org.apache.commons.logging.Log",
                 "org.apache.commons.logging.LogFactory");
         // implementations outside the API namespaces stay a plugin's, like any library
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "ch.qos.logback.classic.Logger",
                 "org.apache.logging.slf4j.Log4jLoggerFactory",
                 "org.apache.commons.lang3.StringUtils",
@@ -456,7 +471,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void icebergIsThePluginsOnly() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "org.apache.iceberg.Table",
                 "org.apache.iceberg.Schema",
                 "org.apache.iceberg.PartitionSpec",
@@ -488,7 +504,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void avroIsThePluginsOnly() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "org.apache.avro.Schema",
                 "org.apache.avro.Schema$Parser",
                 "org.apache.avro.LogicalTypes",
@@ -505,7 +522,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void hadoopIsThePluginsOnly() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "org.apache.hadoop.conf.Configuration",
                 "org.apache.hadoop.fs.FileSystem",
                 "org.apache.hadoop.fs.Path",
@@ -523,7 +541,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void parquetAndOrcAreThePluginsOnly() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "org.apache.parquet.hadoop.ParquetWriter",
                 "org.apache.parquet.hadoop.ParquetFileReader",
                 "org.apache.parquet.hadoop.metadata.CompressionCodecName",
@@ -547,7 +566,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void hiveThriftAndDerbyAreThePluginsOnly() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "org.apache.hadoop.hive.conf.HiveConf",
                 "org.apache.hadoop.hive.metastore.HiveMetaStoreClient",
                 "org.apache.hadoop.hive.metastore.IMetaStoreClient",
@@ -576,7 +596,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void jacksonIsThePluginsOnlyUnlessFlinkRelocatedIt() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "com.fasterxml.jackson.databind.ObjectMapper",
                 "com.fasterxml.jackson.databind.JsonNode",
                 "com.fasterxml.jackson.core.JsonFactory",
@@ -588,14 +609,16 @@ class ClassLoadingRuleTest {
                 "shaded.parquet.com.fasterxml.jackson.databind.ObjectMapper",
                 "org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper",
                 "org.apache.hadoop.shaded.com.fasterxml.jackson.databind.ObjectMapper");
-        assertOrigin(SHARED,
+        assertOrigin(
+                SHARED,
                 "org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper",
                 "org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonParser");
     }
 
     @Test
     void guavaIsThePluginsOnlyUnlessFlinkRelocatedIt() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "com.google.common.collect.ImmutableList",
                 "com.google.common.base.Preconditions",
                 "com.google.common.cache.CacheBuilder",
@@ -604,14 +627,16 @@ class ClassLoadingRuleTest {
                 "com.google.errorprone.annotations.CanIgnoreReturnValue",
                 "org.apache.iceberg.relocated.com.google.common.base.Preconditions",
                 "org.apache.hadoop.thirdparty.com.google.common.base.Preconditions");
-        assertOrigin(SHARED,
+        assertOrigin(
+                SHARED,
                 "org.apache.flink.shaded.guava31.com.google.common.collect.ImmutableList",
                 "org.apache.flink.shaded.guava32.com.google.common.base.Preconditions");
     }
 
     @Test
     void aThirdPartysOwnPackagesAreThePluginsOnly() {
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "com.example.sluice.ManifestEnumeratorFactory",
                 "com.acme.storage.AcmeTargetFactory",
                 "org.example.Foo",
@@ -643,22 +668,25 @@ class ClassLoadingRuleTest {
 
     @Test
     void resourcesFollowThePackageTheyAreIn() {
-        assertOrigin(JDK,
+        assertOrigin(
+                JDK,
                 "java/lang/Object.class",
                 "javax/xml/parsers/DocumentBuilderFactory.class",
                 "com/sun/org/apache/xerces/internal/impl/msg/XMLMessages.properties",
                 "javax/swing/plaf/metal/icons/ocean/close.gif");
-        assertOrigin(FRAMEWORK_ONLY,
-                "io/sluice/runtime/plugin/PluginRegistry.class");
-        assertOrigin(SHARED,
+        assertOrigin(FRAMEWORK_ONLY, "io/sluice/runtime/plugin/PluginRegistry.class");
+        assertOrigin(
+                SHARED,
                 "org/apache/flink/table/data/RowData.class",
                 "io/sluice/spi/SluiceFactory.class",
                 "org/slf4j/impl/StaticLoggerBinder.class",
                 "org/apache/flink/");
-        assertOrigin(PLUGIN_FIRST,
+        assertOrigin(
+                PLUGIN_FIRST,
                 "org/apache/flink/formats/avro/AvroSerializationSchema.class",
                 "org/apache/flink/orc/OrcColumnarRowInputFormat.class");
-        assertOrigin(PLUGIN_ONLY,
+        assertOrigin(
+                PLUGIN_ONLY,
                 "org/apache/iceberg/Table.class",
                 "org/apache/iceberg/iceberg-build.properties",
                 "javax/jdo/JDOHelper.class",
@@ -683,19 +711,20 @@ class ClassLoadingRuleTest {
         ClassLoadingRule rule = ClassLoadingRule.withAdditional(
                 "io.sluice.testshared.;com.example.shared.",
                 "org.apache.flink.connector.sluicetest.;com.example.shared.impl.");
-        assertOrigin(rule, SHARED,
+        assertOrigin(
+                rule,
+                SHARED,
                 "io.sluice.testshared.SharedMarker",
                 "io.sluice.testshared.TcclProbe",
                 "com.example.shared.Api",
                 "org.apache.flink.connector.file.sink.FileSink");
-        assertOrigin(rule, PLUGIN_FIRST,
+        assertOrigin(
+                rule,
+                PLUGIN_FIRST,
                 "com.example.shared.impl.ApiImpl",
                 "org.apache.flink.connector.sluicetest.OnlyInPlugin",
                 "org.apache.flink.formats.avro.AvroSerializationSchema");
-        assertOrigin(rule, PLUGIN_ONLY,
-                "com.example.sharedx.Api",
-                "org.apache.iceberg.Table",
-                "javax.jdo.JDOHelper");
+        assertOrigin(rule, PLUGIN_ONLY, "com.example.sharedx.Api", "org.apache.iceberg.Table", "javax.jdo.JDOHelper");
         // blanks and stray separators are no prefixes
         ClassLoadingRule blank = ClassLoadingRule.withAdditional(" ; ;", "");
         assertOrigin(blank, PLUGIN_ONLY, "org.apache.iceberg.Table", "", "com.example.Foo");
@@ -713,7 +742,8 @@ class ClassLoadingRuleTest {
 
     @Test
     void aPluginFirstPrefixOutsideTheSharedOnesIsRejected() {
-        for (String outside : List.of("org.apache.iceberg.", "com.example.", "java.util.", "io.sluice.runtime.", "org.apache.")) {
+        for (String outside :
+                List.of("org.apache.iceberg.", "com.example.", "java.util.", "io.sluice.runtime.", "org.apache.")) {
             assertThatThrownBy(() -> ClassLoadingRule.withAdditional(null, outside))
                     .as(outside)
                     .isInstanceOf(IllegalArgumentException.class)
@@ -722,7 +752,8 @@ class ClassLoadingRuleTest {
                     .hasMessageContaining("not under a shared prefix");
         }
         // under a shared prefix that is itself configured, it is fine
-        assertThat(ClassLoadingRule.withAdditional("com.example.", "com.example.impl.").originOf("com.example.impl.X"))
+        assertThat(ClassLoadingRule.withAdditional("com.example.", "com.example.impl.")
+                        .originOf("com.example.impl.X"))
                 .isEqualTo(PLUGIN_FIRST);
     }
 
@@ -735,8 +766,10 @@ class ClassLoadingRuleTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("org.apache.iceberg.");
         options.put(PluginSettings.PLUGIN_FIRST_ADDITIONAL, "org.apache.flink.connector.sluicetest.");
-        assertThat(PluginSettings.fromOptions(options).classLoadingRule()
-                .originOf("org.apache.flink.connector.sluicetest.OnlyInPlugin")).isEqualTo(PLUGIN_FIRST);
+        assertThat(PluginSettings.fromOptions(options)
+                        .classLoadingRule()
+                        .originOf("org.apache.flink.connector.sluicetest.OnlyInPlugin"))
+                .isEqualTo(PLUGIN_FIRST);
     }
 
     /**
@@ -762,6 +795,8 @@ class ClassLoadingRuleTest {
             }
         }
         assertThat(packages).as("packages of the platform modules").isGreaterThan(400);
-        assertThat(missing).as("packages of JDK %s not classified JDK", Runtime.version()).isEmpty();
+        assertThat(missing)
+                .as("packages of JDK %s not classified JDK", Runtime.version())
+                .isEmpty();
     }
 }

@@ -16,19 +16,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FlinkProcessConfigurationTest {
 
-    @TempDir Path conf;
+    @TempDir
+    Path conf;
 
     private void configYaml(String sluiceLine) throws Exception {
-        Files.write(conf.resolve("config.yaml"), String.join("\n",
-                "env:",
-                "  java:",
-                "    opts:",
-                "      all: --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED",
-                "jobmanager:",
-                "  rpc:",
-                "    address: localhost",
-                sluiceLine,
-                "").getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                conf.resolve("config.yaml"),
+                String.join(
+                                "\n",
+                                "env:",
+                                "  java:",
+                                "    opts:",
+                                "      all: --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED",
+                                "jobmanager:",
+                                "  rpc:",
+                                "    address: localhost",
+                                sluiceLine,
+                                "")
+                        .getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -37,7 +42,8 @@ class FlinkProcessConfigurationTest {
         assertThat(FlinkProcessConfiguration.load(conf.toString(), null))
                 .containsEntry("sluice.plugins.dir", "/opt/sluice/sluice-plugins")
                 // and Flink's own JDK 17 flags are still there: nothing of Sluice's went into them
-                .containsEntry("env.java.opts.all",
+                .containsEntry(
+                        "env.java.opts.all",
                         "--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED");
     }
 
@@ -47,14 +53,17 @@ class FlinkProcessConfigurationTest {
         String command = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir " + conf
                 + " -D taskmanager.resource-id=tm-1";
         assertThat(FlinkProcessConfiguration.load(null, command)).containsEntry("sluice.plugins.dir", "/srv/p");
-        assertThat(FlinkProcessConfiguration.load("", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint -c "
-                + conf)).containsEntry("sluice.plugins.dir", "/srv/p");
+        assertThat(FlinkProcessConfiguration.load(
+                        "", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint -c " + conf))
+                .containsEntry("sluice.plugins.dir", "/srv/p");
     }
 
     @Test
     void noConfigurationIsEmpty() throws Exception {
-        assertThat(FlinkProcessConfiguration.load(null, "org.apache.maven.surefire.booter.ForkedBooter x y")).isEmpty();
-        assertThat(FlinkProcessConfiguration.load(conf.resolve("missing").toString(), null)).isEmpty();
+        assertThat(FlinkProcessConfiguration.load(null, "org.apache.maven.surefire.booter.ForkedBooter x y"))
+                .isEmpty();
+        assertThat(FlinkProcessConfiguration.load(conf.resolve("missing").toString(), null))
+                .isEmpty();
         // a directory without Flink's configuration file
         assertThat(FlinkProcessConfiguration.load(conf.toString(), null)).isEmpty();
     }

@@ -1,9 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static io.sluice.runtime.plugin.TestPlugins.src;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.sluice.runtime.plugin.TestPlugins.src;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 /**
  * One plugin class loader between a "cluster" (the framework's class loader: this test's class
  * path plus a jar of classes a cluster's {@code lib/} might hold) and a plugin jar, with copies of
@@ -40,7 +40,8 @@ class IsolatingPluginClassLoaderTest {
             "io.sluice.runtime.sluicetest.Both",
             "javax.jdo.sluicetest.Both");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private URLClassLoader cluster;
     private IsolatingPluginClassLoader plugin;
@@ -58,15 +59,21 @@ class IsolatingPluginClassLoaderTest {
             clusterResources.put(dir + "/origin.txt", "cluster");
             pluginResources.put(dir + "/origin.txt", "plugin");
         }
-        for (String name : List.of("org.apache.flink.sluicetest.OnlyInCluster", "org.apache.flink.formats.sluicetest.OnlyInCluster",
+        for (String name : List.of(
+                "org.apache.flink.sluicetest.OnlyInCluster",
+                "org.apache.flink.formats.sluicetest.OnlyInCluster",
                 "org.apache.iceberg.sluicetest.OnlyInCluster")) {
             clusterClasses.put(name, emptyClass(name));
         }
-        for (String name : List.of("org.apache.flink.sluicetest.OnlyInPlugin", "org.apache.flink.formats.sluicetest.OnlyInPlugin",
-                "org.apache.iceberg.sluicetest.OnlyInPlugin", "io.sluice.runtime.sluicetest.OnlyInPlugin",
+        for (String name : List.of(
+                "org.apache.flink.sluicetest.OnlyInPlugin",
+                "org.apache.flink.formats.sluicetest.OnlyInPlugin",
+                "org.apache.iceberg.sluicetest.OnlyInPlugin",
+                "io.sluice.runtime.sluicetest.OnlyInPlugin",
                 // non-JDK javax: the JDO API of a Hive plugin, and JSR-305's Nullable, which this
                 // test's class path (the framework's) has too, from Flink's dependencies
-                "javax.jdo.JDOHelper", "javax.annotation.Nullable")) {
+                "javax.jdo.JDOHelper",
+                "javax.annotation.Nullable")) {
             pluginClasses.put(name, emptyClass(name));
         }
         for (Map<String, String> resources : List.of(clusterResources, pluginResources)) {
@@ -78,13 +85,17 @@ class IsolatingPluginClassLoaderTest {
             resources.put("org/apache/flink/sluicetest/only-in-" + origin + ".txt", origin);
             resources.put("org/apache/flink/formats/sluicetest/only-in-" + origin + ".txt", origin);
         }
-        Path clusterJar = TestPlugins.compileJar(tmp.resolve("cluster-lib.jar"), clusterClasses, clusterResources, List.of());
+        Path clusterJar =
+                TestPlugins.compileJar(tmp.resolve("cluster-lib.jar"), clusterClasses, clusterResources, List.of());
         Path pluginJar = TestPlugins.compileJar(tmp.resolve("plugin.jar"), pluginClasses, pluginResources, List.of());
 
-        cluster = new URLClassLoader("cluster", new URL[] {clusterJar.toUri().toURL()}, getClass().getClassLoader());
+        cluster = new URLClassLoader(
+                "cluster", new URL[] {clusterJar.toUri().toURL()}, getClass().getClassLoader());
         // the manager is asked only for plugin dependencies, which Sluice plugins do not declare
-        IsolatingPluginManager manager = new IsolatingPluginManager(tmp.resolve("plugins"), ClassLoadingRule.defaults());
-        DefaultPluginDescriptor descriptor = new DefaultPluginDescriptor("probe", "loader test", null, "1.0.0", "", "tests", "");
+        IsolatingPluginManager manager =
+                new IsolatingPluginManager(tmp.resolve("plugins"), ClassLoadingRule.defaults());
+        DefaultPluginDescriptor descriptor =
+                new DefaultPluginDescriptor("probe", "loader test", null, "1.0.0", "", "tests", "");
         plugin = new IsolatingPluginClassLoader(manager, descriptor, cluster, ClassLoadingRule.defaults());
         plugin.addFile(pluginJar.toFile());
     }
@@ -105,7 +116,9 @@ class IsolatingPluginClassLoaderTest {
     }
 
     private String originOf(Class<?> c) {
-        return c.getClassLoader() == plugin ? "plugin" : c.getClassLoader() == cluster ? "cluster" : String.valueOf(c.getClassLoader());
+        return c.getClassLoader() == plugin
+                ? "plugin"
+                : c.getClassLoader() == cluster ? "cluster" : String.valueOf(c.getClassLoader());
     }
 
     @ParameterizedTest(name = "{0} comes from the {1}")
@@ -140,9 +153,11 @@ class IsolatingPluginClassLoaderTest {
     void jdkClassesComeFromThePlatform() throws Exception {
         assertThat(plugin.getParent()).isSameAs(ClassLoader.getPlatformClassLoader());
         assertThat(plugin.loadClass("java.lang.String")).isSameAs(String.class);
-        assertThat(plugin.loadClass("javax.xml.parsers.DocumentBuilderFactory")).isSameAs(javax.xml.parsers.DocumentBuilderFactory.class);
+        assertThat(plugin.loadClass("javax.xml.parsers.DocumentBuilderFactory"))
+                .isSameAs(javax.xml.parsers.DocumentBuilderFactory.class);
         assertThat(plugin.loadClass("javax.sql.DataSource")).isSameAs(javax.sql.DataSource.class);
-        assertThat(plugin.loadClass("com.sun.security.auth.module.UnixLoginModule").getClassLoader())
+        assertThat(plugin.loadClass("com.sun.security.auth.module.UnixLoginModule")
+                        .getClassLoader())
                 .isSameAs(ClassLoader.getPlatformClassLoader());
         assertThat(plugin.loadClass("org.w3c.dom.Document")).isSameAs(org.w3c.dom.Document.class);
         assertThatThrownBy(() -> plugin.loadClass("java.lang.SluiceTestMissing"))
@@ -152,12 +167,13 @@ class IsolatingPluginClassLoaderTest {
 
     /** The cluster has these (this test's class path: jackson-databind, Guava, JSR-305; the cluster jar: Iceberg); the plugin does not. */
     @ParameterizedTest
-    @ValueSource(strings = {
-        "org.apache.iceberg.sluicetest.OnlyInCluster",
-        "com.fasterxml.jackson.databind.ObjectMapper",
-        "com.google.common.collect.ImmutableList",
-        "javax.annotation.CheckForNull",
-    })
+    @ValueSource(
+            strings = {
+                "org.apache.iceberg.sluicetest.OnlyInCluster",
+                "com.fasterxml.jackson.databind.ObjectMapper",
+                "com.google.common.collect.ImmutableList",
+                "javax.annotation.CheckForNull",
+            })
     void aPluginOnlyClassMissingFromThePluginIsNotFoundAlthoughTheClusterHasIt(String className) throws Exception {
         assertThat(cluster.loadClass(className)).as("the cluster has it").isNotNull();
         assertThatThrownBy(() -> plugin.loadClass(className))
@@ -199,9 +215,13 @@ class IsolatingPluginClassLoaderTest {
         assertResource("javax/xml/parsers/origin.txt", null);
         // class files are resources too, and agree with the classes
         assertResource("org/apache/iceberg/sluicetest/OnlyInCluster.class", null);
-        assertThat(plugin.getResource("java/lang/Object.class")).isNotNull().satisfies(u -> assertThat(u.getProtocol()).isEqualTo("jrt"));
-        assertThat(plugin.getResource("com/fasterxml/jackson/databind/ObjectMapper.class")).isNull();
-        assertThat(cluster.getResource("com/fasterxml/jackson/databind/ObjectMapper.class")).isNotNull();
+        assertThat(plugin.getResource("java/lang/Object.class"))
+                .isNotNull()
+                .satisfies(u -> assertThat(u.getProtocol()).isEqualTo("jrt"));
+        assertThat(plugin.getResource("com/fasterxml/jackson/databind/ObjectMapper.class"))
+                .isNull();
+        assertThat(cluster.getResource("com/fasterxml/jackson/databind/ObjectMapper.class"))
+                .isNotNull();
     }
 
     private void assertResource(String name, String first, String... all) throws IOException {

@@ -1,9 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static io.sluice.runtime.plugin.TestPlugins.src;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.format.FormatContext;
@@ -35,6 +31,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.sluice.runtime.plugin.TestPlugins.src;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 /**
  * Proves the plugin class-loader rules ({@link ClassLoadingRule}) with real plugins: two plugins
  * bundling different Avro versions each see their own and the framework sees none; a library the
@@ -48,7 +48,8 @@ class PluginIsolationTest {
     static final String AVRO_A = System.getProperty("sluice.test.avro.a", "1.11.4");
     static final String AVRO_B = System.getProperty("sluice.test.avro.b", "1.12.0");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final List<PluginRegistry> registries = new ArrayList<>();
 
@@ -71,58 +72,66 @@ class PluginIsolationTest {
     static TestPlugins.Builder reportingFormatPlugin(Path pluginsDir, String id, String identifier) {
         String detector = "testplugin.report." + id.replace('-', '_') + ".Detector";
         return TestPlugins.plugin(pluginsDir, id)
-                .source("testplugin.report.ReportFormat", src(
-                        "package testplugin.report;",
-                        "import io.sluice.spi.format.FormatContext;",
-                        "import io.sluice.spi.format.RowEncodingFormat;",
-                        "import org.apache.flink.api.common.serialization.Encoder;",
-                        "import org.apache.flink.table.data.RowData;",
-                        "@org.pf4j.Extension",
-                        "public class ReportFormat implements RowEncodingFormat {",
-                        "  public String identifier() { return \"" + identifier + "\"; }",
-                        "  public Encoder<RowData> createEncoder(FormatContext context) { return new ReportEncoder(); }",
-                        "}"))
-                .source("testplugin.report.ReportEncoder", src(
-                        "package testplugin.report;",
-                        "import java.io.IOException;",
-                        "import java.io.OutputStream;",
-                        "import java.nio.charset.StandardCharsets;",
-                        "import java.nio.file.spi.FileTypeDetector;",
-                        "import java.util.ServiceLoader;",
-                        "import java.util.stream.Collectors;",
-                        "import org.apache.flink.api.common.serialization.Encoder;",
-                        "import org.apache.flink.table.data.RowData;",
-                        "public class ReportEncoder implements Encoder<RowData> {",
-                        "  public void encode(RowData row, OutputStream out) throws IOException {",
-                        "    StringBuilder sb = new StringBuilder();",
-                        "    sb.append(\"row=\").append(row.getInt(0)).append('/').append(row.getString(1)).append('\\n');",
-                        "    try {",
-                        "      Class<?> schema = Class.forName(\"org.apache.avro.Schema\", false, ReportEncoder.class.getClassLoader());",
-                        "      String jar = schema.getProtectionDomain().getCodeSource().getLocation().getPath();",
-                        "      sb.append(\"avro=\").append(schema.getPackage().getImplementationVersion()).append('\\n');",
-                        "      sb.append(\"avro.jar=\").append(jar.substring(jar.lastIndexOf('/') + 1)).append('\\n');",
-                        "      sb.append(\"avro.loader=\").append(schema.getClassLoader()).append('\\n');",
-                        "    } catch (ClassNotFoundException e) {",
-                        "      sb.append(\"avro=none\\n\");",
-                        "    }",
-                        "    sb.append(\"marker=\").append(io.sluice.testshared.SharedMarker.origin()).append('\\n');",
-                        "    sb.append(\"tccl=\").append(Thread.currentThread().getContextClassLoader()).append('\\n');",
-                        "    sb.append(\"services=\").append(ServiceLoader.load(FileTypeDetector.class).stream()",
-                        "        .map(p -> p.type().getName()).sorted().collect(Collectors.joining(\",\"))).append('\\n');",
-                        "    out.write(sb.toString().getBytes(StandardCharsets.UTF_8));",
-                        "  }",
-                        "}"))
+                .source(
+                        "testplugin.report.ReportFormat",
+                        src(
+                                "package testplugin.report;",
+                                "import io.sluice.spi.format.FormatContext;",
+                                "import io.sluice.spi.format.RowEncodingFormat;",
+                                "import org.apache.flink.api.common.serialization.Encoder;",
+                                "import org.apache.flink.table.data.RowData;",
+                                "@org.pf4j.Extension",
+                                "public class ReportFormat implements RowEncodingFormat {",
+                                "  public String identifier() { return \"" + identifier + "\"; }",
+                                "  public Encoder<RowData> createEncoder(FormatContext context) { return new ReportEncoder(); }",
+                                "}"))
+                .source(
+                        "testplugin.report.ReportEncoder",
+                        src(
+                                "package testplugin.report;",
+                                "import java.io.IOException;",
+                                "import java.io.OutputStream;",
+                                "import java.nio.charset.StandardCharsets;",
+                                "import java.nio.file.spi.FileTypeDetector;",
+                                "import java.util.ServiceLoader;",
+                                "import java.util.stream.Collectors;",
+                                "import org.apache.flink.api.common.serialization.Encoder;",
+                                "import org.apache.flink.table.data.RowData;",
+                                "public class ReportEncoder implements Encoder<RowData> {",
+                                "  public void encode(RowData row, OutputStream out) throws IOException {",
+                                "    StringBuilder sb = new StringBuilder();",
+                                "    sb.append(\"row=\").append(row.getInt(0)).append('/').append(row.getString(1)).append('\\n');",
+                                "    try {",
+                                "      Class<?> schema = Class.forName(\"org.apache.avro.Schema\", false, ReportEncoder.class.getClassLoader());",
+                                "      String jar = schema.getProtectionDomain().getCodeSource().getLocation().getPath();",
+                                "      sb.append(\"avro=\").append(schema.getPackage().getImplementationVersion()).append('\\n');",
+                                "      sb.append(\"avro.jar=\").append(jar.substring(jar.lastIndexOf('/') + 1)).append('\\n');",
+                                "      sb.append(\"avro.loader=\").append(schema.getClassLoader()).append('\\n');",
+                                "    } catch (ClassNotFoundException e) {",
+                                "      sb.append(\"avro=none\\n\");",
+                                "    }",
+                                "    sb.append(\"marker=\").append(io.sluice.testshared.SharedMarker.origin()).append('\\n');",
+                                "    sb.append(\"tccl=\").append(Thread.currentThread().getContextClassLoader()).append('\\n');",
+                                "    sb.append(\"services=\").append(ServiceLoader.load(FileTypeDetector.class).stream()",
+                                "        .map(p -> p.type().getName()).sorted().collect(Collectors.joining(\",\"))).append('\\n');",
+                                "    out.write(sb.toString().getBytes(StandardCharsets.UTF_8));",
+                                "  }",
+                                "}"))
                 // the plugin's own copy of a class the framework's test classpath also has
-                .source("io.sluice.testshared.SharedMarker", src(
-                        "package io.sluice.testshared;",
-                        "public final class SharedMarker {",
-                        "  public static String origin() { return \"plugin\"; }",
-                        "}"))
-                .source(detector, src(
-                        "package " + detector.substring(0, detector.lastIndexOf('.')) + ";",
-                        "public class Detector extends java.nio.file.spi.FileTypeDetector {",
-                        "  public String probeContentType(java.nio.file.Path path) { return null; }",
-                        "}"))
+                .source(
+                        "io.sluice.testshared.SharedMarker",
+                        src(
+                                "package io.sluice.testshared;",
+                                "public final class SharedMarker {",
+                                "  public static String origin() { return \"plugin\"; }",
+                                "}"))
+                .source(
+                        detector,
+                        src(
+                                "package " + detector.substring(0, detector.lastIndexOf('.')) + ";",
+                                "public class Detector extends java.nio.file.spi.FileTypeDetector {",
+                                "  public String probeContentType(java.nio.file.Path path) { return null; }",
+                                "}"))
                 .resource("META-INF/services/java.nio.file.spi.FileTypeDetector", detector + "\n");
     }
 
@@ -157,8 +166,12 @@ class PluginIsolationTest {
     void twoPluginsEachSeeTheirOwnAvroVersionAndTheFrameworkSeesNone() throws Exception {
         assertThat(AVRO_A).isNotEqualTo(AVRO_B);
         Path dir = tmp.resolve("plugins");
-        reportingFormatPlugin(dir, "avro-a", "avro-version-a").library(TestPlugins.testLib("avro-" + AVRO_A + ".jar")).build();
-        reportingFormatPlugin(dir, "avro-b", "avro-version-b").library(TestPlugins.testLib("avro-" + AVRO_B + ".jar")).build();
+        reportingFormatPlugin(dir, "avro-a", "avro-version-a")
+                .library(TestPlugins.testLib("avro-" + AVRO_A + ".jar"))
+                .build();
+        reportingFormatPlugin(dir, "avro-b", "avro-version-b")
+                .library(TestPlugins.testLib("avro-" + AVRO_B + ".jar"))
+                .build();
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
 
@@ -172,12 +185,14 @@ class PluginIsolationTest {
         Map<String, String> reportA = report(a);
         Map<String, String> reportB = report(b);
 
-        assertThat(reportA).containsEntry("row", "7/seven")
+        assertThat(reportA)
+                .containsEntry("row", "7/seven")
                 .containsEntry("avro", AVRO_A)
                 .containsEntry("avro.jar", "avro-" + AVRO_A + ".jar")
                 .containsEntry("avro.loader", "IsolatingPluginClassLoader[avro-a]")
                 .containsEntry("tccl", "IsolatingPluginClassLoader[avro-a]");
-        assertThat(reportB).containsEntry("row", "7/seven")
+        assertThat(reportB)
+                .containsEntry("row", "7/seven")
                 .containsEntry("avro", AVRO_B)
                 .containsEntry("avro.jar", "avro-" + AVRO_B + ".jar")
                 .containsEntry("avro.loader", "IsolatingPluginClassLoader[avro-b]")
@@ -192,18 +207,22 @@ class PluginIsolationTest {
         // the same class name of the two plugins' own code is two classes, too
         assertThat(((PluginBound) a).unwrap().getClass().getName())
                 .isEqualTo(((PluginBound) b).unwrap().getClass().getName());
-        assertThat(((PluginBound) a).unwrap().getClass()).isNotSameAs(((PluginBound) b).unwrap().getClass());
+        assertThat(((PluginBound) a).unwrap().getClass())
+                .isNotSameAs(((PluginBound) b).unwrap().getClass());
 
         // the framework (this test's loader, which loaded the registry) has no Avro at all
         assertThat(PluginRegistry.class.getClassLoader()).isSameAs(getClass().getClassLoader());
-        assertThatThrownBy(() -> Class.forName("org.apache.avro.Schema", false, getClass().getClassLoader()))
+        assertThatThrownBy(() -> Class.forName(
+                        "org.apache.avro.Schema", false, getClass().getClassLoader()))
                 .isInstanceOf(ClassNotFoundException.class);
     }
 
     @Test
     void aPluginWithoutAvroGetsAClearClassNotFoundAndNoFallThroughToAnotherCopy() throws Exception {
         Path dir = tmp.resolve("plugins");
-        reportingFormatPlugin(dir, "avro-a", "avro-version-a").library(TestPlugins.testLib("avro-" + AVRO_A + ".jar")).build();
+        reportingFormatPlugin(dir, "avro-a", "avro-version-a")
+                .library(TestPlugins.testLib("avro-" + AVRO_A + ".jar"))
+                .build();
         reportingFormatPlugin(dir, "no-avro", "no-avro").build();
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
@@ -223,10 +242,15 @@ class PluginIsolationTest {
         ClassLoader pluginLoader = registry.classLoader("bare");
 
         // this test's class path, the framework's, has Jackson, Guava and JSR-305 from Flink's dependencies
-        for (String name : List.of("com.fasterxml.jackson.databind.ObjectMapper", "com.google.common.collect.ImmutableList",
+        for (String name : List.of(
+                "com.fasterxml.jackson.databind.ObjectMapper",
+                "com.google.common.collect.ImmutableList",
                 "javax.annotation.Nullable")) {
-            assertThat(Class.forName(name, false, getClass().getClassLoader())).as("the framework has %s", name).isNotNull();
-            assertThatThrownBy(() -> pluginLoader.loadClass(name)).as(name)
+            assertThat(Class.forName(name, false, getClass().getClassLoader()))
+                    .as("the framework has %s", name)
+                    .isNotNull();
+            assertThatThrownBy(() -> pluginLoader.loadClass(name))
+                    .as(name)
                     .isInstanceOf(ClassNotFoundException.class)
                     .hasMessageContaining("not in plugin 'bare'");
         }
@@ -235,11 +259,14 @@ class PluginIsolationTest {
     @Test
     void javaxClassesAPluginBundlesAreItsOwnAndTheJdksJavaxPackagesStayTheJdks() throws Exception {
         // what a Hive plugin bundles: the JDO and servlet APIs, and JSR-305's annotations
-        Path apis = TestPlugins.compileJar(tmp.resolve("javax-apis.jar"), Map.of(
-                "javax.jdo.JDOHelper", src("package javax.jdo;", "public class JDOHelper {}"),
-                "javax.servlet.Servlet", src("package javax.servlet;", "public interface Servlet {}"),
-                "javax.annotation.Nullable", src("package javax.annotation;", "public @interface Nullable {}")),
-                Map.of(), List.of());
+        Path apis = TestPlugins.compileJar(
+                tmp.resolve("javax-apis.jar"),
+                Map.of(
+                        "javax.jdo.JDOHelper", src("package javax.jdo;", "public class JDOHelper {}"),
+                        "javax.servlet.Servlet", src("package javax.servlet;", "public interface Servlet {}"),
+                        "javax.annotation.Nullable", src("package javax.annotation;", "public @interface Nullable {}")),
+                Map.of(),
+                List.of());
         Path dir = tmp.resolve("plugins");
         reportingFormatPlugin(dir, "javax-apis", "javax-apis").library(apis).build();
         PluginRegistry registry = registry(PluginSettings.of(dir));
@@ -250,9 +277,14 @@ class PluginIsolationTest {
         }
         assertThat(pluginLoader.loadClass("javax.annotation.Nullable"))
                 .as("not the framework's JSR-305 copy")
-                .isNotSameAs(Class.forName("javax.annotation.Nullable", false, getClass().getClassLoader()));
-        for (Class<?> jdk : List.of(javax.xml.parsers.DocumentBuilderFactory.class, javax.management.ObjectName.class,
-                javax.annotation.processing.Processor.class, javax.security.auth.Subject.class, javax.sql.DataSource.class)) {
+                .isNotSameAs(Class.forName(
+                        "javax.annotation.Nullable", false, getClass().getClassLoader()));
+        for (Class<?> jdk : List.of(
+                javax.xml.parsers.DocumentBuilderFactory.class,
+                javax.management.ObjectName.class,
+                javax.annotation.processing.Processor.class,
+                javax.security.auth.Subject.class,
+                javax.sql.DataSource.class)) {
             assertThat(pluginLoader.loadClass(jdk.getName())).as(jdk.getName()).isSameAs(jdk);
         }
     }
@@ -260,7 +292,9 @@ class PluginIsolationTest {
     @Test
     void spiFlinkAndPf4jClassesAreSharedWithTheFramework() throws Exception {
         Path dir = tmp.resolve("plugins");
-        reportingFormatPlugin(dir, "avro-a", "avro-version-a").library(TestPlugins.testLib("avro-" + AVRO_A + ".jar")).build();
+        reportingFormatPlugin(dir, "avro-a", "avro-version-a")
+                .library(TestPlugins.testLib("avro-" + AVRO_A + ".jar"))
+                .build();
         PluginRegistry registry = registry(PluginSettings.of(dir));
         ClassLoader pluginLoader = registry.classLoader("avro-a");
         assertThat(pluginLoader).isInstanceOf(IsolatingPluginClassLoader.class);
@@ -274,15 +308,27 @@ class PluginIsolationTest {
         RowEncodingFormat direct = (RowEncodingFormat) pluginFactory;
         assertThat(direct.identifier()).isEqualTo("avro-version-a");
 
-        for (Class<?> shared : List.of(FormatFactory.class, SluiceFactory.class, FormatContext.class, RowData.class,
-                GenericRowData.class, Encoder.class, RowType.class, org.pf4j.Extension.class, org.slf4j.Logger.class)) {
-            assertThat(pluginLoader.loadClass(shared.getName())).as(shared.getName()).isSameAs(shared);
+        for (Class<?> shared : List.of(
+                FormatFactory.class,
+                SluiceFactory.class,
+                FormatContext.class,
+                RowData.class,
+                GenericRowData.class,
+                Encoder.class,
+                RowType.class,
+                org.pf4j.Extension.class,
+                org.slf4j.Logger.class)) {
+            assertThat(pluginLoader.loadClass(shared.getName()))
+                    .as(shared.getName())
+                    .isSameAs(shared);
         }
         // the encoder's RowData parameter is the framework's RowData
         Object encoder = direct.createEncoder(CONTEXT); // called on the plugin's object itself: not wrapped
         assertThat(encoder).isNotInstanceOf(PluginBound.class);
         assertThat(encoder.getClass().getClassLoader()).isSameAs(pluginLoader);
-        assertThat(encoder.getClass().getMethod("encode", RowData.class, java.io.OutputStream.class).getParameterTypes()[0])
+        assertThat(encoder.getClass()
+                        .getMethod("encode", RowData.class, java.io.OutputStream.class)
+                        .getParameterTypes()[0])
                 .isSameAs(RowData.class);
         assertThat(report(wrapped)).containsEntry("row", "7/seven");
     }
@@ -306,28 +352,39 @@ class PluginIsolationTest {
         options.put(PluginSettings.PLUGINS_DIR, shared.toString());
         options.put(PluginSettings.PARENT_FIRST_ADDITIONAL, "com.example.unused.;io.sluice.testshared.");
         PluginSettings settings = PluginSettings.fromOptions(options);
-        assertThat(settings.classLoadingRule().originOf(SharedMarker.class.getName())).isEqualTo(ClassLoadingRule.Origin.SHARED);
+        assertThat(settings.classLoadingRule().originOf(SharedMarker.class.getName()))
+                .isEqualTo(ClassLoadingRule.Origin.SHARED);
         PluginRegistry sharedRegistry = registry(settings);
-        assertThat(sharedRegistry.classLoader("marker").loadClass(SharedMarker.class.getName())).isSameAs(SharedMarker.class);
-        assertThat(report(sharedRegistry.find(RowEncodingFormat.class, "marker"))).containsEntry("marker", "framework");
+        assertThat(sharedRegistry.classLoader("marker").loadClass(SharedMarker.class.getName()))
+                .isSameAs(SharedMarker.class);
+        assertThat(report(sharedRegistry.find(RowEncodingFormat.class, "marker")))
+                .containsEntry("marker", "framework");
     }
 
     @Test
     void flinkClassesComeFromTheFrameworkAndFallBackToThePluginOnlyWhereTheFrameworkLacksThem() throws Exception {
         // a bundled "Flink connector" jar: one class the framework lacks, one copy of a class it has
-        Path connector = TestPlugins.compileJar(tmp.resolve("flink-connector-fake.jar"), Map.of(
-                "org.apache.flink.connector.sluicetest.OnlyInPlugin", src(
-                        "package org.apache.flink.connector.sluicetest;",
-                        "public final class OnlyInPlugin {",
-                        "  public static String origin() { return \"plugin\"; }",
-                        "}"),
-                "org.apache.flink.util.StringUtils", src(
-                        "package org.apache.flink.util;",
-                        "public final class StringUtils {",
-                        "  public static final String COPY = \"plugin\";",
-                        "}")), Map.of(), List.of());
+        Path connector = TestPlugins.compileJar(
+                tmp.resolve("flink-connector-fake.jar"),
+                Map.of(
+                        "org.apache.flink.connector.sluicetest.OnlyInPlugin",
+                                src(
+                                        "package org.apache.flink.connector.sluicetest;",
+                                        "public final class OnlyInPlugin {",
+                                        "  public static String origin() { return \"plugin\"; }",
+                                        "}"),
+                        "org.apache.flink.util.StringUtils",
+                                src(
+                                        "package org.apache.flink.util;",
+                                        "public final class StringUtils {",
+                                        "  public static final String COPY = \"plugin\";",
+                                        "}")),
+                Map.of(),
+                List.of());
         Path dir = tmp.resolve("plugins");
-        reportingFormatPlugin(dir, "bundles-flink", "bundles-flink").library(connector).build();
+        reportingFormatPlugin(dir, "bundles-flink", "bundles-flink")
+                .library(connector)
+                .build();
 
         PluginRegistry registry = registry(PluginSettings.of(dir));
         ClassLoader pluginLoader = registry.classLoader("bundles-flink");
@@ -342,10 +399,13 @@ class PluginIsolationTest {
 
         // in the framework: the framework's, although the plugin's jar holds another copy
         assertThat(((URLClassLoader) pluginLoader).findResource("org/apache/flink/util/StringUtils.class"))
-                .as("the plugin bundles its own StringUtils").isNotNull();
+                .as("the plugin bundles its own StringUtils")
+                .isNotNull();
         Class<?> stringUtils = pluginLoader.loadClass("org.apache.flink.util.StringUtils");
         assertThat(stringUtils).isSameAs(StringUtils.class);
-        assertThat(stringUtils.getFields()).extracting(java.lang.reflect.Field::getName).doesNotContain("COPY");
+        assertThat(stringUtils.getFields())
+                .extracting(java.lang.reflect.Field::getName)
+                .doesNotContain("COPY");
 
         // and a class neither has is a ClassNotFoundException naming the plugin
         assertThatThrownBy(() -> pluginLoader.loadClass("org.apache.flink.connector.sluicetest.Missing"))

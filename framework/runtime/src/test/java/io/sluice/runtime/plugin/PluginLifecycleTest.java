@@ -13,7 +13,8 @@ class PluginLifecycleTest {
     @Test
     void onTheJvmsClassPathNothingIsAttached() {
         assertThat(PluginLifecycle.inJobJar(null)).isFalse();
-        assertThat(PluginLifecycle.inJobJar(PluginLifecycle.class.getClassLoader())).isFalse();
+        assertThat(PluginLifecycle.inJobJar(PluginLifecycle.class.getClassLoader()))
+                .isFalse();
         assertThat(PluginLifecycle.inJobJar(new URLClassLoader(new URL[0], PluginLifecycle.class.getClassLoader())))
                 .isFalse();
         int before = PluginLifecycle.attached();

@@ -1,7 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.sluice.spi.format.RowEncodingFormat;
 
 import org.junit.jupiter.api.AfterEach;
@@ -14,13 +12,16 @@ import java.util.List;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Proves that a {@link ServiceLoader} inside a plugin (through the thread context class loader the
  * framework sets) finds exactly that plugin's providers: not another plugin's, not the framework's.
  */
 class PluginServiceLoaderTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private PluginRegistry registry;
 
@@ -33,7 +34,9 @@ class PluginServiceLoaderTest {
 
     private static List<String> providers(ClassLoader loader) {
         return ServiceLoader.load(FileTypeDetector.class, loader).stream()
-                .map(p -> p.type().getName()).sorted().collect(Collectors.toList());
+                .map(p -> p.type().getName())
+                .sorted()
+                .collect(Collectors.toList());
     }
 
     @Test
@@ -56,7 +59,9 @@ class PluginServiceLoaderTest {
         assertThat(providers(registry.classLoader("svc-a"))).containsExactly("testplugin.report.svc_a.Detector");
         assertThat(providers(registry.classLoader("svc-b"))).containsExactly("testplugin.report.svc_b.Detector");
         // a provider is instantiable in its plugin and is the plugin's class
-        FileTypeDetector detector = ServiceLoader.load(FileTypeDetector.class, registry.classLoader("svc-a")).findFirst().orElseThrow();
+        FileTypeDetector detector = ServiceLoader.load(FileTypeDetector.class, registry.classLoader("svc-a"))
+                .findFirst()
+                .orElseThrow();
         assertThat(detector.getClass().getClassLoader()).isSameAs(registry.classLoader("svc-a"));
     }
 }

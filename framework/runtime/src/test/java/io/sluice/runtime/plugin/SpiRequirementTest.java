@@ -1,9 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static io.sluice.runtime.plugin.TestPlugins.info;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.sluice.spi.SpiVersion;
 
 import org.junit.jupiter.api.AfterEach;
@@ -14,6 +10,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import static io.sluice.runtime.plugin.TestPlugins.info;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The framework's check of {@code plugin.requires} (PF4J's version expressions) against {@link
@@ -28,7 +28,8 @@ class SpiRequirementTest {
     private static final int PATCH = part(2);
     private static final String NEXT_MAJOR = (MAJOR + 1) + ".0.0";
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final List<PluginRegistry> registries = new ArrayList<>();
 
@@ -52,16 +53,21 @@ class SpiRequirementTest {
 
     private void assertLoads(String requires) throws IOException {
         PluginInfo p = load(requires);
-        assertThat(p.status()).as("plugin.requires=%s on SPI %s: %s", requires, SpiVersion.CURRENT, p.error())
+        assertThat(p.status())
+                .as("plugin.requires=%s on SPI %s: %s", requires, SpiVersion.CURRENT, p.error())
                 .isEqualTo(PluginInfo.Status.LOADED);
         assertThat(p.requiredSpi()).isEqualTo(requires);
     }
 
     private PluginInfo assertRefused(String requires) throws IOException {
         PluginInfo p = load(requires);
-        assertThat(p.status()).as("plugin.requires=%s on SPI %s", requires, SpiVersion.CURRENT)
+        assertThat(p.status())
+                .as("plugin.requires=%s on SPI %s", requires, SpiVersion.CURRENT)
                 .isEqualTo(PluginInfo.Status.FAILED);
-        assertThat(p.error()).contains("'p'").contains("requires SPI " + requires).contains(SpiVersion.CURRENT);
+        assertThat(p.error())
+                .contains("'p'")
+                .contains("requires SPI " + requires)
+                .contains(SpiVersion.CURRENT);
         return p;
     }
 
@@ -97,13 +103,17 @@ class SpiRequirementTest {
     void aMissingExtensionNamesThePluginRefusedForItsSpiVersion() throws IOException {
         Path dir = tmp.resolve("plugins-refused");
         String requires = "^" + NEXT_MAJOR;
-        TestPlugins.plugin(dir, "newer").requires(requires)
-                .source("testplugin.newer.NewerFormat", String.join("\n",
-                        "package testplugin.newer;",
-                        "@org.pf4j.Extension",
-                        "public class NewerFormat implements io.sluice.spi.format.FormatFactory {",
-                        "  public String identifier() { return \"newer-format\"; }",
-                        "}"))
+        TestPlugins.plugin(dir, "newer")
+                .requires(requires)
+                .source(
+                        "testplugin.newer.NewerFormat",
+                        String.join(
+                                "\n",
+                                "package testplugin.newer;",
+                                "@org.pf4j.Extension",
+                                "public class NewerFormat implements io.sluice.spi.format.FormatFactory {",
+                                "  public String identifier() { return \"newer-format\"; }",
+                                "}"))
                 .build();
         PluginRegistry registry = PluginRegistry.get(PluginSettings.of(dir));
         registries.add(registry);
@@ -130,10 +140,16 @@ class SpiRequirementTest {
     void aRequirementWithoutUpperBoundIsRefusedEvenIfThisVersionMeetsIt() throws IOException {
         // the plugin of the SPI 2.0 issue: built against 1.1.0, declaring '>=1.1.0', it passed the
         // check of a framework whose SPI had changed and died with AbstractMethodError
-        for (String requires : new String[] {">=" + (MAJOR == 0 ? 0 : MAJOR - 1) + ".1.0", ">=" + SpiVersion.CURRENT, "*",
-                ">=" + MAJOR + ".0.0 & <" + (MAJOR + 2) + ".0.0"}) {
+        for (String requires : new String[] {
+            ">=" + (MAJOR == 0 ? 0 : MAJOR - 1) + ".1.0",
+            ">=" + SpiVersion.CURRENT,
+            "*",
+            ">=" + MAJOR + ".0.0 & <" + (MAJOR + 2) + ".0.0"
+        }) {
             PluginInfo p = assertRefused(requires);
-            assertThat(p.error()).as(requires).contains("admits SPI " + NEXT_MAJOR)
+            assertThat(p.error())
+                    .as(requires)
+                    .contains("admits SPI " + NEXT_MAJOR)
                     .contains("'>=" + SpiVersion.CURRENT + " & <" + NEXT_MAJOR + "'");
         }
     }

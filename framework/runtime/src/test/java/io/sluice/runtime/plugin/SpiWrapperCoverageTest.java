@@ -1,7 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.runtime.plugin.wrap.SpiWrappers;
 import io.sluice.spi.SluiceFactory;
@@ -27,6 +25,8 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Proves by reflection that the TCCL wrappers are complete: every method (default methods too) of
@@ -60,15 +60,18 @@ class SpiWrapperCoverageTest {
                     checked++;
                     Method impl = wrapper.getMethod(m.getName(), m.getParameterTypes());
                     Class<?> owner = impl.getDeclaringClass();
-                    if (owner.isInterface() || !owner.getPackageName().equals(WRAP_PACKAGE)
+                    if (owner.isInterface()
+                            || !owner.getPackageName().equals(WRAP_PACKAGE)
                             || Modifier.isAbstract(impl.getModifiers())) {
-                        missing.add(wrapper.getSimpleName() + " does not wrap " + spi.getSimpleName() + "." + m.getName()
-                                + " (resolves to " + owner.getName() + ")");
+                        missing.add(wrapper.getSimpleName() + " does not wrap " + spi.getSimpleName() + "."
+                                + m.getName() + " (resolves to " + owner.getName() + ")");
                     }
                 }
             }
         }
-        assertThat(missing).as("SPI methods a wrapper leaves to the interface (would run outside the plugin's TCCL)").isEmpty();
+        assertThat(missing)
+                .as("SPI methods a wrapper leaves to the interface (would run outside the plugin's TCCL)")
+                .isEmpty();
         assertThat(checked).isGreaterThan(40);
     }
 
@@ -118,7 +121,9 @@ class SpiWrapperCoverageTest {
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             collectInterfaces(c, all);
         }
-        return all.stream().filter(SpiWrapperCoverageTest::isSpiInterface).collect(Collectors.toCollection(LinkedHashSet::new));
+        return all.stream()
+                .filter(SpiWrapperCoverageTest::isSpiInterface)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     private static void collectInterfaces(Class<?> type, Set<Class<?>> all) {
@@ -143,14 +148,16 @@ class SpiWrapperCoverageTest {
 
     /** Names of the classes under {@code dir} (with {@code /}) in the jar or directory that {@code anchor} came from. */
     private static Set<String> classNamesUnder(Class<?> anchor, String dir) throws IOException, URISyntaxException {
-        Path location = Paths.get(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path location = Paths.get(
+                anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
         Set<String> names = new TreeSet<>();
         if (Files.isDirectory(location)) {
             Path root = location.resolve(dir);
             try (Stream<Path> files = Files.walk(root)) {
                 files.filter(p -> p.toString().endsWith(".class"))
                         .map(p -> location.relativize(p).toString().replace('\\', '/'))
-                        .forEach(n -> names.add(n.substring(0, n.length() - ".class".length()).replace('/', '.')));
+                        .forEach(n -> names.add(
+                                n.substring(0, n.length() - ".class".length()).replace('/', '.')));
             }
         } else {
             try (JarFile jar = new JarFile(location.toFile())) {

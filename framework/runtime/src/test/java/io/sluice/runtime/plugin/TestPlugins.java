@@ -72,7 +72,9 @@ public final class TestPlugins {
 
     /** The entry of plugin (or file name) {@code id} in {@link PluginRegistry#plugins()}. */
     public static PluginInfo info(PluginRegistry registry, String id) {
-        return registry.plugins().stream().filter(p -> p.id().equals(id)).findFirst()
+        return registry.plugins().stream()
+                .filter(p -> p.id().equals(id))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no plugin '" + id + "' in " + registry.plugins()));
     }
 
@@ -80,7 +82,8 @@ public final class TestPlugins {
     public static Path testLib(String fileName) {
         String dir = System.getProperty(LIBS_PROPERTY);
         if (dir == null) {
-            throw new IllegalStateException("System property " + LIBS_PROPERTY + " is not set (run the tests through Maven)");
+            throw new IllegalStateException(
+                    "System property " + LIBS_PROPERTY + " is not set (run the tests through Maven)");
         }
         Path jar = Paths.get(dir, fileName);
         if (!Files.isRegularFile(jar)) {
@@ -120,7 +123,8 @@ public final class TestPlugins {
      * Compiles {@code sources} (class name -> source) into a jar (not a plugin, e.g. a library a
      * plugin bundles), with {@code resources} (path -> text) added.
      */
-    public static Path compileJar(Path jar, Map<String, String> sources, Map<String, String> resources, List<Path> classpath)
+    public static Path compileJar(
+            Path jar, Map<String, String> sources, Map<String, String> resources, List<Path> classpath)
             throws IOException {
         Path compiled = compile(sources, resources, classpath);
         Files.createDirectories(jar.toAbsolutePath().getParent());
@@ -198,7 +202,9 @@ public final class TestPlugins {
             if (!sources.isEmpty() || !resources.isEmpty() || !libraries.isEmpty()) {
                 Path lib = Files.createDirectories(dir.resolve("lib"));
                 if (!sources.isEmpty() || !resources.isEmpty()) {
-                    Files.copy(compile(sources, resources, libraries), lib.resolve(id + "-" + version + ".jar"),
+                    Files.copy(
+                            compile(sources, resources, libraries),
+                            lib.resolve(id + "-" + version + ".jar"),
                             StandardCopyOption.REPLACE_EXISTING);
                 }
                 for (Path library : libraries) {
@@ -212,7 +218,9 @@ public final class TestPlugins {
     /** Ordered {@code plugin.properties} content, written without the date comment of {@link java.util.Properties}. */
     private static final class Properties extends LinkedHashMap<String, String> {
         void write(Path file) throws IOException {
-            String text = entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n", "", "\n"));
+            String text = entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining("\n", "", "\n"));
             Files.write(file, text.getBytes(StandardCharsets.ISO_8859_1));
         }
     }
@@ -236,8 +244,9 @@ public final class TestPlugins {
         }
     }
 
-    private static Path doCompile(String key, Map<String, String> sources, Map<String, String> resources,
-            List<Path> extraClasspath) throws IOException {
+    private static Path doCompile(
+            String key, Map<String, String> sources, Map<String, String> resources, List<Path> extraClasspath)
+            throws IOException {
         Path work = cacheDir().resolve(key);
         Path classes = Files.createDirectories(work.resolve("classes"));
         if (!sources.isEmpty()) {
@@ -251,11 +260,15 @@ public final class TestPlugins {
             }
             classpath.add(System.getProperty("java.class.path"));
             List<String> options = List.of(
-                    "--release", "11",
+                    "--release",
+                    "11",
                     "-implicit:none",
-                    "-classpath", String.join(File.pathSeparator, classpath),
-                    "-d", classes.toString(),
-                    "-processor", "org.pf4j.processor.ExtensionAnnotationProcessor",
+                    "-classpath",
+                    String.join(File.pathSeparator, classpath),
+                    "-d",
+                    classes.toString(),
+                    "-processor",
+                    "org.pf4j.processor.ExtensionAnnotationProcessor",
                     "-Apf4j.ignoreExtensionPoint=true",
                     "-Xlint:-options");
             List<JavaFileObject> units = new ArrayList<>();
@@ -263,13 +276,20 @@ public final class TestPlugins {
                 units.add(new Source(e.getKey(), e.getValue()));
             }
             DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-            try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
-                Boolean ok = javac.getTask(null, files, diagnostics, options, null, units).call();
+            try (StandardJavaFileManager files =
+                    javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+                Boolean ok = javac.getTask(null, files, diagnostics, options, null, units)
+                        .call();
                 if (!Boolean.TRUE.equals(ok)) {
                     StringBuilder sb = new StringBuilder("Compiling test plugin sources failed:");
                     for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
-                        sb.append('\n').append(d.getKind()).append(' ')
-                                .append(d.getSource() == null ? "" : d.getSource().getName() + ":" + d.getLineNumber() + ": ")
+                        sb.append('\n')
+                                .append(d.getKind())
+                                .append(' ')
+                                .append(
+                                        d.getSource() == null
+                                                ? ""
+                                                : d.getSource().getName() + ":" + d.getLineNumber() + ": ")
                                 .append(d.getMessage(null));
                     }
                     throw new IllegalStateException(sb.toString());
@@ -291,9 +311,12 @@ public final class TestPlugins {
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         List<Path> files;
         try (Stream<Path> walk = Files.walk(classes)) {
-            files = walk.filter(Files::isRegularFile).sorted(Comparator.comparing(Path::toString)).collect(Collectors.toList());
+            files = walk.filter(Files::isRegularFile)
+                    .sorted(Comparator.comparing(Path::toString))
+                    .collect(Collectors.toList());
         }
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jos = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream jos = new JarOutputStream(out, manifest)) {
             List<String> dirs = new ArrayList<>();
             for (Path file : files) {
                 String name = classes.relativize(file).toString().replace(File.separatorChar, '/');

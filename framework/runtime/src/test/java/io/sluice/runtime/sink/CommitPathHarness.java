@@ -1,14 +1,14 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
-import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
+import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
-import io.sluice.spi.Payload;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -59,24 +59,33 @@ final class CommitPathHarness implements AutoCloseable {
 
     private final SinkDescriptor descriptor;
     private final Ledger ledger;
-    private OneInputStreamOperatorTestHarness<CommittableMessage<Committable>, CommittableMessage<Committable>> aggregator;
-    private OneInputStreamOperatorTestHarness<CommittableMessage<Committable>, CommittableMessage<Committable>> committer;
+    private OneInputStreamOperatorTestHarness<CommittableMessage<Committable>, CommittableMessage<Committable>>
+            aggregator;
+    private OneInputStreamOperatorTestHarness<CommittableMessage<Committable>, CommittableMessage<Committable>>
+            committer;
     private final Map<Long, OperatorSubtaskState[]> snapshots = new TreeMap<>();
 
     CommitPathHarness(Map<String, String> options, Path pluginsDir, Ledger ledger) throws Exception {
         Map<String, String> all = new LinkedHashMap<>(options);
         all.put("target", TARGET);
-        this.descriptor = new SinkDescriptor(TARGET, PLUGIN, all,
-                RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"}), List.of("dt"),
-                PluginSettings.of(pluginsDir), List.of(), false, Map.of());
+        this.descriptor = new SinkDescriptor(
+                TARGET,
+                PLUGIN,
+                all,
+                RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"}),
+                List.of("dt"),
+                PluginSettings.of(pluginsDir),
+                List.of(),
+                false,
+                Map.of());
         this.ledger = ledger;
         start(null);
     }
 
     private void start(OperatorSubtaskState[] restored) throws Exception {
         // the committables' own serializer, as in a job (the harness would otherwise copy them with Kryo)
-        TypeSerializer<CommittableMessage<Committable>> serializer = CommittableMessageTypeInfo
-                .of(CommittableSerializer::new).createSerializer(new SerializerConfigImpl());
+        TypeSerializer<CommittableMessage<Committable>> serializer =
+                CommittableMessageTypeInfo.of(CommittableSerializer::new).createSerializer(new SerializerConfigImpl());
         Ledger target = ledger;
         aggregator = new OneInputStreamOperatorTestHarness<>(
                 new CommitAggregator(descriptor, (d, job, metrics) -> ledgerCommitter(target)), serializer);
@@ -97,9 +106,10 @@ final class CommitPathHarness implements AutoCloseable {
 
     /** A writer subtask hands over its files for a checkpoint, or {@link CommittableMessage#EOI}. */
     void hand(int subtask, int subtasks, long checkpointIdOrEOI, List<Committable.Entry> files) throws Exception {
-        aggregator.processElement(new StreamRecord<>(new CommittableSummary<>(subtask, subtasks, checkpointIdOrEOI, 1, 0, 0)));
-        aggregator.processElement(new StreamRecord<>(
-                new CommittableWithLineage<>(new Committable(files), checkpointIdOrEOI, subtask)));
+        aggregator.processElement(
+                new StreamRecord<>(new CommittableSummary<>(subtask, subtasks, checkpointIdOrEOI, 1, 0, 0)));
+        aggregator.processElement(
+                new StreamRecord<>(new CommittableWithLineage<>(new Committable(files), checkpointIdOrEOI, subtask)));
     }
 
     /**
@@ -173,19 +183,25 @@ final class CommitPathHarness implements AutoCloseable {
 
     /** A file handed over by a writer: its name is the payload. */
     static Committable.Entry file(String name, String partition, boolean forCompaction) {
-        return new Committable.Entry(new Envelope(PLUGIN, TARGET, new Payload(1, name.getBytes(StandardCharsets.UTF_8))),
-                partition, 0, 10, forCompaction);
+        return new Committable.Entry(
+                new Envelope(PLUGIN, TARGET, new Payload(1, name.getBytes(StandardCharsets.UTF_8))),
+                partition,
+                0,
+                10,
+                forCompaction);
     }
 
     /** The target of the harness: publishes each file once and records every request. */
     static final class Ledger {
         /** file name -> how many times a request asked to publish it. */
         final Map<String, Integer> published = new LinkedHashMap<>();
+
         final List<CommitRequestRecord> requests = new ArrayList<>();
         /** partitions in the order the committer ran their policies, after their files. */
         final List<String> duePartitions = new ArrayList<>();
         /** partition -> files published in it when its policy ran last. */
         final Map<String, Integer> filesWhenDue = new HashMap<>();
+
         private String failNext; // "before" / "after" the publish, once
 
         void failNextCommit(String when) {
@@ -278,7 +294,8 @@ final class CommitPathHarness implements AutoCloseable {
         SluiceCommitter sluice = new SluiceCommitter(target, PLUGIN, TARGET, "job", null);
         return new Committer<>() {
             @Override
-            public void commit(Collection<Committer.CommitRequest<Committable>> requests) throws IOException, InterruptedException {
+            public void commit(Collection<Committer.CommitRequest<Committable>> requests)
+                    throws IOException, InterruptedException {
                 sluice.commit(requests);
                 for (Committer.CommitRequest<Committable> r : requests) {
                     for (String partition : r.getCommittable().duePartitions()) {

@@ -33,12 +33,15 @@ class CommitPathTest {
 
     private static final long EOI = CommittableMessage.EOI;
 
-    @TempDir Path pluginsDir;
+    @TempDir
+    Path pluginsDir;
 
     @BeforeEach
     void onePlugin() throws Exception {
         // the aggregator asks the registry for partition time extractors: it needs a plugins directory
-        TestPlugins.plugin(pluginsDir, "none").source("p.Nothing", "package p; public class Nothing {}").build();
+        TestPlugins.plugin(pluginsDir, "none")
+                .source("p.Nothing", "package p; public class Nothing {}")
+                .build();
     }
 
     private CommitPathHarness harness(CommitPathHarness.Ledger ledger, Map<String, String> options) throws Exception {
@@ -129,8 +132,15 @@ class CommitPathTest {
     @Test
     void aFinishedWritersFilesWithCompactionAndPartitionsSurviveAFailover() throws Exception {
         CommitPathHarness.Ledger ledger = new CommitPathHarness.Ledger();
-        Map<String, String> options = Map.of("auto-compaction", "true", "compaction.file-size", "1mb",
-                "compaction.checkpoints", "0", "sink.partition-commit.policy.kind", "success-file");
+        Map<String, String> options = Map.of(
+                "auto-compaction",
+                "true",
+                "compaction.file-size",
+                "1mb",
+                "compaction.checkpoints",
+                "0",
+                "sink.partition-commit.policy.kind",
+                "success-file");
         try (CommitPathHarness h = harness(ledger, options)) {
             h.hand(0, 2, EOI, List.of(file("dt=1/a-last", "dt=1", true)));
             h.hand(1, 2, 1, List.of(file("dt=2/b1", "dt=2", true)));
@@ -171,7 +181,9 @@ class CommitPathTest {
             h.complete(3);
             assertThat(ledger.requests).extracting(q -> q.checkpointId).containsExactly(1L, 2L, 1L, 3L);
             CommitPathHarness.CommitRequestRecord replay = ledger.requests.get(2);
-            assertThat(replay.epoch).as("the target tells a replay by epoch and checkpoint").isEqualTo(first.epoch);
+            assertThat(replay.epoch)
+                    .as("the target tells a replay by epoch and checkpoint")
+                    .isEqualTo(first.epoch);
             assertThat(replay.files).isEqualTo(first.files);
             assertThat(ledger.requests.get(3).epoch).as("a new run").isNotEqualTo(first.epoch);
             assertThat(ledger.published).containsKeys("a1", "a2", "a2-again");
@@ -195,7 +207,9 @@ class CommitPathTest {
                 h.checkpoint(2);
                 h.complete(2);
                 assertThat(ledger.published).as(when).containsOnlyKeys("a1", "b-last");
-                assertThat(ledger.requests).as(when).extracting(q -> q.checkpointId)
+                assertThat(ledger.requests)
+                        .as(when)
+                        .extracting(q -> q.checkpointId)
                         .containsExactly(when.equals("before") ? new Long[] {1L} : new Long[] {1L, 1L});
             }
         }
@@ -243,8 +257,8 @@ class CommitPathTest {
         if (partitions) {
             options.put("sink.partition-commit.policy.kind", "success-file");
         }
-        String schedule = "seed " + seed + ": writers end at steps " + java.util.Arrays.toString(endStep)
-                + ", files " + java.util.Arrays.deepToString(files) + ", " + options;
+        String schedule = "seed " + seed + ": writers end at steps " + java.util.Arrays.toString(endStep) + ", files "
+                + java.util.Arrays.deepToString(files) + ", " + options;
         List<String> events = new ArrayList<>();
 
         CommitPathHarness.Ledger ledger = new CommitPathHarness.Ledger();
@@ -271,7 +285,8 @@ class CommitPathTest {
                         List<Committable.Entry> handed = new ArrayList<>();
                         for (int i = 0; i < files[w][step]; i++) {
                             String partition = partitions ? "dt=" + (w + i) % 3 : null;
-                            String name = (partition == null ? "" : partition + "/") + w + "-" + step + "-" + i + "@" + attempt;
+                            String name = (partition == null ? "" : partition + "/") + w + "-" + step + "-" + i + "@"
+                                    + attempt;
                             handed.add(file(name, partition, compaction));
                         }
                         boolean ends = endStep[w] == step;
@@ -310,7 +325,8 @@ class CommitPathTest {
                         break;
                     }
                 } catch (Exception e) {
-                    if (!String.valueOf(org.apache.flink.util.ExceptionUtils.stringifyException(e)).contains("injected")) {
+                    if (!String.valueOf(org.apache.flink.util.ExceptionUtils.stringifyException(e))
+                            .contains("injected")) {
                         throw new AssertionError(schedule + "\nevents " + events, e);
                     }
                     attempt++;
@@ -326,7 +342,8 @@ class CommitPathTest {
         Map<String, Set<String>> attempts = new TreeMap<>();
         for (String name : ledger.published.keySet()) {
             int at = name.indexOf('@');
-            attempts.computeIfAbsent(name.substring(0, at), k -> new TreeSet<>()).add(name.substring(at + 1));
+            attempts.computeIfAbsent(name.substring(0, at), k -> new TreeSet<>())
+                    .add(name.substring(at + 1));
         }
         Set<String> expected = new TreeSet<>();
         Map<String, Integer> perPartition = new TreeMap<>();
@@ -343,7 +360,9 @@ class CommitPathTest {
         }
         String context = schedule + "\nevents " + events + "\nrequests " + ledger.requests;
         assertThat(attempts.keySet()).as(context).isEqualTo(expected);
-        assertThat(attempts).as(context).allSatisfy((file, as) -> assertThat(as).as(file).hasSize(1));
+        assertThat(attempts)
+                .as(context)
+                .allSatisfy((file, as) -> assertThat(as).as(file).hasSize(1));
         // every partition's policies ran after all its files were visible
         assertThat(ledger.filesWhenDue).as(context).isEqualTo(perPartition);
     }
@@ -355,7 +374,8 @@ class CommitPathTest {
                 h.restore(checkpoint);
                 return;
             } catch (Exception e) {
-                if (!String.valueOf(org.apache.flink.util.ExceptionUtils.stringifyException(e)).contains("injected")) {
+                if (!String.valueOf(org.apache.flink.util.ExceptionUtils.stringifyException(e))
+                        .contains("injected")) {
                     throw e;
                 }
                 events.add("FAIL in the restore, restore " + checkpoint);

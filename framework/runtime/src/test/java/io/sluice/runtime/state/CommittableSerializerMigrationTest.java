@@ -90,7 +90,9 @@ class CommittableSerializerMigrationTest {
         assertThat(serializer.getVersion()).isEqualTo(3);
         for (String scenario : SCENARIOS) {
             byte[] checkedIn = CheckedInBytes.read(resource(scenario, Layout.V3));
-            assertThat(serializer.serialize(expected(scenario, Layout.V3))).as(scenario).isEqualTo(checkedIn);
+            assertThat(serializer.serialize(expected(scenario, Layout.V3)))
+                    .as(scenario)
+                    .isEqualTo(checkedIn);
             // version 3 is the later layout of version 2 under a number of its own
             assertThat(checkedIn).as(scenario).isEqualTo(CheckedInBytes.read(resource(scenario, Layout.V2)));
         }
@@ -101,14 +103,18 @@ class CommittableSerializerMigrationTest {
         byte[] v2 = CheckedInBytes.read(resource("aggregated", Layout.V2));
         byte[] cut = Arrays.copyOf(v2, v2.length - 3);
 
-        assertThatThrownBy(() -> serializer.deserialize(2, cut)).isInstanceOf(IOException.class)
-                .hasMessageContaining("committable of version 2").hasMessageContaining("with or without an epoch");
+        assertThatThrownBy(() -> serializer.deserialize(2, cut))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("committable of version 2")
+                .hasMessageContaining("with or without an epoch");
     }
 
     @Test
     void anUnknownVersionIsAnErrorNamingTheVersionsRead() {
-        assertThatThrownBy(() -> serializer.deserialize(4, new byte[0])).isInstanceOf(IOException.class)
-                .hasMessageContaining("Sluice committable of version 4").hasMessageContaining("versions 1 to 3");
+        assertThatThrownBy(() -> serializer.deserialize(4, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Sluice committable of version 4")
+                .hasMessageContaining("versions 1 to 3");
     }
 
     /** Checks in the bytes of the current version (run with -Dsluice.migration.write=true). */
@@ -136,19 +142,26 @@ class CommittableSerializerMigrationTest {
         List<Committable.Entry> entries = Arrays.asList(
                 new Committable.Entry(envelope("part-0-0"), "dt=2024-03-05", T0, v2 ? 1024 : -1, false),
                 new Committable.Entry(envelope("part-0-1"), null, T0 + 1, -1, v2));
-        List<String> due = layout.hasDuePartitions() ? Arrays.asList("dt=2024-03-04", "dt=2024-03-05")
-                : Collections.emptyList();
+        List<String> due =
+                layout.hasDuePartitions() ? Arrays.asList("dt=2024-03-04", "dt=2024-03-05") : Collections.emptyList();
         switch (scenario) {
             case "writer":
                 return new Committable(entries);
             case "aggregated":
-                return new Committable(7, v2 ? JOB : "", v2 ? OP : "", layout.hasEpoch() ? EPOCH : "", entries,
-                        v2 ? Arrays.asList(new Committable.Unit("dt=2024-03-05",
-                                Arrays.asList(envelope("part-1-0"), envelope("part-0-0")))) : Collections.emptyList(),
+                return new Committable(
+                        7,
+                        v2 ? JOB : "",
+                        v2 ? OP : "",
+                        layout.hasEpoch() ? EPOCH : "",
+                        entries,
+                        v2
+                                ? Arrays.asList(new Committable.Unit(
+                                        "dt=2024-03-05", Arrays.asList(envelope("part-1-0"), envelope("part-0-0"))))
+                                : Collections.emptyList(),
                         due);
             case "empty":
-                return new Committable(3, "", "", "", Collections.emptyList(), Collections.emptyList(),
-                        Collections.emptyList());
+                return new Committable(
+                        3, "", "", "", Collections.emptyList(), Collections.emptyList(), Collections.emptyList());
             default:
                 throw new IllegalArgumentException(scenario);
         }

@@ -29,7 +29,9 @@ class WriterStateSerializerMigrationTest {
     void version1ReadsToWhatItHeldAndIsWrittenSo(String scenario) throws IOException {
         byte[] checkedIn = CheckedInBytes.read(resource(scenario, 1));
 
-        assertThat(serializer.deserialize(1, checkedIn)).usingRecursiveComparison().isEqualTo(expected(scenario));
+        assertThat(serializer.deserialize(1, checkedIn))
+                .usingRecursiveComparison()
+                .isEqualTo(expected(scenario));
         // the current version: the same bytes again, or the layout changed without a new version
         assertThat(serializer.getVersion()).isEqualTo(1);
         assertThat(serializer.serialize(expected(scenario))).isEqualTo(checkedIn);
@@ -37,8 +39,10 @@ class WriterStateSerializerMigrationTest {
 
     @Test
     void anUnknownVersionIsAnErrorNamingTheVersionsRead() {
-        assertThatThrownBy(() -> serializer.deserialize(2, new byte[0])).isInstanceOf(IOException.class)
-                .hasMessageContaining("Sluice writer state of version 2").hasMessageContaining("reads version 1");
+        assertThatThrownBy(() -> serializer.deserialize(2, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Sluice writer state of version 2")
+                .hasMessageContaining("reads version 1");
     }
 
     /** Checks in the bytes of the current version (run with -Dsluice.migration.write=true). */

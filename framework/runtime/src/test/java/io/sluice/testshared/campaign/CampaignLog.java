@@ -16,14 +16,27 @@ public final class CampaignLog {
 
     private CampaignLog() {}
 
-    public static void record(String target, CampaignSchedule schedule, int injected, long expected, long lost,
-            long duplicates) {
+    public static void record(
+            String target, CampaignSchedule schedule, int injected, long expected, long lost, long duplicates) {
         Path file = Paths.get("target", "campaign-runs.tsv");
-        String line = target + '\t' + schedule.seed + '\t' + schedule + '\t' + injected + '\t' + expected + '\t' + lost
-                + '\t' + duplicates + '\n';
+        String line = target
+                + '\t'
+                + schedule.seed
+                + '\t'
+                + schedule
+                + '\t'
+                + injected
+                + '\t'
+                + expected
+                + '\t'
+                + lost
+                + '\t'
+                + duplicates
+                + '\n';
         try {
             Files.createDirectories(file.getParent());
-            Files.write(file, line.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.write(
+                    file, line.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -42,7 +42,8 @@ public final class CampaignSchedule {
         this.recordsPerSecondPerSubtask = streaming ? 1000 + r.nextInt(2000) : 0;
         List<String> kinds = new ArrayList<>(failureKinds);
         Collections.shuffle(kinds, r);
-        this.failures = Collections.unmodifiableList(new ArrayList<>(kinds.subList(0, 1 + r.nextInt(Math.min(3, kinds.size())))));
+        this.failures = Collections.unmodifiableList(new ArrayList<>(
+                kinds.subList(0, 1 + r.nextInt(Math.min(3, kinds.size())))));
         this.compaction = r.nextInt(3) == 0;
         this.random = r;
     }
@@ -56,17 +57,22 @@ public final class CampaignSchedule {
      * The job's environment: this schedule's mode, parallelism and checkpoint interval, and a
      * fixed-delay restart strategy with room for every failure the schedule may inject.
      */
-    public org.apache.flink.streaming.api.environment.StreamExecutionEnvironment environment(int restartAttempts,
-            java.time.Duration restartDelay) {
+    public org.apache.flink.streaming.api.environment.StreamExecutionEnvironment environment(
+            int restartAttempts, java.time.Duration restartDelay) {
         org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
         conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restartAttempts);
-        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, restartDelay);
+        conf.set(
+                org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
+                restartAttempts);
+        conf.set(
+                org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, restartDelay);
         org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env =
                 org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
-        env.setRuntimeMode(streaming ? org.apache.flink.api.common.RuntimeExecutionMode.STREAMING
-                : org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
+        env.setRuntimeMode(
+                streaming
+                        ? org.apache.flink.api.common.RuntimeExecutionMode.STREAMING
+                        : org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
         if (streaming) {
             env.enableCheckpointing(checkpointIntervalMs);
         }
@@ -84,8 +90,12 @@ public final class CampaignSchedule {
     @Override
     public String toString() {
         return "seed " + seed + ": " + (streaming ? "STREAMING" : "BATCH") + ", parallelism " + parallelism
-                + ", splits " + Arrays.toString(splitSizes) + (streaming ? ", checkpoints every " + checkpointIntervalMs
-                + " ms, " + recordsPerSecondPerSubtask + " rows/s per subtask" : "") + ", failures " + failures
+                + ", splits " + Arrays.toString(splitSizes)
+                + (streaming
+                        ? ", checkpoints every " + checkpointIntervalMs + " ms, " + recordsPerSecondPerSubtask
+                                + " rows/s per subtask"
+                        : "")
+                + ", failures " + failures
                 + (compaction ? ", compaction" : "");
     }
 }

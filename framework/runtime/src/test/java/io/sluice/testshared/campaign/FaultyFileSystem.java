@@ -244,7 +244,8 @@ public final class FaultyFileSystem extends FileSystem {
         }
 
         @Override
-        public RecoverableFsDataOutputStream.Committer recoverForCommit(CommitRecoverable recoverable) throws IOException {
+        public RecoverableFsDataOutputStream.Committer recoverForCommit(CommitRecoverable recoverable)
+                throws IOException {
             return new FaultyCommitter(local.recoverForCommit(recoverable), null);
         }
 

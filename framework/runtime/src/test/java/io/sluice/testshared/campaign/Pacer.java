@@ -49,7 +49,9 @@ public final class Pacer extends RichMapFunction<Long, Long> {
     @Override
     public Long map(Long value) throws Exception {
         RunState state = RUNS.computeIfAbsent(runId, k -> new RunState());
-        if (failAfterASplitFinished && state.finishedSplits.get() > 0 && Arrays.binarySearch(splitEnds, value) < 0
+        if (failAfterASplitFinished
+                && state.finishedSplits.get() > 0
+                && Arrays.binarySearch(splitEnds, value) < 0
                 && state.failed.compareAndSet(false, true)) {
             throw new IllegalStateException("campaign: injected source failure at " + value + " after "
                     + state.finishedSplits.get() + " source split(s) finished");

@@ -50,7 +50,9 @@ public final class StorageFaults {
     private static synchronized String draw(String operation, String localPath, String when) {
         Armed a = armed;
         // a recovered stream or committer (null path) belongs to the armed run: only its jobs run
-        if (a == null || a.budget <= 0 || (localPath != null && !localPath.startsWith(a.root))
+        if (a == null
+                || a.budget <= 0
+                || (localPath != null && !localPath.startsWith(a.root))
                 || a.random.nextDouble() >= a.probability) {
             return null;
         }

@@ -34,7 +34,8 @@ public interface TargetCatalogFactory extends SluiceFactory {
      * catalog-table}; the table's own properties (those the catalog reports) are left out, as the
      * target reads them from the table itself.
      */
-    default Map<String, String> tableOptions(CatalogContext context, ObjectPath table, Map<String, String> tableProperties) {
+    default Map<String, String> tableOptions(
+            CatalogContext context, ObjectPath table, Map<String, String> tableProperties) {
         Map<String, String> options = new LinkedHashMap<>(context.options());
         options.put("catalog-name", context.name());
         options.put("catalog-database", table.getDatabaseName());

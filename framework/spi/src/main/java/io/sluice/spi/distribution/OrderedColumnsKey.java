@@ -38,8 +38,8 @@ final class OrderedColumnsKey implements DistributionKey {
             String column = columns.get(i);
             int position = rowType.getFieldIndex(column);
             if (position < 0) {
-                throw new IllegalArgumentException("Distribution key column '" + column + "' is not a column of "
-                        + rowType.getFieldNames());
+                throw new IllegalArgumentException(
+                        "Distribution key column '" + column + "' is not a column of " + rowType.getFieldNames());
             }
             positions[i] = position;
             encoders[i] = encoder(column, rowType.getTypeAt(position), position);
@@ -102,7 +102,8 @@ final class OrderedColumnsKey implements DistributionKey {
             }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                int precision = type.getTypeRoot() == org.apache.flink.table.types.logical.LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                int precision = type.getTypeRoot()
+                                == org.apache.flink.table.types.logical.LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                         ? ((org.apache.flink.table.types.logical.TimestampType) type).getPrecision()
                         : ((org.apache.flink.table.types.logical.LocalZonedTimestampType) type).getPrecision();
                 return (row, out) -> {
@@ -118,8 +119,8 @@ final class OrderedColumnsKey implements DistributionKey {
             case VARBINARY:
                 return (row, out) -> writeBytes(row.getBinary(pos), out);
             default:
-                throw new IllegalArgumentException("Distribution key column '" + column + "' of type " + type
-                        + " cannot be ordered as bytes");
+                throw new IllegalArgumentException(
+                        "Distribution key column '" + column + "' of type " + type + " cannot be ordered as bytes");
         }
     }
 

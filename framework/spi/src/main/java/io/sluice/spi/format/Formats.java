@@ -34,8 +34,8 @@ public final class Formats {
      * @throws IllegalArgumentException if the format does not exist (listing those that do) or
      *     lacks the capability (naming those it has)
      */
-    public static <T extends FormatFactory> T require(ExtensionLookup extensions, Class<T> capability, String format,
-            String purpose) {
+    public static <T extends FormatFactory> T require(
+            ExtensionLookup extensions, Class<T> capability, String format, String purpose) {
         if (offers(extensions, capability, format)) {
             return extensions.find(capability, format);
         }

@@ -17,7 +17,10 @@ import java.util.Objects;
 public final class PendingCommit {
 
     private final Payload payload;
-    @Nullable private final String partition;
+
+    @Nullable
+    private final String partition;
+
     private final long partitionCreationTime;
     private final long size;
     private final boolean forCompaction;
@@ -42,8 +45,8 @@ public final class PendingCommit {
      *     committer in a {@link CompactionUnit}, never in {@link CommitRequest#pending()}, also when
      *     compaction has been switched off since the file was written
      */
-    public PendingCommit(Payload payload, @Nullable String partition, long partitionCreationTime, long size,
-            boolean forCompaction) {
+    public PendingCommit(
+            Payload payload, @Nullable String partition, long partitionCreationTime, long size, boolean forCompaction) {
         this.payload = Objects.requireNonNull(payload, "payload");
         this.partition = partition;
         this.partitionCreationTime = partitionCreationTime;

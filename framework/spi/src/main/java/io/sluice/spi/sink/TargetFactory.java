@@ -1,9 +1,7 @@
 package io.sluice.spi.sink;
 
 import io.sluice.spi.Payload;
-
 import io.sluice.spi.SluiceFactory;
-
 import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
 
@@ -130,7 +128,8 @@ public interface TargetFactory extends SluiceFactory {
     default DistributionKey distributionKey(SinkContext context) {
         List<String> columns = context.partitionKeys().isEmpty() ? changeKey(context) : context.partitionKeys();
         if (columns.isEmpty()) {
-            throw new IllegalArgumentException("The sink has neither partition columns nor a key to distribute rows by");
+            throw new IllegalArgumentException(
+                    "The sink has neither partition columns nor a key to distribute rows by");
         }
         return DistributionKey.ofColumns(context.rowType(), columns);
     }

@@ -13,7 +13,9 @@ import java.util.Objects;
 public final class ScanPlan {
 
     private final List<PlannedSplit> splits;
-    @Nullable private final Payload position;
+
+    @Nullable
+    private final Payload position;
 
     /**
      * @param splits the splits, in the order they should be read

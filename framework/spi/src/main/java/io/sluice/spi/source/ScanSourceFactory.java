@@ -1,7 +1,7 @@
 package io.sluice.spi.source;
 
-import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.Payload;
+import io.sluice.spi.SluiceFactory;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.expressions.ResolvedExpression;

@@ -12,7 +12,6 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
-
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -32,8 +31,12 @@ class DistributionKeyTest {
 
     private static final RowType TYPE = RowType.of(
             new org.apache.flink.table.types.logical.LogicalType[] {
-                new IntType(), new BigIntType(), new DoubleType(), new VarCharType(VarCharType.MAX_LENGTH),
-                new TimestampType(6), new DecimalType(12, 3)
+                new IntType(),
+                new BigIntType(),
+                new DoubleType(),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new TimestampType(6),
+                new DecimalType(12, 3)
             },
             new String[] {"i", "l", "d", "s", "ts", "dec"});
 
@@ -60,7 +63,8 @@ class DistributionKeyTest {
                 for (int b = a; b < rows.size(); b += 7) {
                     int expected = Integer.signum(byValues.compare(rows.get(a), rows.get(b)));
                     int actual = Integer.signum(Arrays.compareUnsigned(key.of(rows.get(a)), key.of(rows.get(b))));
-                    assertThat(actual).as("seed %d, key %s, rows %s and %s", seed, columns, rows.get(a), rows.get(b))
+                    assertThat(actual)
+                            .as("seed %d, key %s, rows %s and %s", seed, columns, rows.get(a), rows.get(b))
                             .isEqualTo(expected);
                 }
             }
@@ -77,22 +81,32 @@ class DistributionKeyTest {
 
     @Test
     void columnsThatCannotBeOrderedAreNamed() {
-        RowType withArray = RowType.of(new org.apache.flink.table.types.logical.LogicalType[] {new ArrayType(new IntType())},
+        RowType withArray = RowType.of(
+                new org.apache.flink.table.types.logical.LogicalType[] {new ArrayType(new IntType())},
                 new String[] {"tags"});
         assertThatThrownBy(() -> DistributionKey.ofColumns(withArray, List.of("tags")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'tags'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'tags'");
         assertThatThrownBy(() -> DistributionKey.ofColumns(TYPE, List.of("missing")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'missing'");
-        RowType wide = RowType.of(new org.apache.flink.table.types.logical.LogicalType[] {new DecimalType(30, 2)},
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'missing'");
+        RowType wide = RowType.of(
+                new org.apache.flink.table.types.logical.LogicalType[] {new DecimalType(30, 2)},
                 new String[] {"amount"});
         assertThatThrownBy(() -> DistributionKey.ofColumns(wide, List.of("amount")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'amount'").hasMessageContaining("18");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'amount'")
+                .hasMessageContaining("18");
     }
 
     private static GenericRowData randomRow(Random random) {
         // small domains so that equal values occur; nulls in every column
-        Integer i = random.nextInt(10) == 0 ? null : random.nextInt(21) - 10 + (random.nextBoolean() ? 0 : Integer.MIN_VALUE / 2);
-        Long l = random.nextInt(10) == 0 ? null : (long) (random.nextInt(41) - 20) * (random.nextBoolean() ? 1 : Long.MAX_VALUE / 64);
+        Integer i = random.nextInt(10) == 0
+                ? null
+                : random.nextInt(21) - 10 + (random.nextBoolean() ? 0 : Integer.MIN_VALUE / 2);
+        Long l = random.nextInt(10) == 0
+                ? null
+                : (long) (random.nextInt(41) - 20) * (random.nextBoolean() ? 1 : Long.MAX_VALUE / 64);
         Double d = random.nextInt(10) == 0 ? null : (random.nextInt(21) - 10) * (random.nextBoolean() ? 0.25 : 1e300);
         String s = random.nextInt(10) == 0 ? null : randomString(random);
         Long ts = random.nextInt(10) == 0 ? null : (long) (random.nextInt(21) - 10) * 86_400_000L;
@@ -111,8 +125,13 @@ class DistributionKeyTest {
         return b.toString();
     }
 
-    private static GenericRowData row(Integer i, Long l, Double d, String s, Long tsMillis, Long decUnscaled, Integer nanos) {
-        return GenericRowData.of(i, l, d, s == null ? null : StringData.fromString(s),
+    private static GenericRowData row(
+            Integer i, Long l, Double d, String s, Long tsMillis, Long decUnscaled, Integer nanos) {
+        return GenericRowData.of(
+                i,
+                l,
+                d,
+                s == null ? null : StringData.fromString(s),
                 tsMillis == null ? null : TimestampData.fromEpochMillis(tsMillis, nanos),
                 decUnscaled == null ? null : DecimalData.fromUnscaledLong(decUnscaled, 12, 3));
     }

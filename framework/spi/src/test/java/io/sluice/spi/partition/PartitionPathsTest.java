@@ -59,7 +59,8 @@ class PartitionPathsTest {
         String path = PartitionPaths.path(spec);
         assertThat(path).isEqualTo("dt=2024-01-02/ts=2024-01-02 03%3A04%3A05/s=a%2Fb%3Dc%25d/dots=%2E%2E/empty=");
         assertThat(PartitionPaths.spec(path)).containsExactlyEntriesOf(spec);
-        assertThat(PartitionPaths.values(spec)).containsExactly("2024-01-02", "2024-01-02 03:04:05", "a/b=c%d", "..", "");
+        assertThat(PartitionPaths.values(spec))
+                .containsExactly("2024-01-02", "2024-01-02 03:04:05", "a/b=c%d", "..", "");
         assertThat(PartitionPaths.path(new LinkedHashMap<>())).isEmpty();
     }
 
@@ -91,15 +92,20 @@ class PartitionPathsTest {
             String value = sb.toString();
             String escaped = PartitionPaths.escape(value);
             assertThat(PartitionPaths.unescape(escaped)).as("value '%s'", value).isEqualTo(value);
-            assertThat(escaped).as("value '%s'", value)
+            assertThat(escaped)
+                    .as("value '%s'", value)
                     .doesNotContain("/", "\\", "=", ":")
                     .isNotIn(".", "..");
-            assertThat(escaped.chars().noneMatch(c -> c < ' ' || c == 0x7F)).as("value '%s'", value).isTrue();
+            assertThat(escaped.chars().noneMatch(c -> c < ' ' || c == 0x7F))
+                    .as("value '%s'", value)
+                    .isTrue();
 
             LinkedHashMap<String, String> spec = new LinkedHashMap<>();
             spec.put("k", value);
             spec.put(value.isEmpty() ? "e" : value, "v");
-            assertThat(PartitionPaths.spec(PartitionPaths.path(spec))).as("value '%s'", value).containsExactlyEntriesOf(spec);
+            assertThat(PartitionPaths.spec(PartitionPaths.path(spec)))
+                    .as("value '%s'", value)
+                    .containsExactlyEntriesOf(spec);
         }
     }
 }

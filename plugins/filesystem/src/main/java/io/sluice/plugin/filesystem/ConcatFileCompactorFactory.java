@@ -7,7 +7,6 @@ import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 
 import org.apache.flink.core.fs.Path;
-
 import org.pf4j.Extension;
 
 import java.io.IOException;

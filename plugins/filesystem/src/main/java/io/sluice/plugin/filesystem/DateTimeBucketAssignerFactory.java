@@ -39,20 +39,25 @@ public final class DateTimeBucketAssignerFactory implements BucketAssignerFactor
     @Override
     public BucketAssigner create(SinkContext context) {
         String pattern = context.options().get(FileSystemOptions.DATE_TIME_FORMAT);
-        String zoneId = context.options().getOptional(FileSystemOptions.DATE_TIME_ZONE).orElse(ZoneId.systemDefault().getId());
+        String zoneId = context.options()
+                .getOptional(FileSystemOptions.DATE_TIME_ZONE)
+                .orElse(ZoneId.systemDefault().getId());
         ZoneId zone;
         try {
             zone = ZoneId.of(zoneId);
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("Invalid '" + FileSystemOptions.DATE_TIME_ZONE.key() + "' '" + zoneId
-                    + "': not a time zone id such as 'UTC' or 'Europe/Berlin'", e);
+            throw new IllegalArgumentException(
+                    "Invalid '" + FileSystemOptions.DATE_TIME_ZONE.key() + "' '" + zoneId
+                            + "': not a time zone id such as 'UTC' or 'Europe/Berlin'",
+                    e);
         }
         DateTimeFormatter formatter;
         try {
             formatter = DateTimeFormatter.ofPattern(pattern).withZone(zone);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid '" + FileSystemOptions.DATE_TIME_FORMAT.key() + "' '" + pattern
-                    + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Invalid '" + FileSystemOptions.DATE_TIME_FORMAT.key() + "' '" + pattern + "': " + e.getMessage(),
+                    e);
         }
         checkDirectories(pattern, formatter);
         return (row, ctx) -> formatter.format(Instant.ofEpochMilli(ctx.currentProcessingTime()));
@@ -67,18 +72,27 @@ public final class DateTimeBucketAssignerFactory implements BucketAssignerFactor
         String sample = formatter.format(Instant.parse("2024-12-31T23:59:58.123Z"));
         String option = FileSystemOptions.DATE_TIME_FORMAT.key();
         if (sample.startsWith("/") || sample.endsWith("/")) {
-            throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "', which must be relative to"
-                    + " 'path' and not end with '/'");
+            throw PathNames.invalid(
+                    option,
+                    pattern,
+                    "makes directories like '" + sample + "', which must be relative to"
+                            + " 'path' and not end with '/'");
         }
         for (String segment : sample.split("/", -1)) {
             String problem = PathNames.nameProblem(segment);
             if (problem != null) {
-                throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "': segment '"
-                        + PathNames.escape(segment) + "' " + problem);
+                throw PathNames.invalid(
+                        option,
+                        pattern,
+                        "makes directories like '" + sample + "': segment '" + PathNames.escape(segment) + "' "
+                                + problem);
             }
             if (!VisibleFiles.isVisibleName(segment)) {
-                throw PathNames.invalid(option, pattern, "makes directories like '" + sample + "': '" + segment
-                        + "' starts with '.' or '_' and would be hidden from every reader");
+                throw PathNames.invalid(
+                        option,
+                        pattern,
+                        "makes directories like '" + sample + "': '" + segment
+                                + "' starts with '.' or '_' and would be hidden from every reader");
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.FileOptions;
-
 import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.RollingPolicyFactory;
@@ -33,8 +32,11 @@ public final class DefaultRollingPolicyFactory implements RollingPolicyFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return new HashSet<>(Arrays.asList(FileOptions.ROLLING_FILE_SIZE, FileOptions.ROLLING_ROLLOVER_INTERVAL,
-                FileOptions.ROLLING_INACTIVITY_INTERVAL, FileOptions.ROLLING_CHECK_INTERVAL));
+        return new HashSet<>(Arrays.asList(
+                FileOptions.ROLLING_FILE_SIZE,
+                FileOptions.ROLLING_ROLLOVER_INTERVAL,
+                FileOptions.ROLLING_INACTIVITY_INTERVAL,
+                FileOptions.ROLLING_CHECK_INTERVAL));
     }
 
     @Override
@@ -44,7 +46,8 @@ public final class DefaultRollingPolicyFactory implements RollingPolicyFactory {
         long rollover = o.get(FileOptions.ROLLING_ROLLOVER_INTERVAL).toMillis();
         long inactivity = o.get(FileOptions.ROLLING_INACTIVITY_INTERVAL).toMillis();
         if (size <= 0) {
-            throw new IllegalArgumentException("Invalid 'sink.rolling-policy.file-size' " + size + ": must be positive");
+            throw new IllegalArgumentException(
+                    "Invalid 'sink.rolling-policy.file-size' " + size + ": must be positive");
         }
         // as Flink's DefaultRollingPolicy requires: a zero interval rolled every file on every
         // processing-time check, a file per check interval and bucket

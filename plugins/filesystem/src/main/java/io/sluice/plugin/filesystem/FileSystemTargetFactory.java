@@ -5,13 +5,12 @@ import io.sluice.partfiles.PartFiles;
 import io.sluice.partfiles.PartWriters;
 import io.sluice.partfiles.VisibleFiles;
 import io.sluice.spi.FileOptions;
-
 import io.sluice.spi.PathNames;
+import io.sluice.spi.Payload;
 import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
-import io.sluice.spi.Payload;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
@@ -68,8 +67,11 @@ public final class FileSystemTargetFactory implements TargetFactory {
         ReadableConfig options = context.options();
         // every user string that becomes part of a path, checked before the job starts
         PathNames.checkBaseDirectory(FileOptions.PATH.key(), options.get(FileOptions.PATH));
-        PartFileNames.check(FileSystemOptions.PART_PREFIX.key(), options.get(FileSystemOptions.PART_PREFIX),
-                FileSystemOptions.PART_SUFFIX.key(), options.get(FileSystemOptions.PART_SUFFIX));
+        PartFileNames.check(
+                FileSystemOptions.PART_PREFIX.key(),
+                options.get(FileSystemOptions.PART_PREFIX),
+                FileSystemOptions.PART_SUFFIX.key(),
+                options.get(FileSystemOptions.PART_SUFFIX));
         checkPartitionDirectories(context);
         // building every part once on the client reports bad options before the job starts
         partWriters(context);
@@ -91,7 +93,9 @@ public final class FileSystemTargetFactory implements TargetFactory {
     private static void checkPartitionDirectories(SinkContext context) {
         String defaultName = context.options().get(FileSystemOptions.PARTITION_DEFAULT_NAME);
         if (!context.partitionKeys().isEmpty() && defaultName.isEmpty()) {
-            throw PathNames.invalid(FileSystemOptions.PARTITION_DEFAULT_NAME.key(), defaultName,
+            throw PathNames.invalid(
+                    FileSystemOptions.PARTITION_DEFAULT_NAME.key(),
+                    defaultName,
                     "must not be empty: it names the directory of null and empty partition values");
         }
         for (String key : context.partitionKeys()) {
@@ -103,7 +107,8 @@ public final class FileSystemTargetFactory implements TargetFactory {
             String directory = PartitionPaths.escape(key) + "=" + PartitionPaths.escape(defaultName);
             if (PathNames.utf8Length(directory) > PathNames.MAX_NAME_BYTES) {
                 throw new IllegalArgumentException("Partition column '" + key + "' with '"
-                        + FileSystemOptions.PARTITION_DEFAULT_NAME.key() + "' '" + defaultName + "' makes directory names of "
+                        + FileSystemOptions.PARTITION_DEFAULT_NAME.key() + "' '" + defaultName
+                        + "' makes directory names of "
                         + PathNames.utf8Length(directory) + " bytes, more than the " + PathNames.MAX_NAME_BYTES
                         + " a file name can have");
             }
@@ -116,7 +121,8 @@ public final class FileSystemTargetFactory implements TargetFactory {
         return partFiles(context)
                 .bucketAssigner(bucketAssigner(context))
                 .rollingPolicy(rollingPolicy(context))
-                .rollingCheckIntervalMillis(options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis())
+                .rollingCheckIntervalMillis(
+                        options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis())
                 .build()
                 .createWriter(restoredState);
     }
@@ -128,7 +134,8 @@ public final class FileSystemTargetFactory implements TargetFactory {
                 .names(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX))
                 .compaction(compaction(context).enabled())
                 .overwrite(context.overwrite())
-                // the format and the compactor of a committer only when a unit comes: a job without compaction needs neither
+                // the format and the compactor of a committer only when a unit comes: a job without compaction needs
+                // neither
                 .writers(() -> partWriters(context))
                 .compactor(() -> compaction(context).compactor());
     }
@@ -136,11 +143,16 @@ public final class FileSystemTargetFactory implements TargetFactory {
     /** The format's writers; the partition assigner's columns are in the directory names, not in the files. */
     private static PartWriters partWriters(SinkContext context) {
         List<String> keys = context.partitionKeys();
-        String assigner = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
+        String assigner = context.options()
+                .getOptional(FileOptions.BUCKET_ASSIGNER)
                 .orElse(keys.isEmpty() ? "base-path" : "partition");
         List<String> pathColumns = assigner.equals("partition") ? keys : Collections.emptyList();
-        return PartWriters.create(context.extensions(), context.options().get(FileOptions.FORMAT), context.rowType(),
-                context.rawOptions(), pathColumns);
+        return PartWriters.create(
+                context.extensions(),
+                context.options().get(FileOptions.FORMAT),
+                context.rowType(),
+                context.rawOptions(),
+                pathColumns);
     }
 
     /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
@@ -150,8 +162,8 @@ public final class FileSystemTargetFactory implements TargetFactory {
      */
     @Override
     public Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return java.util.EnumSet.of(io.sluice.spi.distribution.DistributionMode.NONE,
-                io.sluice.spi.distribution.DistributionMode.HASH);
+        return java.util.EnumSet.of(
+                io.sluice.spi.distribution.DistributionMode.NONE, io.sluice.spi.distribution.DistributionMode.HASH);
     }
 
     @Override
@@ -166,12 +178,14 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     /** The framework offers compaction to every target that supports it, as this one does. */
     private static SinkCompaction compaction(SinkContext context) {
-        return context.compaction().orElseThrow(() -> new IllegalStateException(
-                "The framework offers no compaction to the filesystem target"));
+        return context.compaction()
+                .orElseThrow(
+                        () -> new IllegalStateException("The framework offers no compaction to the filesystem target"));
     }
 
     private static BucketAssigner bucketAssigner(SinkContext context) {
-        String kind = context.options().getOptional(FileOptions.BUCKET_ASSIGNER)
+        String kind = context.options()
+                .getOptional(FileOptions.BUCKET_ASSIGNER)
                 .orElse(context.partitionKeys().isEmpty() ? "base-path" : "partition");
         return context.extensions().find(BucketAssignerFactory.class, kind).create(context);
     }

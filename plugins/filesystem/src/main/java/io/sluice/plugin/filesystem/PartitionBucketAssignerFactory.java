@@ -2,7 +2,6 @@ package io.sluice.plugin.filesystem;
 
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.PathNames;
-
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
@@ -64,7 +63,9 @@ public final class PartitionBucketAssignerFactory implements BucketAssignerFacto
         if (defaultName.isEmpty()) {
             // the filesystem target refuses it in validate; a target of another plugin that uses
             // this assigner gets the same answer instead of 'k=' directories
-            throw PathNames.invalid(FileSystemOptions.PARTITION_DEFAULT_NAME.key(), defaultName,
+            throw PathNames.invalid(
+                    FileSystemOptions.PARTITION_DEFAULT_NAME.key(),
+                    defaultName,
                     "must not be empty: it names the directory of null and empty partition values");
         }
         String[] escapedKeys = keys.stream().map(PartitionPaths::escape).toArray(String[]::new);

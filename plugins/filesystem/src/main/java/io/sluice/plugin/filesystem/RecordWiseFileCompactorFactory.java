@@ -10,7 +10,6 @@ import io.sluice.spi.compact.RowWriter;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
-
 import org.pf4j.Extension;
 
 import java.io.IOException;
@@ -31,8 +30,9 @@ public final class RecordWiseFileCompactorFactory implements FileCompactorFactor
     @Override
     public void validate(CompactorContext context) {
         if (!context.readableFormat()) {
-            throw new IllegalArgumentException("Invalid 'compaction.compactor' 'record-wise': format '" + context.format()
-                    + "' has no reader to read its files back" + (context.bulkFormat() ? "" : "; use 'concat'"));
+            throw new IllegalArgumentException("Invalid 'compaction.compactor' 'record-wise': format '"
+                    + context.format() + "' has no reader to read its files back"
+                    + (context.bulkFormat() ? "" : "; use 'concat'"));
         }
     }
 

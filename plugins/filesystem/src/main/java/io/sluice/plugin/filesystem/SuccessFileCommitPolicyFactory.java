@@ -38,7 +38,9 @@ public final class SuccessFileCommitPolicyFactory implements CommitPolicyFactory
         PathNames.checkName(FileSystemOptions.SUCCESS_FILE_NAME.key(), name);
         return ctx -> {
             Path file = new Path(ctx.partitionLocation(), name);
-            FileSystem.get(file.toUri()).create(file, FileSystem.WriteMode.OVERWRITE).close();
+            FileSystem.get(file.toUri())
+                    .create(file, FileSystem.WriteMode.OVERWRITE)
+                    .close();
         };
     }
 }

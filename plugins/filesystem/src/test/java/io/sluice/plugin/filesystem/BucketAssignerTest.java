@@ -1,10 +1,10 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.partfiles.testing.LinesFormatFactory;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
-import io.sluice.partfiles.testing.LinesFormatFactory;
 import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.table.data.DecimalData;
@@ -56,7 +56,8 @@ class BucketAssignerTest {
 
     private static final long HOUR = 3_600_000L;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
@@ -65,13 +66,16 @@ class BucketAssignerTest {
     @Test
     void dateTimeDefaultsToHourlyBucketsInTheJvmTimeZone() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.bucket-assigner", "date-time").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.bucket-assigner", "date-time")
+                .build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a"), row("b")), List.of(T0, T0 + HOUR));
 
         DateTimeFormatter hourly = DateTimeFormatter.ofPattern("yyyy-MM-dd--HH").withZone(ZoneId.systemDefault());
-        assertThat(dirs).containsExactlyInAnyOrderEntriesOf(Map.of(
-                hourly.format(Instant.ofEpochMilli(T0)), "a\n",
-                hourly.format(Instant.ofEpochMilli(T0 + HOUR)), "b\n"));
+        assertThat(dirs)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        hourly.format(Instant.ofEpochMilli(T0)), "a\n",
+                        hourly.format(Instant.ofEpochMilli(T0 + HOUR)), "b\n"));
     }
 
     @Test
@@ -79,11 +83,13 @@ class BucketAssignerTest {
         Path base = tmp.resolve("out");
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.bucket-assigner", "date-time")
-                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
-        Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a"), row("b"), row("c")),
-                List.of(T0, T0 + 1000, T0 + HOUR));
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC")
+                .build();
+        Map<String, String> dirs =
+                writeAndCommit(ctx, base, List.of(row("a"), row("b"), row("c")), List.of(T0, T0 + 1000, T0 + HOUR));
         // T0 = 2024-03-05T07:08:09.010Z
-        assertThat(dirs).containsExactlyInAnyOrderEntriesOf(Map.of("2024-03-05--07", "a\nb\n", "2024-03-05--08", "c\n"));
+        assertThat(dirs)
+                .containsExactlyInAnyOrderEntriesOf(Map.of("2024-03-05--07", "a\nb\n", "2024-03-05--08", "c\n"));
     }
 
     @Test
@@ -92,17 +98,20 @@ class BucketAssignerTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.bucket-assigner", "date-time")
                 .option("sink.bucket-assigner.date-time.format", "'dt='yyyyMMdd/'hour='HH")
-                .option("sink.bucket-assigner.date-time.time-zone", "Asia/Seoul").build();
+                .option("sink.bucket-assigner.date-time.time-zone", "Asia/Seoul")
+                .build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a"), row("b")), List.of(T0, T0 + 17 * HOUR));
         // 07:08 UTC is 16:08 in Seoul; 17 hours later is 09:08 on the next day
-        assertThat(dirs).containsExactlyInAnyOrderEntriesOf(Map.of("dt=20240305/hour=16", "a\n", "dt=20240306/hour=09", "b\n"));
+        assertThat(dirs)
+                .containsExactlyInAnyOrderEntriesOf(Map.of("dt=20240305/hour=16", "a\n", "dt=20240306/hour=09", "b\n"));
     }
 
     @Test
     void dateTimeRejectsABadTimeZoneNamingOptionAndValue() {
         TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
                 .option("sink.bucket-assigner", "date-time")
-                .option("sink.bucket-assigner.date-time.time-zone", "Mars/Olympus_Mons").build();
+                .option("sink.bucket-assigner.date-time.time-zone", "Mars/Olympus_Mons")
+                .build();
         assertThatThrownBy(() -> new DateTimeBucketAssignerFactory().create(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sink.bucket-assigner.date-time.time-zone")
@@ -117,7 +126,8 @@ class BucketAssignerTest {
         for (String pattern : List.of("yyyy-MM-dd--HH{", "bbbb", "yyyy-MM-dd 'unterminated")) {
             TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
                     .option("sink.bucket-assigner", "date-time")
-                    .option("sink.bucket-assigner.date-time.format", pattern).build();
+                    .option("sink.bucket-assigner.date-time.format", pattern)
+                    .build();
             assertThatThrownBy(() -> target.validate(ctx))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("sink.bucket-assigner.date-time.format")
@@ -130,16 +140,25 @@ class BucketAssignerTest {
     @Test
     void basePathPutsEveryFileDirectlyUnderThePath() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.bucket-assigner", "base-path").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.bucket-assigner", "base-path")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("a"), at(T0));
             writer.write(row("b"), at(T0 + 10 * HOUR));
             List<PendingCommit> pending = writer.prepareCommit(true);
-            assertThat(pending).singleElement().extracting(PendingCommit::partition).isNull();
+            assertThat(pending)
+                    .singleElement()
+                    .extracting(PendingCommit::partition)
+                    .isNull();
             commit(committer, 1, pending);
         }
-        assertThat(visible(base).keySet()).singleElement().asString().doesNotContain("/").startsWith("part-");
+        assertThat(visible(base).keySet())
+                .singleElement()
+                .asString()
+                .doesNotContain("/")
+                .startsWith("part-");
         assertThat(visible(base).values()).containsExactly("a\nb\n");
     }
 
@@ -172,7 +191,8 @@ class BucketAssignerTest {
         LinesFormatFactory lines = new LinesFormatFactory();
         TestSinkContext ctx = FileSystemSinks.of(base, "lines", lines)
                 .rowType(PARTITIONED)
-                .partitionKeys("d", "ts", "amount", "n", "s").build(); // no sink.bucket-assigner: partition by default
+                .partitionKeys("d", "ts", "amount", "n", "s")
+                .build(); // no sink.bucket-assigner: partition by default
         LocalDate day = LocalDate.of(2024, 1, 2);
         List<RowData> rows = List.of(
                 prow("plain", "r1", day, LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000), "12.5", 7),
@@ -198,7 +218,8 @@ class BucketAssignerTest {
         dirs = byDirectory(base);
 
         String ts345 = "ts=2024-01-02 03%3A04%3A05/amount=100.00/n=-3/s=";
-        String dflt = "d=__DEFAULT_PARTITION__/ts=__DEFAULT_PARTITION__/amount=__DEFAULT_PARTITION__/n=__DEFAULT_PARTITION__/s=__DEFAULT_PARTITION__";
+        String dflt =
+                "d=__DEFAULT_PARTITION__/ts=__DEFAULT_PARTITION__/amount=__DEFAULT_PARTITION__/n=__DEFAULT_PARTITION__/s=__DEFAULT_PARTITION__";
         Map<String, String> expected = new TreeMap<>();
         expected.put("d=2024-01-02/ts=2024-01-02 03%3A04%3A05.123/amount=12.50/n=7/s=plain", "r1\n");
         expected.put("d=2024-01-02/ts=2024-01-02 03%3A00%3A00/amount=-0.01/n=0/s=a%2Fb", "r2\n");
@@ -211,11 +232,19 @@ class BucketAssignerTest {
         assertThat(partitions).containsExactlyInAnyOrderElementsOf(expected.keySet());
 
         // decoding a directory gives back the values as SQL prints them
-        assertThat(PartitionPaths.spec("d=2024-01-02/" + ts345 + "..%2F..%2Fevil")).containsExactly(
-                Map.entry("d", "2024-01-02"), Map.entry("ts", "2024-01-02 03:04:05"), Map.entry("amount", "100.00"),
-                Map.entry("n", "-3"), Map.entry("s", "../../evil"));
-        assertThat(PartitionPaths.spec(expected.keySet().stream().filter(k -> k.endsWith("a%2Fb")).findFirst().get()))
-                .containsEntry("ts", "2024-01-02 03:00:00").containsEntry("s", "a/b");
+        assertThat(PartitionPaths.spec("d=2024-01-02/" + ts345 + "..%2F..%2Fevil"))
+                .containsExactly(
+                        Map.entry("d", "2024-01-02"),
+                        Map.entry("ts", "2024-01-02 03:04:05"),
+                        Map.entry("amount", "100.00"),
+                        Map.entry("n", "-3"),
+                        Map.entry("s", "../../evil"));
+        assertThat(PartitionPaths.spec(expected.keySet().stream()
+                        .filter(k -> k.endsWith("a%2Fb"))
+                        .findFirst()
+                        .get()))
+                .containsEntry("ts", "2024-01-02 03:00:00")
+                .containsEntry("s", "a/b");
         assertThat(PartitionPaths.spec(dflt).values()).containsOnly("__DEFAULT_PARTITION__");
         for (String dir : expected.keySet()) {
             assertThat(PartitionPaths.path(PartitionPaths.spec(dir))).isEqualTo(dir);
@@ -223,7 +252,8 @@ class BucketAssignerTest {
 
         // nothing escaped the base path, and every directory level is one key=value
         try (Stream<Path> top = Files.list(tmp)) {
-            assertThat(top.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly("out");
+            assertThat(top.map(p -> p.getFileName().toString()).collect(Collectors.toList()))
+                    .containsExactly("out");
         }
         for (String dir : dirs.keySet()) {
             assertThat(dir.split("/")).hasSize(5).allMatch(seg -> seg.indexOf('=') > 0);
@@ -236,16 +266,22 @@ class BucketAssignerTest {
     @Test
     void partitionValuesArePrintedAsSqlPrintsThem() {
         LocalDateTime onTheHour = LocalDateTime.of(2024, 1, 2, 3, 0);
-        assertThat(PartitionBucketAssignerFactory.format(TimestampData.fromLocalDateTime(onTheHour), new TimestampType(3)))
+        assertThat(PartitionBucketAssignerFactory.format(
+                        TimestampData.fromLocalDateTime(onTheHour), new TimestampType(3)))
                 .isEqualTo("2024-01-02 03:00:00");
-        assertThat(PartitionBucketAssignerFactory.format(TimestampData.fromLocalDateTime(onTheHour.withNano(5_000_000)),
-                new LocalZonedTimestampType(3))).isEqualTo("2024-01-02 03:00:00.005");
-        assertThat(PartitionBucketAssignerFactory.format(3 * 3_600_000, new TimeType())).isEqualTo("03:00:00");
-        assertThat(PartitionBucketAssignerFactory.format(3 * 3_600_000 + 4_005, new TimeType())).isEqualTo("03:00:04.005");
-        assertThat(PartitionBucketAssignerFactory.format((int) LocalDate.of(1969, 12, 31).toEpochDay(), new DateType()))
+        assertThat(PartitionBucketAssignerFactory.format(
+                        TimestampData.fromLocalDateTime(onTheHour.withNano(5_000_000)), new LocalZonedTimestampType(3)))
+                .isEqualTo("2024-01-02 03:00:00.005");
+        assertThat(PartitionBucketAssignerFactory.format(3 * 3_600_000, new TimeType()))
+                .isEqualTo("03:00:00");
+        assertThat(PartitionBucketAssignerFactory.format(3 * 3_600_000 + 4_005, new TimeType()))
+                .isEqualTo("03:00:04.005");
+        assertThat(PartitionBucketAssignerFactory.format(
+                        (int) LocalDate.of(1969, 12, 31).toEpochDay(), new DateType()))
                 .isEqualTo("1969-12-31");
-        assertThat(PartitionBucketAssignerFactory.format(DecimalData.fromBigDecimal(new BigDecimal("1E+3"), 10, 2),
-                new DecimalType(10, 2))).isEqualTo("1000.00");
+        assertThat(PartitionBucketAssignerFactory.format(
+                        DecimalData.fromBigDecimal(new BigDecimal("1E+3"), 10, 2), new DecimalType(10, 2)))
+                .isEqualTo("1000.00");
         assertThat(PartitionBucketAssignerFactory.format(null, new IntType())).isNull();
     }
 
@@ -257,9 +293,15 @@ class BucketAssignerTest {
                 .rowType(PARTITIONED)
                 .partitionKeys("s")
                 .option("sink.bucket-assigner", "partition")
-                .option("partition.default-name", "no/value").build();
-        Map<String, String> dirs = writeAndCommit(ctx, base,
-                List.of(prow(null, "r1", null, null, null, null), prow("", "r2", null, null, null, null), prow("v", "r3", null, null, null, null)),
+                .option("partition.default-name", "no/value")
+                .build();
+        Map<String, String> dirs = writeAndCommit(
+                ctx,
+                base,
+                List.of(
+                        prow(null, "r1", null, null, null, null),
+                        prow("", "r2", null, null, null, null),
+                        prow("v", "r3", null, null, null, null)),
                 List.of(T0, T0, T0));
         assertThat(dirs).containsExactlyInAnyOrderEntriesOf(Map.of("s=no%2Fvalue", "r1\nr2\n", "s=v", "r3\n"));
         assertThat(lines.lastRowType.getFieldNames()).containsExactly("line", "d", "ts", "amount", "n");
@@ -268,14 +310,18 @@ class BucketAssignerTest {
     @Test
     void formatOptionsArePassedWithoutTheirPrefix() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("lines.line-prefix", "> ").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("lines.line-prefix", "> ")
+                .build();
         Map<String, String> dirs = writeAndCommit(ctx, base, List.of(row("a")), List.of(T0));
         assertThat(dirs).containsExactly(Map.entry("", "> a\n"));
     }
 
     @Test
     void partitionAssignerWithoutPartitionKeysIsRejectedNamingOptionAndValue() {
-        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").option("sink.bucket-assigner", "partition").build();
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .option("sink.bucket-assigner", "partition")
+                .build();
         assertThatThrownBy(() -> target.validate(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sink.bucket-assigner")
@@ -284,7 +330,9 @@ class BucketAssignerTest {
 
     @Test
     void partitionKeyThatIsNotAColumnIsRejected() {
-        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").partitionKeys("nope").build();
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .partitionKeys("nope")
+                .build();
         assertThatThrownBy(() -> new PartitionBucketAssignerFactory().create(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("nope");
@@ -292,7 +340,9 @@ class BucketAssignerTest {
 
     @Test
     void unknownBucketAssignerIsRejectedNamingIt() {
-        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").option("sink.bucket-assigner", "hourly").build();
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .option("sink.bucket-assigner", "hourly")
+                .build();
         assertThatThrownBy(() -> target.validate(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("hourly");
@@ -304,13 +354,15 @@ class BucketAssignerTest {
         for (String pattern : List.of("'..'", "'a/../..'", "'/abs'")) {
             TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                     .option("sink.bucket-assigner", "date-time")
-                    .option("sink.bucket-assigner.date-time.format", pattern).build();
+                    .option("sink.bucket-assigner.date-time.format", pattern)
+                    .build();
             // at planning, naming the option and the pattern; a writer cannot even be made
             assertThatThrownBy(() -> target.validate(ctx))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'sink.bucket-assigner.date-time.format' '" + pattern + "'");
             assertThatThrownBy(() -> target.createWriter(ctx, Collections.emptyList()))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(pattern);
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(pattern);
         }
         try (Stream<Path> top = Files.list(tmp)) {
             assertThat(top.count()).isZero();

@@ -1,7 +1,7 @@
 package io.sluice.plugin.filesystem;
 
-import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Proves a commit retried after success (same or new committer, also after later commits) changes nothing. */
 class CommitIdempotencyTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
@@ -41,7 +42,8 @@ class CommitIdempotencyTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .option("sink.bucket-assigner", "date-time")
-                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("a"), at(T0));
@@ -65,7 +67,9 @@ class CommitIdempotencyTest {
     @Test
     void aReplayedOlderCommitByANewCommitterIsANoOp() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
         CommitRequest first;
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
@@ -103,7 +107,8 @@ class CommitIdempotencyTest {
         List<PendingCommit> bogus = List.of(new PendingCommit(new Payload(99, new byte[] {1, 2}), null, T0));
         try (TargetCommitter committer = target.createCommitter(ctx)) {
             assertThatThrownBy(() -> committer.commit(request(1, bogus)))
-                    .isInstanceOf(IOException.class).hasMessageContaining("99");
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("99");
         }
     }
 

@@ -1,13 +1,13 @@
 package io.sluice.plugin.filesystem;
 
+import io.sluice.spi.Payload;
+import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.CompactionInputs;
 import io.sluice.spi.compact.CompactionOutput;
 import io.sluice.spi.compact.CompactorContext;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.sink.CommitRequest;
-import io.sluice.spi.Payload;
-import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
@@ -41,14 +41,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class CompactionUnitTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
     /** Compaction on with the named compactor, as the framework runs it when {@code auto-compaction} is on. */
     private TestSinkContext context(String compactor) {
         SluiceFactory[] testCompactors = {new FailingCompactorFactory(), new UppercasingCompactorFactory()};
-        FileCompactorFactory chosen = FileSystemSinks.extensions(testCompactors).find(FileCompactorFactory.class, compactor);
+        FileCompactorFactory chosen =
+                FileSystemSinks.extensions(testCompactors).find(FileCompactorFactory.class, compactor);
         return FileSystemSinks.of(tmp.resolve("out"), "lines", testCompactors)
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .option("auto-compaction", "true")
@@ -83,7 +85,9 @@ class CompactionUnitTest {
         }
         Map<String, String> published = visible(tmp.resolve("out"));
         assertThat(published.values()).containsExactly("a\nb\nc\n");
-        assertThat(published.keySet()).singleElement().satisfies(name -> assertThat(name).startsWith("part-"));
+        assertThat(published.keySet())
+                .singleElement()
+                .satisfies(name -> assertThat(name).startsWith("part-"));
         assertThat(hidden(tmp.resolve("out"))).isEmpty();
 
         // handed over again (the checkpoint's acknowledgement was lost): nothing changes
@@ -109,8 +113,8 @@ class CompactionUnitTest {
         TestSinkContext ctx = context("concat");
         List<PendingCommit> files = threeSmallFiles(ctx);
         try (TargetCommitter committer = target.createCommitter(ctx)) {
-            CommitRequest request = request(1, Collections.emptyList(),
-                    List.of(unit("", files.subList(0, 1)), unit("", files.subList(1, 3))));
+            CommitRequest request = request(
+                    1, Collections.emptyList(), List.of(unit("", files.subList(0, 1)), unit("", files.subList(1, 3))));
             committer.commit(request);
             committer.commit(request);
         }
@@ -124,8 +128,8 @@ class CompactionUnitTest {
         TestSinkContext ctx = context("uppercasing");
         List<PendingCommit> files = threeSmallFiles(ctx);
         try (TargetCommitter committer = target.createCommitter(ctx)) {
-            CommitRequest request = request(1, Collections.emptyList(),
-                    List.of(unit("", files.subList(0, 1)), unit("", files.subList(1, 3))));
+            CommitRequest request = request(
+                    1, Collections.emptyList(), List.of(unit("", files.subList(0, 1)), unit("", files.subList(1, 3))));
             committer.commit(request);
             committer.commit(request); // handed over again: the one-file unit is not transformed twice
         }
@@ -140,7 +144,8 @@ class CompactionUnitTest {
         CommitRequest request = request(1, Collections.emptyList(), List.of(unit("", files)));
         try (TargetCommitter committer = target.createCommitter(failing)) {
             assertThatThrownBy(() -> committer.commit(request))
-                    .hasMessageContaining("Compaction of").hasRootCauseMessage("injected");
+                    .hasMessageContaining("Compaction of")
+                    .hasRootCauseMessage("injected");
         }
         assertThat(visible(tmp.resolve("out"))).isEmpty();
 
@@ -179,22 +184,31 @@ class CompactionUnitTest {
 
     @Test
     void aFileOpenedForCompactionStaysForCompactionAfterCompactionIsSwitchedOff() throws Exception {
-        TestSinkContext on = FileSystemSinks.of(tmp.resolve("out"), "lines").option("auto-compaction", "true")
-                .compactsWith(new ConcatFileCompactorFactory().createCompactor(null)).build();
+        TestSinkContext on = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .option("auto-compaction", "true")
+                .compactsWith(new ConcatFileCompactorFactory().createCompactor(null))
+                .build();
         List<Payload> state;
         try (TargetWriter writer = target.createWriter(on, Collections.emptyList())) {
             writer.write(row("open"), at(T0));
-            assertThat(writer.prepareCommit(false)).as("row format: stays open at the checkpoint").isEmpty();
+            assertThat(writer.prepareCommit(false))
+                    .as("row format: stays open at the checkpoint")
+                    .isEmpty();
             state = writer.snapshotState(1);
         }
         TestSinkContext off = FileSystemSinks.of(tmp.resolve("out"), "lines").build();
         try (TargetWriter writer = target.createWriter(off, state)) {
             writer.write(row("more"), at(T0 + 1));
             List<PendingCommit> pending = writer.prepareCommit(true);
-            assertThat(pending).singleElement().satisfies(p -> assertThat(p.forCompaction()).isTrue());
+            assertThat(pending)
+                    .singleElement()
+                    .satisfies(p -> assertThat(p.forCompaction()).isTrue());
             writer.write(row("new"), at(T0 + 2));
-            assertThat(writer.prepareCommit(true)).singleElement()
-                    .satisfies(p -> assertThat(p.forCompaction()).as("a file opened now").isFalse());
+            assertThat(writer.prepareCommit(true))
+                    .singleElement()
+                    .satisfies(p -> assertThat(p.forCompaction())
+                            .as("a file opened now")
+                            .isFalse());
         }
     }
 

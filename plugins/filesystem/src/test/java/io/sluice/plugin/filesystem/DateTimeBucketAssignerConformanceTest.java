@@ -27,8 +27,15 @@ class DateTimeBucketAssignerConformanceTest extends BucketAssignerConformance {
 
     @Override
     protected List<Map<String, String>> invalidOptions() {
-        return List.of(Map.of(ZONE, "Mars/Olympus_Mons"), Map.of(FORMAT, "'/'yyyy"), Map.of(FORMAT, "yyyy'/../'MM"),
-                Map.of(FORMAT, "yyyy//MM"), Map.of(FORMAT, "yyyy/"), Map.of(FORMAT, "'_'yyyy"), Map.of(FORMAT, "'.'yyyy"),
-                Map.of(FORMAT, "yyyy-MM-dd'T'HH':'mm"), Map.of(FORMAT, "not a {pattern"));
+        return List.of(
+                Map.of(ZONE, "Mars/Olympus_Mons"),
+                Map.of(FORMAT, "'/'yyyy"),
+                Map.of(FORMAT, "yyyy'/../'MM"),
+                Map.of(FORMAT, "yyyy//MM"),
+                Map.of(FORMAT, "yyyy/"),
+                Map.of(FORMAT, "'_'yyyy"),
+                Map.of(FORMAT, "'.'yyyy"),
+                Map.of(FORMAT, "yyyy-MM-dd'T'HH':'mm"),
+                Map.of(FORMAT, "not a {pattern"));
     }
 }

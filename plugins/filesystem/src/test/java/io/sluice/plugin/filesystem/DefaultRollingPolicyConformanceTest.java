@@ -17,8 +17,13 @@ class DefaultRollingPolicyConformanceTest extends RollingPolicyConformance {
 
     @Override
     protected Map<String, String> options() {
-        return Map.of("sink.rolling-policy.file-size", "1kb", "sink.rolling-policy.rollover-interval", "10 min",
-                "sink.rolling-policy.inactivity-interval", "1 min");
+        return Map.of(
+                "sink.rolling-policy.file-size",
+                "1kb",
+                "sink.rolling-policy.rollover-interval",
+                "10 min",
+                "sink.rolling-policy.inactivity-interval",
+                "1 min");
     }
 
     @Override
@@ -38,7 +43,10 @@ class DefaultRollingPolicyConformanceTest extends RollingPolicyConformance {
 
     @Override
     protected List<Map<String, String>> invalidOptions() {
-        return List.of(Map.of("sink.rolling-policy.file-size", "0b"), Map.of("sink.rolling-policy.rollover-interval", "0 s"),
-                Map.of("sink.rolling-policy.inactivity-interval", "0 ms"), Map.of("sink.rolling-policy.file-size", "big"));
+        return List.of(
+                Map.of("sink.rolling-policy.file-size", "0b"),
+                Map.of("sink.rolling-policy.rollover-interval", "0 s"),
+                Map.of("sink.rolling-policy.inactivity-interval", "0 ms"),
+                Map.of("sink.rolling-policy.file-size", "big"));
     }
 }

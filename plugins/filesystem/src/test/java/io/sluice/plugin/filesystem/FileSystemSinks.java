@@ -34,10 +34,18 @@ final class FileSystemSinks {
 
     /** This plugin's factories, the test formats, then {@code more}. */
     static TestExtensions extensions(SluiceFactory... more) {
-        TestExtensions extensions = TestExtensions.of(new FileSystemTargetFactory(), new DateTimeBucketAssignerFactory(),
-                new BasePathBucketAssignerFactory(), new PartitionBucketAssignerFactory(), new DefaultRollingPolicyFactory(),
-                new OnCheckpointRollingPolicyFactory(), new SuccessFileCommitPolicyFactory(), new ConcatFileCompactorFactory(),
-                new RecordWiseFileCompactorFactory(), new LinesFormatFactory(), new BulkLinesFormatFactory());
+        TestExtensions extensions = TestExtensions.of(
+                new FileSystemTargetFactory(),
+                new DateTimeBucketAssignerFactory(),
+                new BasePathBucketAssignerFactory(),
+                new PartitionBucketAssignerFactory(),
+                new DefaultRollingPolicyFactory(),
+                new OnCheckpointRollingPolicyFactory(),
+                new SuccessFileCommitPolicyFactory(),
+                new ConcatFileCompactorFactory(),
+                new RecordWiseFileCompactorFactory(),
+                new LinesFormatFactory(),
+                new BulkLinesFormatFactory());
         for (SluiceFactory f : more) {
             extensions.add(f);
         }

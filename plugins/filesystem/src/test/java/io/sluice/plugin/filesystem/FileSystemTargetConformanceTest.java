@@ -35,8 +35,13 @@ class FileSystemTargetConformanceTest extends TargetConformance {
 
     @Override
     protected TestSinkContext.Builder context(Map<String, String> options) {
-        return super.context(options).extensions(TestExtensions.of(new KitRowsFormat(), new BasePathBucketAssignerFactory(),
-                new DefaultRollingPolicyFactory(), new OnCheckpointRollingPolicyFactory(), new ConcatFileCompactorFactory()));
+        return super.context(options)
+                .extensions(TestExtensions.of(
+                        new KitRowsFormat(),
+                        new BasePathBucketAssignerFactory(),
+                        new DefaultRollingPolicyFactory(),
+                        new OnCheckpointRollingPolicyFactory(),
+                        new ConcatFileCompactorFactory()));
     }
 
     @Override
@@ -46,8 +51,8 @@ class FileSystemTargetConformanceTest extends TargetConformance {
             return rows;
         }
         try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)
-                    .filter(FileSystemTargetConformanceTest::visible)::iterator) {
+            for (Path f : (Iterable<Path>)
+                    files.filter(Files::isRegularFile).filter(FileSystemTargetConformanceTest::visible)::iterator) {
                 for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
                     rows.add(KitRowsFormat.line(line));
                 }

@@ -10,6 +10,12 @@ class FileSystemTargetRollingOnCheckpointConformanceTest extends FileSystemTarge
 
     @Override
     protected Map<String, String> sinkOptions(Path dir) {
-        return Map.of("path", dir.toString(), "format", KitRowsFormat.IDENTIFIER, "sink.rolling-policy.kind", "on-checkpoint");
+        return Map.of(
+                "path",
+                dir.toString(),
+                "format",
+                KitRowsFormat.IDENTIFIER,
+                "sink.rolling-policy.kind",
+                "on-checkpoint");
     }
 }

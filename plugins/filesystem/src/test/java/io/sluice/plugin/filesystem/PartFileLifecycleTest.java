@@ -32,14 +32,17 @@ class PartFileLifecycleTest {
 
     private static final String UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
     @Test
     void inProgressAndPendingFilesAreHiddenUntilTheCommitPublishesThem() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("a"), at(T0));
@@ -79,16 +82,21 @@ class PartFileLifecycleTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .option("sink.part-file.prefix", "prefix")
-                .option("sink.part-file.suffix", ".ext").build();
+                .option("sink.part-file.suffix", ".ext")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("x"), at(T0));
-            assertThat(hidden(base).keySet()).singleElement().asString()
+            assertThat(hidden(base).keySet())
+                    .singleElement()
+                    .asString()
                     .matches("\\.prefix-" + UUID + "-0\\.ext\\.inprogress\\." + UUID);
 
             commit(committer, 1, writer.prepareCommit(false));
             writer.write(row("y"), at(T0 + 10));
-            assertThat(hidden(base).keySet()).singleElement().asString()
+            assertThat(hidden(base).keySet())
+                    .singleElement()
+                    .asString()
                     .matches("\\.prefix-" + UUID + "-1\\.ext\\.inprogress\\." + UUID);
             commit(committer, 2, writer.prepareCommit(false));
 
@@ -102,7 +110,9 @@ class PartFileLifecycleTest {
     @Test
     void countersContinueWhenAnIdleBucketComesBackSoNoCommittedFileIsOverwritten() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             for (int cp = 1; cp <= 3; cp++) {
@@ -114,10 +124,11 @@ class PartFileLifecycleTest {
             Map<String, String> finished = visible(base);
             assertThat(finished).hasSize(3);
             String uid = uidOf(finished.keySet().iterator().next());
-            assertThat(finished).containsExactly(
-                    Map.entry("part-" + uid + "-0", "cp1\n"),
-                    Map.entry("part-" + uid + "-1", "cp2\n"),
-                    Map.entry("part-" + uid + "-2", "cp3\n"));
+            assertThat(finished)
+                    .containsExactly(
+                            Map.entry("part-" + uid + "-0", "cp1\n"),
+                            Map.entry("part-" + uid + "-1", "cp2\n"),
+                            Map.entry("part-" + uid + "-2", "cp3\n"));
         }
     }
 
@@ -127,7 +138,8 @@ class PartFileLifecycleTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .option("sink.bucket-assigner", "date-time")
-                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC")
+                .build();
         long hour = 3_600_000L;
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
@@ -143,18 +155,23 @@ class PartFileLifecycleTest {
         Set<String> counters = new HashSet<>();
         finished.keySet().forEach(p -> counters.add(p.substring(p.lastIndexOf('-') + 1)));
         assertThat(counters).containsExactlyInAnyOrder("0", "1", "2", "3");
-        assertThat(finished.entrySet()).filteredOn(e -> e.getKey().startsWith("2024-03-05--07/"))
-                .extracting(Map.Entry::getValue).containsExactlyInAnyOrder("h7\n", "h7-again\n");
+        assertThat(finished.entrySet())
+                .filteredOn(e -> e.getKey().startsWith("2024-03-05--07/"))
+                .extracting(Map.Entry::getValue)
+                .containsExactlyInAnyOrder("h7\n", "h7-again\n");
     }
 
     @Test
     void anUnwritableBasePathFailsWithAnIOExceptionNamingThePath() {
-        TestSinkContext ctx = FileSystemSinks.of(Path.of("/proc/sluice-x"), "lines").build();
+        TestSinkContext ctx =
+                FileSystemSinks.of(Path.of("/proc/sluice-x"), "lines").build();
         assertThatThrownBy(() -> {
-            try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
-                writer.write(row("a"), at(T0));
-            }
-        }).isInstanceOf(IOException.class).hasMessageContaining("/proc/sluice-x");
+                    try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
+                        writer.write(row("a"), at(T0));
+                    }
+                })
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("/proc/sluice-x");
         assertThat(Path.of("/proc/sluice-x")).doesNotExist();
     }
 

@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PathOptionsTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
@@ -61,8 +62,24 @@ class PathOptionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"..", "../x", "../../orders/x", "a/b", "/abs", "\\", "a\\b", ":", "a:b", "nul\u0000", "bell\u0007",
-        "new\nline", ".", ".hidden", "_tmp"})
+    @ValueSource(
+            strings = {
+                "..",
+                "../x",
+                "../../orders/x",
+                "a/b",
+                "/abs",
+                "\\",
+                "a\\b",
+                ":",
+                "a:b",
+                "nul\u0000",
+                "bell\u0007",
+                "new\nline",
+                ".",
+                ".hidden",
+                "_tmp"
+            })
     void rejectedPrefixes(String prefix) {
         assertRejected(context().option("sink.part-file.prefix", prefix).build(), "sink.part-file.prefix", prefix);
     }
@@ -76,44 +93,67 @@ class PathOptionsTest {
     @Test
     void prefixAndSuffixMustLeaveRoomForTheInProgressName() {
         int room = PathNames.MAX_NAME_BYTES - PartFileNames.DECORATION_BYTES;
-        assertThatCode(() -> target.validate(context().option("sink.part-file.prefix", "p".repeat(room)).build())).doesNotThrowAnyException();
+        assertThatCode(() -> target.validate(context()
+                        .option("sink.part-file.prefix", "p".repeat(room))
+                        .build()))
+                .doesNotThrowAnyException();
         String tooLong = "p".repeat(room + 1);
         assertRejected(context().option("sink.part-file.prefix", tooLong).build(), "sink.part-file.prefix", tooLong);
-        assertRejected(context().option("sink.part-file.prefix", "p").option("sink.part-file.suffix", "ü".repeat(room / 2)).build(),
-                "sink.part-file.suffix", "ü".repeat(room / 2));
-        assertThatThrownBy(() -> target.validate(context().option("sink.part-file.prefix", "x".repeat(300)).build()))
+        assertRejected(
+                context()
+                        .option("sink.part-file.prefix", "p")
+                        .option("sink.part-file.suffix", "ü".repeat(room / 2))
+                        .build(),
+                "sink.part-file.suffix",
+                "ü".repeat(room / 2));
+        assertThatThrownBy(() -> target.validate(context()
+                        .option("sink.part-file.prefix", "x".repeat(300))
+                        .build()))
                 .hasMessageContaining(room + " bytes");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"part", "my-prefix", "", "ü日本", "a b", "50%", "a=b", "p.q", "-"})
     void acceptedPrefixes(String prefix) {
-        assertThatCode(() -> target.validate(context().option("sink.part-file.prefix", prefix).option("sink.part-file.suffix", ".csv").build()))
+        assertThatCode(() -> target.validate(context()
+                        .option("sink.part-file.prefix", prefix)
+                        .option("sink.part-file.suffix", ".csv")
+                        .build()))
                 .doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"part", "", "a b", "ü", "-", "p.q"})
-    void namesOfTwoWritersAreDistinctFilesInTheBucketWhateverTheAcceptedPrefixAndSuffix(String prefix) throws Exception {
+    void namesOfTwoWritersAreDistinctFilesInTheBucketWhateverTheAcceptedPrefixAndSuffix(String prefix)
+            throws Exception {
         for (String suffix : new String[] {"", ".csv", "..", "."}) {
             Path base = tmp.resolve("w");
-            TestSinkContext ctx = context().option("path", base.toString()).option("sink.part-file.prefix", prefix)
-                    .option("sink.part-file.suffix", suffix).option("sink.rolling-policy.kind", "on-checkpoint").build();
+            TestSinkContext ctx = context()
+                    .option("path", base.toString())
+                    .option("sink.part-file.prefix", prefix)
+                    .option("sink.part-file.suffix", suffix)
+                    .option("sink.rolling-policy.kind", "on-checkpoint")
+                    .build();
             target.validate(ctx);
             try (TargetWriter first = target.createWriter(ctx, Collections.emptyList());
                     TargetWriter second = target.createWriter(ctx.forSubtask(1, 2), Collections.emptyList());
                     TargetCommitter committer = target.createCommitter(ctx)) {
                 first.write(row("one"), at(0));
                 second.write(row("two"), at(0));
-                java.util.List<io.sluice.spi.sink.PendingCommit> pending = new java.util.ArrayList<>(first.prepareCommit(true));
+                java.util.List<io.sluice.spi.sink.PendingCommit> pending =
+                        new java.util.ArrayList<>(first.prepareCommit(true));
                 pending.addAll(second.prepareCommit(true));
                 committer.commit(request(1, pending));
             }
             // both rows, in two files directly in the base path (no file elsewhere under tmp)
             Map<String, String> files = files(tmp);
-            assertThat(files).as("prefix '%s', suffix '%s'", prefix, suffix).hasSize(2)
-                    .allSatisfy((name, content) -> assertThat(name).matches("w/[^/]+")
-                            .startsWith("w/" + prefix).endsWith(suffix));
+            assertThat(files)
+                    .as("prefix '%s', suffix '%s'", prefix, suffix)
+                    .hasSize(2)
+                    .allSatisfy((name, content) -> assertThat(name)
+                            .matches("w/[^/]+")
+                            .startsWith("w/" + prefix)
+                            .endsWith(suffix));
             assertThat(files.values()).containsExactlyInAnyOrder("one\n", "two\n");
             org.apache.flink.util.FileUtils.deleteDirectory(base.toFile());
         }
@@ -122,7 +162,9 @@ class PathOptionsTest {
     @ParameterizedTest
     @ValueSource(strings = {"", ".csv", ".", "..", "-x", ".tar.gz"})
     void acceptedSuffixes(String suffix) {
-        assertThatCode(() -> target.validate(context().option("sink.part-file.suffix", suffix).build())).doesNotThrowAnyException();
+        assertThatCode(() -> target.validate(
+                        context().option("sink.part-file.suffix", suffix).build()))
+                .doesNotThrowAnyException();
     }
 
     @ParameterizedTest
@@ -132,24 +174,45 @@ class PathOptionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"'..'", "'../'yyyy", "yyyy'/../'MM", "'/'yyyy", "yyyy'/'", "yyyy'//'MM", "HH:mm", "'_'yyyy",
-        "'.'yyyy", "yyyy'\\'MM"})
+    @ValueSource(
+            strings = {
+                "'..'",
+                "'../'yyyy",
+                "yyyy'/../'MM",
+                "'/'yyyy",
+                "yyyy'/'",
+                "yyyy'//'MM",
+                "HH:mm",
+                "'_'yyyy",
+                "'.'yyyy",
+                "yyyy'\\'MM"
+            })
     void rejectedDateTimeFormats(String pattern) {
-        assertRejected(context().option("sink.bucket-assigner", "date-time").option("sink.bucket-assigner.date-time.format", pattern).build(),
-                "sink.bucket-assigner.date-time.format", pattern);
+        assertRejected(
+                context()
+                        .option("sink.bucket-assigner", "date-time")
+                        .option("sink.bucket-assigner.date-time.format", pattern)
+                        .build(),
+                "sink.bucket-assigner.date-time.format",
+                pattern);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"yyyy-MM-dd--HH", "yyyy/MM/dd", "'year='yyyy/'month='MM", "yyyy.MM.dd"})
     void acceptedDateTimeFormats(String pattern) {
-        assertThatCode(() -> target.validate(context().option("sink.bucket-assigner", "date-time")
-                .option("sink.bucket-assigner.date-time.format", pattern).build())).doesNotThrowAnyException();
+        assertThatCode(() -> target.validate(context()
+                        .option("sink.bucket-assigner", "date-time")
+                        .option("sink.bucket-assigner.date-time.format", pattern)
+                        .build()))
+                .doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"..", "../x", "a/b", "\\", "a\\b", ":", "a:b", "", "nul\u0000", "esc\u001B", "."})
     void rejectedSuccessFileNames(String name) {
-        TestSinkContext ctx = context().option("sink.partition-commit.success-file.name", name).build();
+        TestSinkContext ctx = context()
+                .option("sink.partition-commit.success-file.name", name)
+                .build();
         assertThatThrownBy(() -> new SuccessFileCommitPolicyFactory().create(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'sink.partition-commit.success-file.name'")
@@ -159,35 +222,54 @@ class PathOptionsTest {
     @Test
     void successFileNamesOver255BytesAreRejected() {
         String name = "_" + "ü".repeat(128);
-        TestSinkContext ctx = context().option("sink.partition-commit.success-file.name", name).build();
+        TestSinkContext ctx = context()
+                .option("sink.partition-commit.success-file.name", name)
+                .build();
         assertThatThrownBy(() -> new SuccessFileCommitPolicyFactory().create(ctx))
-                .hasMessageContaining("'sink.partition-commit.success-file.name' '" + name + "'").hasMessageContaining("257 bytes");
+                .hasMessageContaining("'sink.partition-commit.success-file.name' '" + name + "'")
+                .hasMessageContaining("257 bytes");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"_SUCCESS", ".done", "DONE", "_started.marker", "ü"})
     void acceptedSuccessFileNames(String name) {
-        assertThatCode(() -> new SuccessFileCommitPolicyFactory().create(context().option("sink.partition-commit.success-file.name", name).build()))
+        assertThatCode(() -> new SuccessFileCommitPolicyFactory()
+                        .create(context()
+                                .option("sink.partition-commit.success-file.name", name)
+                                .build()))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void partitionColumnsThatReadersWouldHideAreRejected() {
         for (String key : new String[] {"_dt", ".dt", "__x"}) {
-            TestSinkContext ctx = context().rowType(rowOf(key)).partitionKeys(key).build();
-            assertThatThrownBy(() -> target.validate(ctx)).as(key)
-                    .hasMessageContaining("Partition column '" + key + "'").hasMessageContaining("hidden");
+            TestSinkContext ctx =
+                    context().rowType(rowOf(key)).partitionKeys(key).build();
+            assertThatThrownBy(() -> target.validate(ctx))
+                    .as(key)
+                    .hasMessageContaining("Partition column '" + key + "'")
+                    .hasMessageContaining("hidden");
         }
         String longKey = "k".repeat(250);
-        assertThatThrownBy(() -> target.validate(context().rowType(rowOf(longKey)).partitionKeys(longKey).build()))
-                .hasMessageContaining("Partition column '" + longKey + "'").hasMessageContaining("bytes");
-        assertRejected(context().partitionKeys("line").option("partition.default-name", "").build(), "partition.default-name", "");
+        assertThatThrownBy(() -> target.validate(
+                        context().rowType(rowOf(longKey)).partitionKeys(longKey).build()))
+                .hasMessageContaining("Partition column '" + longKey + "'")
+                .hasMessageContaining("bytes");
+        assertRejected(
+                context()
+                        .partitionKeys("line")
+                        .option("partition.default-name", "")
+                        .build(),
+                "partition.default-name",
+                "");
     }
 
     @Test
     void partitionColumnsWithOtherNamesAreAccepted() {
         for (String key : new String[] {"d_t", "a=b", "x/y", "..", "ü"}) {
-            assertThatCode(() -> target.validate(context().rowType(rowOf(key)).partitionKeys(key).build())).as(key)
+            assertThatCode(() -> target.validate(
+                            context().rowType(rowOf(key)).partitionKeys(key).build()))
+                    .as(key)
                     .doesNotThrowAnyException();
         }
     }
@@ -205,20 +287,23 @@ class PathOptionsTest {
 
         // a writer of the neighbour hands its files to the committer of 't' (what a bad prefix did)
         TestSinkContext writes = FileSystemSinks.of(orders, "lines").build();
-        TestSinkContext commits = FileSystemSinks.of(table, "lines").overwrite(true).build();
+        TestSinkContext commits =
+                FileSystemSinks.of(table, "lines").overwrite(true).build();
         try (TargetWriter writer = target.createWriter(writes, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(commits)) {
             writer.write(row("new"), at(0));
             CommitRequest request = request(1, writer.prepareCommit(true));
             assertThatThrownBy(() -> committer.commit(request))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining(orders.toString()).hasMessageContaining("not under the table's 'path'");
+                    .hasMessageContaining(orders.toString())
+                    .hasMessageContaining("not under the table's 'path'");
         }
         assertThat(visibleFiles(tmp)).isEqualTo(visible(before));
     }
 
     private static RowType rowOf(String partitionColumn) {
-        return RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)},
+        return RowType.of(
+                new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)},
                 new String[] {"line", partitionColumn});
     }
 
@@ -235,5 +320,4 @@ class PathOptionsTest {
     private static Map<String, String> visibleFiles(Path root) throws IOException {
         return visible(files(root));
     }
-
 }

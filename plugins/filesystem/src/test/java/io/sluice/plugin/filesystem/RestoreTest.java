@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Proves a writer restored from a snapshot resumes its open row-format file truncated to the checkpoint, and loses or duplicates nothing. */
 class RestoreTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
@@ -80,7 +81,9 @@ class RestoreTest {
     @Test
     void aRestoredWriterRemovesOnlyWhatItsDeadPredecessorOpenedAfterTheCheckpoint() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
 
         TargetWriter live = target.createWriter(ctx, Collections.emptyList());
         live.write(row("live"), at(T0));
@@ -95,7 +98,8 @@ class RestoreTest {
 
         try (TargetWriter restored = target.createWriter(ctx, state);
                 TargetCommitter committer = target.createCommitter(ctx)) {
-            assertThat(hidden(base).values()).as("in-progress files after the restore")
+            assertThat(hidden(base).values())
+                    .as("in-progress files after the restore")
                     .containsExactlyInAnyOrder("live\n", "r1\n");
             commit(committer, 1, cp1);
             assertThat(visible(base).values()).containsExactly("r1\n");
@@ -118,7 +122,8 @@ class RestoreTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .option("sink.bucket-assigner", "date-time")
-                .option("sink.bucket-assigner.date-time.time-zone", "UTC").build();
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC")
+                .build();
         long hour = 3_600_000L;
         TargetWriter first = target.createWriter(ctx, Collections.emptyList());
         TargetWriter second = target.createWriter(ctx, Collections.emptyList());
@@ -130,13 +135,15 @@ class RestoreTest {
         state.addAll(second.snapshotState(1));
         first.write(row("a-h8"), at(T0 + hour)); // buckets no checkpoint knows of
         second.write(row("b-h9"), at(T0 + 2 * hour));
-        assertThat(hidden(base).keySet()).extracting(PartFileTesting::parent)
+        assertThat(hidden(base).keySet())
+                .extracting(PartFileTesting::parent)
                 .containsExactlyInAnyOrder("2024-03-05--07", "2024-03-05--07", "2024-03-05--08", "2024-03-05--09");
         // both killed: neither closed nor disposed
 
         try (TargetWriter restored = target.createWriter(ctx, state);
                 TargetCommitter committer = target.createCommitter(ctx)) {
-            assertThat(hidden(base).values()).as("in-progress files after the restore")
+            assertThat(hidden(base).values())
+                    .as("in-progress files after the restore")
                     .containsExactlyInAnyOrder("a-h7\n", "b-h7\n");
             commit(committer, 1, cp1);
         }
@@ -147,7 +154,9 @@ class RestoreTest {
     @Test
     void pendingFilesOfAFailedWriterStillCommitAfterRestore() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
 
         TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
         failing.write(row("before-cp1"), at(T0));
@@ -204,7 +213,9 @@ class RestoreTest {
     @Test
     void newFilesAfterRestoreNeverReuseAName() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.kind", "on-checkpoint").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
         TargetWriter first = target.createWriter(ctx, Collections.emptyList());
         TargetCommitter committer = target.createCommitter(ctx);
         first.write(row("a"), at(T0));
@@ -225,6 +236,7 @@ class RestoreTest {
         Path base = tmp.resolve("out");
         TestSinkContext ctx = FileSystemSinks.of(base, "lines").build();
         assertThatThrownBy(() -> target.createWriter(ctx, List.of(new Payload(42, new byte[0]))))
-                .isInstanceOf(IOException.class).hasMessageContaining("42");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("42");
     }
 }

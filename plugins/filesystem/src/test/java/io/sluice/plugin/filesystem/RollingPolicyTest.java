@@ -28,14 +28,17 @@ class RollingPolicyTest {
 
     private static final long MINUTE = 60_000L;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final FileSystemTargetFactory target = new FileSystemTargetFactory();
 
     @Test
     void defaultPolicyRollsAFileThatExceedsTheSizeOnTheNextEventAndAtACheckpoint() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.file-size", "10b").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.file-size", "10b")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             writer.write(row("r001"), at(T0)); // 5 bytes
@@ -67,7 +70,8 @@ class RollingPolicyTest {
         Path base = tmp.resolve("out");
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.rollover-interval", "10 min")
-                .option("sink.rolling-policy.check-interval", "5 s").build();
+                .option("sink.rolling-policy.check-interval", "5 s")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
             assertThat(writer.processingTimeInterval()).isEqualTo(5_000L);
             writer.write(row("a"), at(T0));
@@ -86,7 +90,9 @@ class RollingPolicyTest {
     @Test
     void defaultPolicyRollsOnInactivityAtProcessingTime() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "lines").option("sink.rolling-policy.inactivity-interval", "1 min").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.inactivity-interval", "1 min")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             assertThat(writer.processingTimeInterval()).isEqualTo(MINUTE); // check-interval default
@@ -115,7 +121,8 @@ class RollingPolicyTest {
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .option("sink.rolling-policy.file-size", "1b")
                 .option("sink.rolling-policy.rollover-interval", "1 ms")
-                .option("sink.rolling-policy.inactivity-interval", "1 ms").build();
+                .option("sink.rolling-policy.inactivity-interval", "1 ms")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList());
                 TargetCommitter committer = target.createCommitter(ctx)) {
             for (int i = 0; i < 5; i++) {
@@ -165,7 +172,9 @@ class RollingPolicyTest {
     @Test
     void bulkFormatsStillRollOnTheDefaultPolicysTimers() throws Exception {
         Path base = tmp.resolve("out");
-        TestSinkContext ctx = FileSystemSinks.of(base, "bulk-lines").option("sink.rolling-policy.rollover-interval", "1 min").build();
+        TestSinkContext ctx = FileSystemSinks.of(base, "bulk-lines")
+                .option("sink.rolling-policy.rollover-interval", "1 min")
+                .build();
         try (TargetWriter writer = target.createWriter(ctx, Collections.emptyList())) {
             writer.write(row("b1"), at(T0));
             writer.onProcessingTime(T0 + MINUTE);
@@ -177,9 +186,12 @@ class RollingPolicyTest {
 
     @Test
     void aNonPositiveFileSizeIsRejectedNamingTheOption() {
-        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines").option("sink.rolling-policy.file-size", "0b").build();
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .option("sink.rolling-policy.file-size", "0b")
+                .build();
         assertThatThrownBy(() -> target.validate(ctx))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sink.rolling-policy.file-size").hasMessageContaining("0");
+                .hasMessageContaining("sink.rolling-policy.file-size")
+                .hasMessageContaining("0");
     }
 }

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Proves the success-file policy writes one empty marker (default or configured name) into the partition directory, idempotently, and rejects names that are not plain file names. */
 class SuccessFileCommitPolicyTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private final SuccessFileCommitPolicyFactory factory = new SuccessFileCommitPolicyFactory();
 
@@ -36,9 +37,10 @@ class SuccessFileCommitPolicyTest {
         CommitPolicy policy = factory.create(FileSystemSinks.of(base, "lines").build());
         policy.commit(partitionContext(partition, "dt=2024-01-02/hr=03", 1));
         Map<String, String> once = files(base);
-        assertThat(once).containsExactly(
-                Map.entry("dt=2024-01-02/hr=03/_SUCCESS", ""),
-                Map.entry("dt=2024-01-02/hr=03/part-x-0", "data\n"));
+        assertThat(once)
+                .containsExactly(
+                        Map.entry("dt=2024-01-02/hr=03/_SUCCESS", ""),
+                        Map.entry("dt=2024-01-02/hr=03/part-x-0", "data\n"));
 
         // committed again: late data, or a retry after a failure
         policy.commit(partitionContext(partition, "dt=2024-01-02/hr=03", 2));
@@ -50,7 +52,8 @@ class SuccessFileCommitPolicyTest {
         Path base = tmp.resolve("out");
         Path partition = base.resolve("p=1");
         CommitPolicy policy = factory.create(FileSystemSinks.of(base, "lines")
-                .option("sink.partition-commit.success-file.name", "_DONE").build());
+                .option("sink.partition-commit.success-file.name", "_DONE")
+                .build());
         policy.commit(partitionContext(partition, "p=1", 1));
         policy.commit(partitionContext(partition, "p=1", 1));
         assertThat(files(base)).containsExactly(Map.entry("p=1/_DONE", ""));
@@ -60,7 +63,8 @@ class SuccessFileCommitPolicyTest {
     void rejectsNamesThatAreNotPlainFileNames() {
         for (String name : List.of("", "a/b", "/abs", ".", "..", "a\\b")) {
             TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
-                    .option("sink.partition-commit.success-file.name", name).build();
+                    .option("sink.partition-commit.success-file.name", name)
+                    .build();
             assertThatThrownBy(() -> factory.create(ctx))
                     .as("name '%s'", name)
                     .isInstanceOf(IllegalArgumentException.class)

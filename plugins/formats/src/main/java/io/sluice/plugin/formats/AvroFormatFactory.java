@@ -77,8 +77,7 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
         boolean legacy = context.options().get(TIMESTAMP_LEGACY_MAPPING);
         return new FileNamingBulkFormat(
                 IDENTIFIER,
-                new CompleteAvroFileFormat(
-                        new AvroRowDataBulkFormat(rowType, schema(rowType, legacy), legacy)),
+                new CompleteAvroFileFormat(new AvroRowDataBulkFormat(rowType, schema(rowType, legacy), legacy)),
                 DeclaredTypes.avro(rowType));
     }
 
@@ -89,8 +88,7 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
      */
     static Schema schema(RowType rowType, boolean legacyTimestampMapping) {
         try {
-            return AvroSchemaConverter.convertToSchema(
-                    rowType.copy(false), legacyTimestampMapping);
+            return AvroSchemaConverter.convertToSchema(rowType.copy(false), legacyTimestampMapping);
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     String.format(
@@ -111,10 +109,7 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
             codec = CodecFactory.fromString(name);
         } catch (AvroRuntimeException e) {
             throw OptionValues.invalid(
-                    IDENTIFIER,
-                    CODEC,
-                    name,
-                    "expected one of null, deflate, snappy, bzip2, xz, zstandard");
+                    IDENTIFIER, CODEC, name, "expected one of null, deflate, snappy, bzip2, xz, zstandard");
         }
         // a one-record file in memory makes the codec compress a block, loading its library
         Schema probe = Schema.create(Schema.Type.INT);
@@ -126,8 +121,7 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
             throw e;
         } catch (IOException | RuntimeException | Error e) {
             // a native library that does not load shows as an Error (snappy-java's SnappyError)
-            throw OptionValues.invalid(
-                    IDENTIFIER, CODEC, name, "the codec does not work here: " + e);
+            throw OptionValues.invalid(IDENTIFIER, CODEC, name, "the codec does not work here: " + e);
         }
     }
 }

@@ -19,8 +19,7 @@ import java.util.function.Function;
  * splittable at sync markers, restartable from a checkpointed position) and Flink's {@link
  * AvroToRowDataConverters}.
  */
-final class AvroRowDataBulkFormat
-        extends AbstractAvroBulkFormat<GenericRecord, RowData, FileSourceSplit> {
+final class AvroRowDataBulkFormat extends AbstractAvroBulkFormat<GenericRecord, RowData, FileSourceSplit> {
 
     private static final long serialVersionUID = 1L;
 
@@ -44,8 +43,7 @@ final class AvroRowDataBulkFormat
 
     @Override
     protected Function<GenericRecord, RowData> createConverter() {
-        AvroToRowDataConverter converter =
-                AvroToRowDataConverters.createRowConverter(rowType, legacyTimestampMapping);
+        AvroToRowDataConverter converter = AvroToRowDataConverters.createRowConverter(rowType, legacyTimestampMapping);
         // the converter copies every value out of the record, which the reader then reuses
         return record -> record == null ? null : (RowData) converter.convert(record);
     }

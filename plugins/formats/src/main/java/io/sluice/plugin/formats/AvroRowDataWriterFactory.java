@@ -42,16 +42,13 @@ final class AvroRowDataWriterFactory implements BulkWriter.Factory<RowData> {
     public BulkWriter<RowData> create(FSDataOutputStream out) throws IOException {
         Schema schema = AvroFormatFactory.schema(rowType, legacyTimestampMapping);
         String codecName = codec;
-        AvroBuilder<GenericRecord> builder =
-                stream -> {
-                    DataFileWriter<GenericRecord> writer =
-                            new DataFileWriter<>(new GenericDatumWriter<>(schema));
-                    writer.setCodec(CodecFactory.fromString(codecName));
-                    return writer.create(schema, stream);
-                };
+        AvroBuilder<GenericRecord> builder = stream -> {
+            DataFileWriter<GenericRecord> writer = new DataFileWriter<>(new GenericDatumWriter<>(schema));
+            writer.setCodec(CodecFactory.fromString(codecName));
+            return writer.create(schema, stream);
+        };
         BulkWriter<GenericRecord> records = new AvroWriterFactory<>(builder).create(out);
-        RowDataToAvroConverter converter =
-                RowDataToAvroConverters.createConverter(rowType, legacyTimestampMapping);
+        RowDataToAvroConverter converter = RowDataToAvroConverters.createConverter(rowType, legacyTimestampMapping);
         return new RowWriter(records, converter, schema);
     }
 

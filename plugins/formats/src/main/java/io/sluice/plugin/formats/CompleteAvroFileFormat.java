@@ -38,15 +38,13 @@ final class CompleteAvroFileFormat implements BulkFormat<RowData, FileSourceSpli
     }
 
     @Override
-    public Reader<RowData> createReader(Configuration config, FileSourceSplit split)
-            throws IOException {
+    public Reader<RowData> createReader(Configuration config, FileSourceSplit split) throws IOException {
         requireComplete(split.path());
         return delegate.createReader(config, split);
     }
 
     @Override
-    public Reader<RowData> restoreReader(Configuration config, FileSourceSplit split)
-            throws IOException {
+    public Reader<RowData> restoreReader(Configuration config, FileSourceSplit split) throws IOException {
         requireComplete(split.path());
         return delegate.restoreReader(config, split);
     }
@@ -66,24 +64,21 @@ final class CompleteAvroFileFormat implements BulkFormat<RowData, FileSourceSpli
         long length = path.getFileSystem().getFileStatus(path).getLen();
         try (FSDataInputStream in = path.getFileSystem().open(path);
                 FSDataInputStreamWrapper input = new FSDataInputStreamWrapper(in, length);
-                DataFileReader<Object> reader =
-                        new DataFileReader<>(input, new GenericDatumReader<>())) {
+                DataFileReader<Object> reader = new DataFileReader<>(input, new GenericDatumReader<>())) {
             // right after opening, the last sync point is the end of the header, its marker
             long headerEnd = reader.previousSync();
             byte[] declared = readAt(input, headerEnd - MARKER_SIZE);
             byte[] last = readAt(input, length - MARKER_SIZE);
             if (!Arrays.equals(declared, last)) {
-                throw new IOException(
-                        String.format(
-                                "The file is incomplete: its %d bytes do not end with the sync"
-                                        + " marker of its header, so its last block is cut short",
-                                length));
+                throw new IOException(String.format(
+                        "The file is incomplete: its %d bytes do not end with the sync"
+                                + " marker of its header, so its last block is cut short",
+                        length));
             }
         }
     }
 
-    private static byte[] readAt(FSDataInputStreamWrapper input, long position)
-            throws IOException {
+    private static byte[] readAt(FSDataInputStreamWrapper input, long position) throws IOException {
         byte[] bytes = new byte[MARKER_SIZE];
         input.seek(position);
         int read = 0;

@@ -2,12 +2,12 @@ package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
 
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.formats.csv.CsvFormatOptions;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.formats.csv.CsvRowDataDeserializationSchema;
 import org.apache.flink.formats.csv.CsvRowDataSerializationSchema;
 import org.apache.flink.table.data.RowData;
@@ -79,8 +79,7 @@ public final class CsvFormatFactory implements FileFormats.RowFile {
 
     private static CsvRowDataSerializationSchema serializationSchema(FormatContext context) {
         ReadableConfig options = context.options();
-        CsvRowDataSerializationSchema.Builder builder =
-                new CsvRowDataSerializationSchema.Builder(context.rowType());
+        CsvRowDataSerializationSchema.Builder builder = new CsvRowDataSerializationSchema.Builder(context.rowType());
 
         builder.setFieldDelimiter(fieldDelimiter(options));
         Character quote = quoteCharacter(options);
@@ -102,7 +101,9 @@ public final class CsvFormatFactory implements FileFormats.RowFile {
 
     private static DeserializationSchema<RowData> deserializationSchema(
             FormatContext context, Character quote, Character escape, boolean allowComments) {
-        return DeclaredDecimals.of(context.rowType(), context.options().get(CsvFormatOptions.IGNORE_PARSE_ERRORS),
+        return DeclaredDecimals.of(
+                context.rowType(),
+                context.options().get(CsvFormatOptions.IGNORE_PARSE_ERRORS),
                 rowType -> deserializationSchema(context.options(), rowType, quote, escape, allowComments));
     }
 
@@ -143,19 +144,16 @@ public final class CsvFormatFactory implements FileFormats.RowFile {
     /** The quote character, or null when quoting is disabled. */
     private static Character quoteCharacter(ReadableConfig options) {
         boolean disabled = options.get(CsvFormatOptions.DISABLE_QUOTE_CHARACTER);
-        boolean quoteGiven = options.getOptional(CsvFormatOptions.QUOTE_CHARACTER).isPresent();
+        boolean quoteGiven =
+                options.getOptional(CsvFormatOptions.QUOTE_CHARACTER).isPresent();
         if (disabled && quoteGiven) {
             // as upstream: a quote character that would silently be ignored is a mistake
             throw OptionValues.invalid(
                     IDENTIFIER,
                     CsvFormatOptions.QUOTE_CHARACTER,
                     options.get(CsvFormatOptions.QUOTE_CHARACTER),
-                    "cannot be set while '"
-                            + CsvFormatOptions.DISABLE_QUOTE_CHARACTER.key()
-                            + "' is true");
+                    "cannot be set while '" + CsvFormatOptions.DISABLE_QUOTE_CHARACTER.key() + "' is true");
         }
-        return disabled
-                ? null
-                : OptionValues.singleChar(IDENTIFIER, options, CsvFormatOptions.QUOTE_CHARACTER);
+        return disabled ? null : OptionValues.singleChar(IDENTIFIER, options, CsvFormatOptions.QUOTE_CHARACTER);
     }
 }

@@ -44,8 +44,8 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
     private final int[] columns;
     private final boolean ignoreParseErrors;
 
-    private DeclaredDecimals(DeserializationSchema<RowData> wide, RowType declared, int[] columns,
-            boolean ignoreParseErrors) {
+    private DeclaredDecimals(
+            DeserializationSchema<RowData> wide, RowType declared, int[] columns, boolean ignoreParseErrors) {
         this.wide = wide;
         this.declared = declared;
         this.columns = columns;
@@ -53,8 +53,8 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
     }
 
     /** The schema {@code create} makes for {@code declared}, with its decimal columns checked. */
-    static DeserializationSchema<RowData> of(RowType declared, boolean ignoreParseErrors,
-            Function<RowType, DeserializationSchema<RowData>> create) {
+    static DeserializationSchema<RowData> of(
+            RowType declared, boolean ignoreParseErrors, Function<RowType, DeserializationSchema<RowData>> create) {
         List<RowType.RowField> fields = new ArrayList<>();
         List<Integer> decimals = new ArrayList<>();
         for (int i = 0; i < declared.getFieldCount(); i++) {
@@ -64,13 +64,17 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
                 decimals.add(i);
                 type = widen(type);
             }
-            fields.add(new RowType.RowField(field.getName(), type, field.getDescription().orElse(null)));
+            fields.add(new RowType.RowField(
+                    field.getName(), type, field.getDescription().orElse(null)));
         }
         if (decimals.isEmpty()) {
             return create.apply(declared);
         }
-        return new DeclaredDecimals(create.apply(new RowType(declared.isNullable(), fields)), declared,
-                decimals.stream().mapToInt(Integer::intValue).toArray(), ignoreParseErrors);
+        return new DeclaredDecimals(
+                create.apply(new RowType(declared.isNullable(), fields)),
+                declared,
+                decimals.stream().mapToInt(Integer::intValue).toArray(),
+                ignoreParseErrors);
     }
 
     @Override
@@ -94,8 +98,8 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
                 fields.setField(column, narrow(fields.getField(column), declared.getTypeAt(column), name));
             } catch (TooWide e) {
                 if (!ignoreParseErrors) {
-                    throw new IOException("Column '" + e.path + "' holds " + e.value + ", more digits than its declared "
-                            + e.type.asSummaryString() + " can hold");
+                    throw new IOException("Column '" + e.path + "' holds " + e.value
+                            + ", more digits than its declared " + e.type.asSummaryString() + " can hold");
                 }
                 fields.setField(column, null);
             }
@@ -137,7 +141,8 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
         } else if (type instanceof RowType) {
             List<RowType.RowField> fields = new ArrayList<>();
             for (RowType.RowField f : ((RowType) type).getFields()) {
-                fields.add(new RowType.RowField(f.getName(), widen(f.getType()), f.getDescription().orElse(null)));
+                fields.add(new RowType.RowField(
+                        f.getName(), widen(f.getType()), f.getDescription().orElse(null)));
             }
             return new RowType(type.isNullable(), fields);
         } else if (type instanceof ArrayType) {
@@ -145,7 +150,8 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
         } else if (type instanceof MultisetType) {
             return new MultisetType(type.isNullable(), widen(((MultisetType) type).getElementType()));
         } else if (type instanceof MapType) {
-            return new MapType(type.isNullable(), widen(((MapType) type).getKeyType()), widen(((MapType) type).getValueType()));
+            return new MapType(
+                    type.isNullable(), widen(((MapType) type).getKeyType()), widen(((MapType) type).getValueType()));
         }
         return type;
     }
@@ -158,7 +164,8 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
         if (declared instanceof DecimalType) {
             DecimalType type = (DecimalType) declared;
             DecimalData wide = (DecimalData) value;
-            DecimalData narrowed = DecimalData.fromBigDecimal(wide.toBigDecimal(), type.getPrecision(), type.getScale());
+            DecimalData narrowed =
+                    DecimalData.fromBigDecimal(wide.toBigDecimal(), type.getPrecision(), type.getScale());
             if (narrowed == null) {
                 throw new TooWide(path, wide, type);
             }
@@ -168,8 +175,14 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
             RowData row = (RowData) value;
             GenericRowData out = new GenericRowData(row.getRowKind(), rowType.getFieldCount());
             for (int i = 0; i < rowType.getFieldCount(); i++) {
-                Object field = RowData.createFieldGetter(widen(rowType.getTypeAt(i)), i).getFieldOrNull(row);
-                out.setField(i, narrow(field, rowType.getTypeAt(i), path + "." + rowType.getFieldNames().get(i)));
+                Object field = RowData.createFieldGetter(widen(rowType.getTypeAt(i)), i)
+                        .getFieldOrNull(row);
+                out.setField(
+                        i,
+                        narrow(
+                                field,
+                                rowType.getTypeAt(i),
+                                path + "." + rowType.getFieldNames().get(i)));
             }
             return out;
         } else if (declared instanceof ArrayType) {
@@ -182,9 +195,11 @@ final class DeclaredDecimals implements DeserializationSchema<RowData> {
             }
             return new GenericArrayData(out);
         } else if (declared instanceof MapType || declared instanceof MultisetType) {
-            LogicalType keyType = declared instanceof MapType ? ((MapType) declared).getKeyType()
+            LogicalType keyType = declared instanceof MapType
+                    ? ((MapType) declared).getKeyType()
                     : ((MultisetType) declared).getElementType();
-            LogicalType valueType = declared instanceof MapType ? ((MapType) declared).getValueType() : new IntType(false);
+            LogicalType valueType =
+                    declared instanceof MapType ? ((MapType) declared).getValueType() : new IntType(false);
             MapData map = (MapData) value;
             ArrayData.ElementGetter keys = ArrayData.createElementGetter(widen(keyType));
             ArrayData.ElementGetter values = ArrayData.createElementGetter(widen(valueType));

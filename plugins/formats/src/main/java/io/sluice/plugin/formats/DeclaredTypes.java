@@ -49,8 +49,8 @@ final class DeclaredTypes {
         return file -> {
             MessageType schema;
             try (FSDataInputStream in = file.getFileSystem().open(file);
-                    ParquetFileReader reader = ParquetFileReader.open(
-                            new ParquetInputFile(in, file.getFileSystem().getFileStatus(file).getLen()))) {
+                    ParquetFileReader reader = ParquetFileReader.open(new ParquetInputFile(
+                            in, file.getFileSystem().getFileStatus(file).getLen()))) {
                 schema = reader.getFooter().getFileMetaData().getSchema();
             }
             for (RowType.RowField field : rowType.getFields()) {
@@ -60,7 +60,8 @@ final class DeclaredTypes {
                 Type fileType = schema.getType(field.getName());
                 String problem = parquetProblem(field.getType(), fileType);
                 if (problem != null) {
-                    throw mismatch(field, fileType.isPrimitive() ? describe(fileType.asPrimitiveType()) : "a group", problem);
+                    throw mismatch(
+                            field, fileType.isPrimitive() ? describe(fileType.asPrimitiveType()) : "a group", problem);
                 }
             }
         };
@@ -98,10 +99,12 @@ final class DeclaredTypes {
                     return "a 64-bit integer does not fit a narrower integer";
                 }
                 return physical == PrimitiveType.PrimitiveTypeName.INT32 && !decimalFile && !isDateOrTime(a)
-                        ? null : "not an integer";
+                        ? null
+                        : "not an integer";
             case BIGINT:
                 return physical == PrimitiveType.PrimitiveTypeName.INT64 && !decimalFile && !isTimestamp(a)
-                        ? null : "not a 64-bit integer";
+                        ? null
+                        : "not a 64-bit integer";
             case FLOAT:
                 return physical == PrimitiveType.PrimitiveTypeName.FLOAT ? null : "not a float";
             case DOUBLE:
@@ -112,8 +115,10 @@ final class DeclaredTypes {
             case BINARY:
             case VARBINARY:
                 return (physical == PrimitiveType.PrimitiveTypeName.BINARY
-                        || physical == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) && !decimalFile
-                        ? null : "not bytes";
+                                        || physical == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+                                && !decimalFile
+                        ? null
+                        : "not bytes";
             case DATE:
                 return a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation ? null : "not a date";
             case TIME_WITHOUT_TIME_ZONE:
@@ -123,15 +128,19 @@ final class DeclaredTypes {
                 if (!decimalFile) {
                     return "not a decimal";
                 }
-                LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d = (LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) a;
+                LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d =
+                        (LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) a;
                 if (d.getScale() != decimal.getScale()) {
                     return "a decimal of scale " + d.getScale() + " is not one of scale " + decimal.getScale();
                 }
-                return d.getPrecision() <= decimal.getPrecision() ? null
-                        : "a decimal of precision " + d.getPrecision() + " does not fit precision " + decimal.getPrecision();
+                return d.getPrecision() <= decimal.getPrecision()
+                        ? null
+                        : "a decimal of precision " + d.getPrecision() + " does not fit precision "
+                                + decimal.getPrecision();
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                int precision = declared instanceof TimestampType ? ((TimestampType) declared).getPrecision()
+                int precision = declared instanceof TimestampType
+                        ? ((TimestampType) declared).getPrecision()
                         : ((LocalZonedTimestampType) declared).getPrecision();
                 if (physical == PrimitiveType.PrimitiveTypeName.INT96) {
                     return null; // INT96 is what Flink writes for every precision, and reads back at any
@@ -140,7 +149,8 @@ final class DeclaredTypes {
                     return "not a timestamp";
                 }
                 int filePrecision = unitPrecision(((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit());
-                return filePrecision <= precision ? null
+                return filePrecision <= precision
+                        ? null
                         : "timestamps of precision " + filePrecision + " would lose digits as precision " + precision;
             default:
                 return null; // types without a Parquet mapping fail in the reader, with its message
@@ -173,8 +183,11 @@ final class DeclaredTypes {
             Configuration conf = HadoopConfigurations.create(); // per file: a Hadoop configuration does not serialize
             TypeDescription schema;
             org.apache.hadoop.fs.Path hadoopPath = new org.apache.hadoop.fs.Path(file.toUri());
-            try (Reader reader = OrcFile.createReader(hadoopPath, OrcFile.readerOptions(conf)
-                    .filesystem(new FlinkBackedHadoopFileSystem(FlinkFileSystemOrcShim.rootOf(file.toUri()), conf)))) {
+            try (Reader reader = OrcFile.createReader(
+                    hadoopPath,
+                    OrcFile.readerOptions(conf)
+                            .filesystem(new FlinkBackedHadoopFileSystem(
+                                    FlinkFileSystemOrcShim.rootOf(file.toUri()), conf)))) {
                 schema = reader.getSchema();
             }
             List<String> names = schema.getFieldNames();
@@ -208,11 +221,16 @@ final class DeclaredTypes {
             case FLOAT:
                 return c == TypeDescription.Category.FLOAT ? null : "not a float";
             case DOUBLE:
-                return c == TypeDescription.Category.DOUBLE || c == TypeDescription.Category.FLOAT ? null : "not a double";
+                return c == TypeDescription.Category.DOUBLE || c == TypeDescription.Category.FLOAT
+                        ? null
+                        : "not a double";
             case CHAR:
             case VARCHAR:
-                return c == TypeDescription.Category.STRING || c == TypeDescription.Category.VARCHAR
-                        || c == TypeDescription.Category.CHAR ? null : "not a string";
+                return c == TypeDescription.Category.STRING
+                                || c == TypeDescription.Category.VARCHAR
+                                || c == TypeDescription.Category.CHAR
+                        ? null
+                        : "not a string";
             case BINARY:
             case VARBINARY:
                 return c == TypeDescription.Category.BINARY ? null : "not bytes";
@@ -226,8 +244,10 @@ final class DeclaredTypes {
                 if (file.getScale() != decimal.getScale()) {
                     return "a decimal of scale " + file.getScale() + " is not one of scale " + decimal.getScale();
                 }
-                return file.getPrecision() <= decimal.getPrecision() ? null
-                        : "a decimal of precision " + file.getPrecision() + " does not fit precision " + decimal.getPrecision();
+                return file.getPrecision() <= decimal.getPrecision()
+                        ? null
+                        : "a decimal of precision " + file.getPrecision() + " does not fit precision "
+                                + decimal.getPrecision();
             case TIMESTAMP_WITHOUT_TIME_ZONE:
                 return c == TypeDescription.Category.TIMESTAMP ? null : "not a timestamp without time zone";
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
@@ -324,7 +344,8 @@ final class DeclaredTypes {
             return null;
         }
         if (declared instanceof TimestampType || declared instanceof LocalZonedTimestampType) {
-            int precision = declared instanceof TimestampType ? ((TimestampType) declared).getPrecision()
+            int precision = declared instanceof TimestampType
+                    ? ((TimestampType) declared).getPrecision()
                     : ((LocalZonedTimestampType) declared).getPrecision();
             String fileUnit = logical == null ? null : logical.getName();
             if (fileUnit == null || !fileUnit.contains("timestamp")) {
@@ -341,7 +362,7 @@ final class DeclaredTypes {
     }
 
     private static IOException mismatch(RowType.RowField field, String fileType, String problem) {
-        return new IOException("column '" + field.getName() + "' is " + fileType + " in the file, but the table declares "
-                + field.getType().asSummaryString() + ": " + problem);
+        return new IOException("column '" + field.getName() + "' is " + fileType
+                + " in the file, but the table declares " + field.getType().asSummaryString() + ": " + problem);
     }
 }

@@ -4,7 +4,6 @@ import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,10 +69,7 @@ final class DelimitedRowReader implements StreamFormat.Reader<RowData> {
             throw new IOException(
                     String.format(
                             "Cannot parse %s record at line %d (byte offset %d): %s",
-                            format,
-                            records.recordLine(),
-                            records.recordOffset(),
-                            e.getMessage()),
+                            format, records.recordLine(), records.recordOffset(), e.getMessage()),
                     e);
         }
     }
@@ -98,8 +94,7 @@ final class DelimitedRowReader implements StreamFormat.Reader<RowData> {
     public void close() throws IOException {
         if (skipped > 0) {
             LOG.warn(
-                    "Skipped {} malformed {} record(s) of this file, as '{}.ignore-parse-errors'"
-                            + " asks",
+                    "Skipped {} malformed {} record(s) of this file, as '{}.ignore-parse-errors'" + " asks",
                     skipped,
                     format,
                     format);

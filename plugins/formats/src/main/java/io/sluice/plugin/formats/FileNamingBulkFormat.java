@@ -41,8 +41,7 @@ final class FileNamingBulkFormat implements BulkFormat<RowData, FileSourceSplit>
     }
 
     @Override
-    public Reader<RowData> createReader(Configuration config, FileSourceSplit split)
-            throws IOException {
+    public Reader<RowData> createReader(Configuration config, FileSourceSplit split) throws IOException {
         try {
             if (check != null) {
                 check.check(split.path());
@@ -54,8 +53,7 @@ final class FileNamingBulkFormat implements BulkFormat<RowData, FileSourceSplit>
     }
 
     @Override
-    public Reader<RowData> restoreReader(Configuration config, FileSourceSplit split)
-            throws IOException {
+    public Reader<RowData> restoreReader(Configuration config, FileSourceSplit split) throws IOException {
         try {
             if (check != null) {
                 check.check(split.path());
@@ -139,13 +137,11 @@ final class FileNamingBulkFormat implements BulkFormat<RowData, FileSourceSplit>
                 last = batch.next();
                 return last;
             } catch (RuntimeException e) {
-                String detail =
-                        last == null
-                                ? ""
-                                : String.format(
-                                        " after the record at position %d + %d records",
-                                        last.getOffset(),
-                                        last.getRecordSkipCount());
+                String detail = last == null
+                        ? ""
+                        : String.format(
+                                " after the record at position %d + %d records",
+                                last.getOffset(), last.getRecordSkipCount());
                 String message = message(split, "Cannot read", detail, e);
                 throw new UncheckedIOException(message, new IOException(message, e));
             }

@@ -45,7 +45,8 @@ final class FlinkBackedHadoopFileSystem extends FileSystem {
     @Override
     public FSDataInputStream open(Path path, int bufferSize) throws IOException {
         org.apache.flink.core.fs.Path file = flinkPath(path);
-        return new FSDataInputStream(new HadoopSeekableInput(file.getFileSystem().open(file)));
+        return new FSDataInputStream(
+                new HadoopSeekableInput(file.getFileSystem().open(file)));
     }
 
     @Override

@@ -22,8 +22,7 @@ final class FlinkFileSystemOrcShim extends OrcShimV230 {
 
     @Override
     protected Reader createReader(Path path, Configuration conf) throws IOException {
-        FlinkBackedHadoopFileSystem fs =
-                new FlinkBackedHadoopFileSystem(rootOf(path.toUri()), conf);
+        FlinkBackedHadoopFileSystem fs = new FlinkBackedHadoopFileSystem(rootOf(path.toUri()), conf);
         return OrcFile.createReader(path, OrcFile.readerOptions(conf).filesystem(fs));
     }
 

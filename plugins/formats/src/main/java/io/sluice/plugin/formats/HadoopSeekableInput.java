@@ -59,8 +59,7 @@ final class HadoopSeekableInput extends InputStream implements Seekable, Positio
     }
 
     @Override
-    public void readFully(long position, byte[] buffer, int offset, int length)
-            throws IOException {
+    public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
         long current = in.getPos();
         try {
             in.seek(position);

@@ -2,6 +2,7 @@ package io.sluice.plugin.formats;
 
 import io.sluice.spi.format.FormatContext;
 
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
@@ -9,12 +10,10 @@ import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.formats.json.JsonFormatOptions.MapNullKeyMode;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.formats.json.JsonParserRowDataDeserializationSchema;
 import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.RowType;
 import org.pf4j.Extension;
 
 import java.util.Set;
@@ -61,18 +60,13 @@ public final class JsonFormatFactory implements FileFormats.RowFile {
     @Override
     public Encoder<RowData> createEncoder(FormatContext context) {
         ReadableConfig options = context.options();
-        JsonRowDataSerializationSchema schema =
-                new JsonRowDataSerializationSchema(
-                        context.rowType(),
-                        timestampFormat(options),
-                        OptionValues.enumValue(
-                                IDENTIFIER,
-                                options,
-                                JsonFormatOptions.MAP_NULL_KEY_MODE,
-                                MapNullKeyMode.class),
-                        options.get(JsonFormatOptions.MAP_NULL_KEY_LITERAL),
-                        options.get(JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER),
-                        options.get(JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS));
+        JsonRowDataSerializationSchema schema = new JsonRowDataSerializationSchema(
+                context.rowType(),
+                timestampFormat(options),
+                OptionValues.enumValue(IDENTIFIER, options, JsonFormatOptions.MAP_NULL_KEY_MODE, MapNullKeyMode.class),
+                options.get(JsonFormatOptions.MAP_NULL_KEY_LITERAL),
+                options.get(JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER),
+                options.get(JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS));
         return new SerializationSchemaEncoder(schema);
     }
 
@@ -87,12 +81,12 @@ public final class JsonFormatFactory implements FileFormats.RowFile {
                     IDENTIFIER,
                     JsonFormatOptions.FAIL_ON_MISSING_FIELD,
                     true,
-                    "cannot be true while '"
-                            + JsonFormatOptions.IGNORE_PARSE_ERRORS.key()
-                            + "' is true");
+                    "cannot be true while '" + JsonFormatOptions.IGNORE_PARSE_ERRORS.key() + "' is true");
         }
         // the streaming-parser variant, which Flink's json format uses by default
-        DeserializationSchema<RowData> schema = DeclaredDecimals.of(context.rowType(), ignoreParseErrors,
+        DeserializationSchema<RowData> schema = DeclaredDecimals.of(
+                context.rowType(),
+                ignoreParseErrors,
                 rowType -> new JsonParserRowDataDeserializationSchema(
                         rowType,
                         InternalTypeInfo.of(rowType),
@@ -104,9 +98,7 @@ public final class JsonFormatFactory implements FileFormats.RowFile {
 
     private static TimestampFormat timestampFormat(ReadableConfig options) {
         // users spell it "ISO-8601" as upstream; the enum constant cannot have a dash
-        String name =
-                OptionValues.oneOf(
-                        IDENTIFIER, options, JsonFormatOptions.TIMESTAMP_FORMAT, SQL, ISO_8601);
+        String name = OptionValues.oneOf(IDENTIFIER, options, JsonFormatOptions.TIMESTAMP_FORMAT, SQL, ISO_8601);
         return SQL.equals(name) ? TimestampFormat.SQL : TimestampFormat.ISO_8601;
     }
 }

@@ -4,9 +4,9 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
@@ -30,8 +30,8 @@ final class NanosTimestampRange implements BulkWriter.Factory<RowData> {
     private final String[] names;
     private final boolean utc;
 
-    private NanosTimestampRange(BulkWriter.Factory<RowData> delegate, int[] columns, int[] precisions, String[] names,
-            boolean utc) {
+    private NanosTimestampRange(
+            BulkWriter.Factory<RowData> delegate, int[] columns, int[] precisions, String[] names, boolean utc) {
         this.delegate = delegate;
         this.columns = columns;
         this.precisions = precisions;
@@ -44,7 +44,8 @@ final class NanosTimestampRange implements BulkWriter.Factory<RowData> {
         List<Integer> columns = new ArrayList<>();
         for (int i = 0; i < rowType.getFieldCount(); i++) {
             LogicalTypeRoot root = rowType.getTypeAt(i).getTypeRoot();
-            if (root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            if (root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                    || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
                 columns.add(i);
             }
         }
@@ -56,7 +57,8 @@ final class NanosTimestampRange implements BulkWriter.Factory<RowData> {
         String[] names = new String[indexes.length];
         for (int i = 0; i < indexes.length; i++) {
             LogicalType type = rowType.getTypeAt(indexes[i]);
-            precisions[i] = type instanceof TimestampType ? ((TimestampType) type).getPrecision()
+            precisions[i] = type instanceof TimestampType
+                    ? ((TimestampType) type).getPrecision()
                     : ((LocalZonedTimestampType) type).getPrecision();
             names[i] = rowType.getFieldNames().get(indexes[i]);
         }

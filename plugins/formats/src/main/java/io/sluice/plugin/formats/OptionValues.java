@@ -16,12 +16,9 @@ final class OptionValues {
     private OptionValues() {}
 
     /** The error for an option value that cannot be used. */
-    static IllegalArgumentException invalid(
-            String format, ConfigOption<?> option, Object value, String expected) {
-        return new IllegalArgumentException(
-                String.format(
-                        "Invalid value '%s' for option '%s' of format '%s': %s",
-                        value, option.key(), format, expected));
+    static IllegalArgumentException invalid(String format, ConfigOption<?> option, Object value, String expected) {
+        return new IllegalArgumentException(String.format(
+                "Invalid value '%s' for option '%s' of format '%s': %s", value, option.key(), format, expected));
     }
 
     /**
@@ -88,9 +85,7 @@ final class OptionValues {
     }
 
     private static <E extends Enum<E>> String names(Class<E> type) {
-        return Arrays.stream(type.getEnumConstants())
-                .map(Enum::name)
-                .collect(Collectors.joining(", ", "[", "]"));
+        return Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** A character set this JVM supports. */
@@ -114,8 +109,7 @@ final class OptionValues {
     }
 
     /** The entry of {@code allowed} that the value names, ignoring case. */
-    static String oneOf(
-            String format, ReadableConfig options, ConfigOption<String> option, String... allowed) {
+    static String oneOf(String format, ReadableConfig options, ConfigOption<String> option, String... allowed) {
         String value = options.get(option);
         for (String candidate : allowed) {
             if (candidate.equalsIgnoreCase(value)) {

@@ -24,66 +24,58 @@ public final class OrcOptions {
     private static final String ORC_PREFIX = "orc.";
 
     /** Compression codec of the file's streams. */
-    public static final ConfigOption<String> COMPRESS =
-            ConfigOptions.key(key(OrcConf.COMPRESS))
-                    .stringType()
-                    .defaultValue(String.valueOf(OrcConf.COMPRESS.getDefaultValue()))
-                    .withDescription("Compression codec: NONE, ZLIB, SNAPPY, LZO or LZ4.");
+    public static final ConfigOption<String> COMPRESS = ConfigOptions.key(key(OrcConf.COMPRESS))
+            .stringType()
+            .defaultValue(String.valueOf(OrcConf.COMPRESS.getDefaultValue()))
+            .withDescription("Compression codec: NONE, ZLIB, SNAPPY, LZO or LZ4.");
 
     /** Size of a compression chunk in bytes. */
-    public static final ConfigOption<Integer> COMPRESS_SIZE =
-            ConfigOptions.key(key(OrcConf.BUFFER_SIZE))
-                    .intType()
-                    .defaultValue(intDefault(OrcConf.BUFFER_SIZE))
-                    .withDescription("Compression chunk size in bytes.");
+    public static final ConfigOption<Integer> COMPRESS_SIZE = ConfigOptions.key(key(OrcConf.BUFFER_SIZE))
+            .intType()
+            .defaultValue(intDefault(OrcConf.BUFFER_SIZE))
+            .withDescription("Compression chunk size in bytes.");
 
     /** Size of a stripe in bytes, buffered in memory before it is written. */
-    public static final ConfigOption<Long> STRIPE_SIZE =
-            ConfigOptions.key(key(OrcConf.STRIPE_SIZE))
-                    .longType()
-                    .defaultValue(((Number) OrcConf.STRIPE_SIZE.getDefaultValue()).longValue())
-                    .withDescription("Stripe size in bytes.");
+    public static final ConfigOption<Long> STRIPE_SIZE = ConfigOptions.key(key(OrcConf.STRIPE_SIZE))
+            .longType()
+            .defaultValue(((Number) OrcConf.STRIPE_SIZE.getDefaultValue()).longValue())
+            .withDescription("Stripe size in bytes.");
 
     /** Rows between index entries. */
-    public static final ConfigOption<Integer> ROW_INDEX_STRIDE =
-            ConfigOptions.key(key(OrcConf.ROW_INDEX_STRIDE))
-                    .intType()
-                    .defaultValue(intDefault(OrcConf.ROW_INDEX_STRIDE))
-                    .withDescription("Number of rows between index entries.");
+    public static final ConfigOption<Integer> ROW_INDEX_STRIDE = ConfigOptions.key(key(OrcConf.ROW_INDEX_STRIDE))
+            .intType()
+            .defaultValue(intDefault(OrcConf.ROW_INDEX_STRIDE))
+            .withDescription("Number of rows between index entries.");
 
     /** Columns that get a bloom filter. */
-    public static final ConfigOption<String> BLOOM_FILTER_COLUMNS =
-            ConfigOptions.key(key(OrcConf.BLOOM_FILTER_COLUMNS))
-                    .stringType()
-                    .defaultValue(String.valueOf(OrcConf.BLOOM_FILTER_COLUMNS.getDefaultValue()))
-                    .withDescription("Comma-separated names of the columns to keep bloom filters of.");
+    public static final ConfigOption<String> BLOOM_FILTER_COLUMNS = ConfigOptions.key(key(OrcConf.BLOOM_FILTER_COLUMNS))
+            .stringType()
+            .defaultValue(String.valueOf(OrcConf.BLOOM_FILTER_COLUMNS.getDefaultValue()))
+            .withDescription("Comma-separated names of the columns to keep bloom filters of.");
 
     /** False positive probability of the bloom filters. */
-    public static final ConfigOption<Double> BLOOM_FILTER_FPP =
-            ConfigOptions.key(key(OrcConf.BLOOM_FILTER_FPP))
-                    .doubleType()
-                    .defaultValue(doubleDefault(OrcConf.BLOOM_FILTER_FPP))
-                    .withDescription("Bloom filter false positive probability, between 0 and 1.");
+    public static final ConfigOption<Double> BLOOM_FILTER_FPP = ConfigOptions.key(key(OrcConf.BLOOM_FILTER_FPP))
+            .doubleType()
+            .defaultValue(doubleDefault(OrcConf.BLOOM_FILTER_FPP))
+            .withDescription("Bloom filter false positive probability, between 0 and 1.");
 
     /** Share of distinct values up to which a string column is dictionary-encoded. */
-    public static final ConfigOption<Double> DICTIONARY_KEY_THRESHOLD =
-            ConfigOptions.key(key(OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD))
-                    .doubleType()
-                    .defaultValue(doubleDefault(OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD))
-                    .withDescription(
-                            "Distinct values per non-null row up to which strings use a"
-                                    + " dictionary, between 0 and 1.");
+    public static final ConfigOption<Double> DICTIONARY_KEY_THRESHOLD = ConfigOptions.key(
+                    key(OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD))
+            .doubleType()
+            .defaultValue(doubleDefault(OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD))
+            .withDescription(
+                    "Distinct values per non-null row up to which strings use a" + " dictionary, between 0 and 1.");
 
     /** Every option of the format. */
-    public static final List<ConfigOption<?>> ALL =
-            List.of(
-                    COMPRESS,
-                    COMPRESS_SIZE,
-                    STRIPE_SIZE,
-                    ROW_INDEX_STRIDE,
-                    BLOOM_FILTER_COLUMNS,
-                    BLOOM_FILTER_FPP,
-                    DICTIONARY_KEY_THRESHOLD);
+    public static final List<ConfigOption<?>> ALL = List.of(
+            COMPRESS,
+            COMPRESS_SIZE,
+            STRIPE_SIZE,
+            ROW_INDEX_STRIDE,
+            BLOOM_FILTER_COLUMNS,
+            BLOOM_FILTER_FPP,
+            DICTIONARY_KEY_THRESHOLD);
 
     private static final String FORMAT = OrcFormatFactory.IDENTIFIER;
 
@@ -126,8 +118,7 @@ public final class OrcOptions {
         return value;
     }
 
-    private static double fraction(
-            ReadableConfig options, ConfigOption<Double> option, boolean inclusive) {
+    private static double fraction(ReadableConfig options, ConfigOption<Double> option, boolean inclusive) {
         double value = options.get(option);
         boolean valid = inclusive ? value >= 0 && value <= 1 : value > 0 && value < 1;
         if (!valid) {

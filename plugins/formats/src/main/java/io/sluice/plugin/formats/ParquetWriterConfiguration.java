@@ -29,21 +29,12 @@ final class ParquetWriterConfiguration {
         set(conf, ParquetOptions.COMPRESSION, compression(options).name());
         set(conf, ParquetOptions.BLOCK_SIZE, positive(options, ParquetOptions.BLOCK_SIZE));
         set(conf, ParquetOptions.PAGE_SIZE, positive(options, ParquetOptions.PAGE_SIZE));
-        set(
-                conf,
-                ParquetOptions.DICTIONARY_PAGE_SIZE,
-                positive(options, ParquetOptions.DICTIONARY_PAGE_SIZE));
-        set(
-                conf,
-                ParquetOptions.ENABLE_DICTIONARY,
-                String.valueOf(options.get(ParquetOptions.ENABLE_DICTIONARY)));
+        set(conf, ParquetOptions.DICTIONARY_PAGE_SIZE, positive(options, ParquetOptions.DICTIONARY_PAGE_SIZE));
+        set(conf, ParquetOptions.ENABLE_DICTIONARY, String.valueOf(options.get(ParquetOptions.ENABLE_DICTIONARY)));
         set(conf, ParquetOptions.WRITER_VERSION, writerVersion(options).name());
         // as Flink's own parquet format does, the Flink options travel in the configuration too:
         // the writer reads the INT64 timestamp settings from there
-        set(
-                conf,
-                ParquetOptions.UTC_TIMEZONE,
-                String.valueOf(options.get(ParquetOptions.UTC_TIMEZONE)));
+        set(conf, ParquetOptions.UTC_TIMEZONE, String.valueOf(options.get(ParquetOptions.UTC_TIMEZONE)));
         set(
                 conf,
                 ParquetOptions.WRITE_INT64_TIMESTAMP,
@@ -51,13 +42,7 @@ final class ParquetWriterConfiguration {
         set(
                 conf,
                 ParquetOptions.TIMESTAMP_TIME_UNIT,
-                OptionValues.oneOf(
-                        FORMAT,
-                        options,
-                        ParquetOptions.TIMESTAMP_TIME_UNIT,
-                        "nanos",
-                        "micros",
-                        "millis"));
+                OptionValues.oneOf(FORMAT, options, ParquetOptions.TIMESTAMP_TIME_UNIT, "nanos", "micros", "millis"));
         return conf;
     }
 
@@ -84,8 +69,7 @@ final class ParquetWriterConfiguration {
 
     private static CompressionCodecName compression(ReadableConfig options) {
         ConfigOption<String> option = ParquetOptions.COMPRESSION;
-        CompressionCodecName codec =
-                OptionValues.enumValue(FORMAT, options, option, CompressionCodecName.class);
+        CompressionCodecName codec = OptionValues.enumValue(FORMAT, options, option, CompressionCodecName.class);
         // Parquet only looks the codec class up when the first file is written; a codec whose
         // library is not bundled (LZO, BROTLI) should fail here, where the option is named
         String codecClass = codec.getHadoopCompressionCodecClassName();
@@ -112,8 +96,7 @@ final class ParquetWriterConfiguration {
         String value = options.get(ParquetOptions.WRITER_VERSION);
         // Parquet takes its short names (v1, v2) and the constant names (PARQUET_1_0), case
         // sensitive; a user should not have to remember which spelling wants which case
-        for (String spelling :
-                List.of(value.toLowerCase(Locale.ROOT), value.toUpperCase(Locale.ROOT))) {
+        for (String spelling : List.of(value.toLowerCase(Locale.ROOT), value.toUpperCase(Locale.ROOT))) {
             try {
                 return WriterVersion.fromString(spelling);
             } catch (IllegalArgumentException notThisSpelling) {
@@ -121,9 +104,6 @@ final class ParquetWriterConfiguration {
             }
         }
         throw OptionValues.invalid(
-                FORMAT,
-                ParquetOptions.WRITER_VERSION,
-                value,
-                "expected v1, v2, PARQUET_1_0 or PARQUET_2_0");
+                FORMAT, ParquetOptions.WRITER_VERSION, value, "expected v1, v2, PARQUET_1_0 or PARQUET_2_0");
     }
 }

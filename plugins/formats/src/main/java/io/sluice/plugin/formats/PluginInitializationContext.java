@@ -14,8 +14,7 @@ import org.apache.flink.util.UserCodeClassLoader;
  * operator metric group to report to.
  */
 final class PluginInitializationContext
-        implements SerializationSchema.InitializationContext,
-                DeserializationSchema.InitializationContext {
+        implements SerializationSchema.InitializationContext, DeserializationSchema.InitializationContext {
 
     @Override
     public MetricGroup getMetricGroup() {

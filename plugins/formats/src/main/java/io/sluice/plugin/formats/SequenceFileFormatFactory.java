@@ -42,21 +42,17 @@ public final class SequenceFileFormatFactory implements FileFormats.BulkWrittenS
     public static final String IDENTIFIER = "sequence-file";
 
     /** The Hadoop compression codec, or {@code none}. */
-    public static final ConfigOption<String> COMPRESSION_CODEC =
-            ConfigOptions.key("compression.codec")
-                    .stringType()
-                    .defaultValue(SequenceFileWriterFactory.NO_CODEC)
-                    .withDescription(
-                            "Hadoop compression codec (none, default, deflate, gzip, bzip2, lz4,"
-                                    + " snappy, or a codec class name).");
+    public static final ConfigOption<String> COMPRESSION_CODEC = ConfigOptions.key("compression.codec")
+            .stringType()
+            .defaultValue(SequenceFileWriterFactory.NO_CODEC)
+            .withDescription("Hadoop compression codec (none, default, deflate, gzip, bzip2, lz4,"
+                    + " snappy, or a codec class name).");
 
     /** What a codec compresses: each record, or blocks of records. */
-    public static final ConfigOption<String> COMPRESSION_TYPE =
-            ConfigOptions.key("compression.type")
-                    .stringType()
-                    .defaultValue(CompressionType.BLOCK.name())
-                    .withDescription(
-                            "RECORD or BLOCK: what the codec compresses; ignored without a codec.");
+    public static final ConfigOption<String> COMPRESSION_TYPE = ConfigOptions.key("compression.type")
+            .stringType()
+            .defaultValue(CompressionType.BLOCK.name())
+            .withDescription("RECORD or BLOCK: what the codec compresses; ignored without a codec.");
 
     @Override
     public String identifier() {
@@ -87,8 +83,7 @@ public final class SequenceFileFormatFactory implements FileFormats.BulkWrittenS
     }
 
     private static CompressionType compressionType(ReadableConfig options) {
-        CompressionType type =
-                OptionValues.enumValue(IDENTIFIER, options, COMPRESSION_TYPE, CompressionType.class);
+        CompressionType type = OptionValues.enumValue(IDENTIFIER, options, COMPRESSION_TYPE, CompressionType.class);
         if (type == CompressionType.NONE) {
             // no compression is said by the codec alone, so that the two cannot disagree
             throw OptionValues.invalid(
@@ -104,12 +99,10 @@ public final class SequenceFileFormatFactory implements FileFormats.BulkWrittenS
      * Writes one record into memory, so that an unknown codec, or one whose library does not load
      * here, fails where the option can be named rather than when the first part file opens.
      */
-    private static void requireWorkingCodec(
-            SequenceFileWriterFactory factory, SequenceFileValue value, String codec) {
-        RowData probe =
-                value == SequenceFileValue.TEXT
-                        ? GenericRowData.of(StringData.fromString("probe"))
-                        : GenericRowData.of((Object) new byte[] {1});
+    private static void requireWorkingCodec(SequenceFileWriterFactory factory, SequenceFileValue value, String codec) {
+        RowData probe = value == SequenceFileValue.TEXT
+                ? GenericRowData.of(StringData.fromString("probe"))
+                : GenericRowData.of((Object) new byte[] {1});
         try {
             BulkWriter<RowData> writer = factory.create(new ByteArrayOutputStream());
             writer.addElement(probe);
@@ -119,10 +112,7 @@ public final class SequenceFileFormatFactory implements FileFormats.BulkWrittenS
         } catch (IOException | RuntimeException | Error e) {
             // a native library that does not load shows as an Error
             throw OptionValues.invalid(
-                    IDENTIFIER,
-                    COMPRESSION_CODEC,
-                    codec,
-                    "not a codec that works here: " + e.getMessage());
+                    IDENTIFIER, COMPRESSION_CODEC, codec, "not a codec that works here: " + e.getMessage());
         }
     }
 }

@@ -36,25 +36,21 @@ final class SequenceFileStreamFormat implements StreamFormat<RowData> {
     }
 
     @Override
-    public Reader<RowData> createReader(
-            Configuration config, FSDataInputStream stream, long fileLen, long splitEnd)
+    public Reader<RowData> createReader(Configuration config, FSDataInputStream stream, long fileLen, long splitEnd)
             throws IOException {
         org.apache.hadoop.conf.Configuration conf = HadoopConfigurations.create();
-        SequenceFile.Reader reader =
-                new SequenceFile.Reader(
-                        new org.apache.hadoop.fs.FSDataInputStream(new HadoopSeekableInput(stream)),
-                        conf.getInt("io.file.buffer.size", 4096),
-                        0L,
-                        fileLen,
-                        conf);
+        SequenceFile.Reader reader = new SequenceFile.Reader(
+                new org.apache.hadoop.fs.FSDataInputStream(new HadoopSeekableInput(stream)),
+                conf.getInt("io.file.buffer.size", 4096),
+                0L,
+                fileLen,
+                conf);
         if (!value.writableClass().getName().equals(reader.getValueClassName())) {
             String found = reader.getValueClassName();
             reader.close();
-            throw new IOException(
-                    String.format(
-                            "The SequenceFile holds values of class %s, but a %s column is read"
-                                    + " from %s values",
-                            found, rowType.getTypeAt(0), value.writableClass().getName()));
+            throw new IOException(String.format(
+                    "The SequenceFile holds values of class %s, but a %s column is read" + " from %s values",
+                    found, rowType.getTypeAt(0), value.writableClass().getName()));
         }
         Writable reused = ReflectionUtils.newInstance(value.writableClass(), conf);
         return new ValueReader(reader, reused, value);
@@ -62,11 +58,7 @@ final class SequenceFileStreamFormat implements StreamFormat<RowData> {
 
     @Override
     public Reader<RowData> restoreReader(
-            Configuration config,
-            FSDataInputStream stream,
-            long restoredOffset,
-            long fileLen,
-            long splitEnd)
+            Configuration config, FSDataInputStream stream, long restoredOffset, long fileLen, long splitEnd)
             throws IOException {
         // the reader never reports a position, so a restore starts at the file's start and the
         // framework skips the records already emitted

@@ -29,8 +29,7 @@ enum SequenceFileValue {
         @Override
         RowData toRow(Writable value) {
             Text text = (Text) value;
-            return GenericRowData.of(
-                    StringData.fromBytes(Arrays.copyOf(text.getBytes(), text.getLength())));
+            return GenericRowData.of(StringData.fromBytes(Arrays.copyOf(text.getBytes(), text.getLength())));
         }
     },
 
@@ -75,10 +74,8 @@ enum SequenceFileValue {
                 return BYTES;
             }
         }
-        throw new IllegalArgumentException(
-                String.format(
-                        "Format '%s' holds rows of exactly one STRING or BYTES column, but the row"
-                                + " type is %s",
-                        format, rowType.asSummaryString()));
+        throw new IllegalArgumentException(String.format(
+                "Format '%s' holds rows of exactly one STRING or BYTES column, but the row" + " type is %s",
+                format, rowType.asSummaryString()));
     }
 }

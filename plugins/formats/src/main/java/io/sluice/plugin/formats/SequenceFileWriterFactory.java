@@ -44,15 +44,13 @@ final class SequenceFileWriterFactory implements BulkWriter.Factory<RowData> {
     BulkWriter<RowData> create(OutputStream out) throws IOException {
         Configuration conf = HadoopConfigurations.create();
         // SequenceFile takes a Hadoop stream; this one does not own the part file's stream
-        org.apache.hadoop.fs.FSDataOutputStream stream =
-                new org.apache.hadoop.fs.FSDataOutputStream(out, null);
-        SequenceFile.Writer writer =
-                SequenceFile.createWriter(
-                        conf,
-                        SequenceFile.Writer.stream(stream),
-                        SequenceFile.Writer.keyClass(BytesWritable.class),
-                        SequenceFile.Writer.valueClass(value.writableClass()),
-                        compression(conf));
+        org.apache.hadoop.fs.FSDataOutputStream stream = new org.apache.hadoop.fs.FSDataOutputStream(out, null);
+        SequenceFile.Writer writer = SequenceFile.createWriter(
+                conf,
+                SequenceFile.Writer.stream(stream),
+                SequenceFile.Writer.keyClass(BytesWritable.class),
+                SequenceFile.Writer.valueClass(value.writableClass()),
+                compression(conf));
         return new RecordWriter(writer, value);
     }
 

@@ -26,13 +26,11 @@ public final class TextFormatFactory implements FileFormats.RowFile {
     public static final String IDENTIFIER = "text";
 
     /** The character set the lines are written in. */
-    public static final ConfigOption<String> CHARSET =
-            ConfigOptions.key("charset")
-                    .stringType()
-                    .defaultValue("UTF-8")
-                    .withDescription(
-                            "Character set of the written lines. Prefer UTF-16BE or UTF-16LE to"
-                                    + " UTF-16, which puts a byte order mark before every line.");
+    public static final ConfigOption<String> CHARSET = ConfigOptions.key("charset")
+            .stringType()
+            .defaultValue("UTF-8")
+            .withDescription("Character set of the written lines. Prefer UTF-16BE or UTF-16LE to"
+                    + " UTF-16, which puts a byte order mark before every line.");
 
     @Override
     public String identifier() {
@@ -59,13 +57,11 @@ public final class TextFormatFactory implements FileFormats.RowFile {
     }
 
     private static void requireSingleStringColumn(RowType rowType) {
-        if (rowType.getFieldCount() != 1
-                || !rowType.getTypeAt(0).is(LogicalTypeFamily.CHARACTER_STRING)) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Format '%s' holds rows of exactly one STRING (VARCHAR or CHAR)"
-                                    + " column, but the row type is %s",
-                            IDENTIFIER, rowType.asSummaryString()));
+        if (rowType.getFieldCount() != 1 || !rowType.getTypeAt(0).is(LogicalTypeFamily.CHARACTER_STRING)) {
+            throw new IllegalArgumentException(String.format(
+                    "Format '%s' holds rows of exactly one STRING (VARCHAR or CHAR)"
+                            + " column, but the row type is %s",
+                    IDENTIFIER, rowType.asSummaryString()));
         }
     }
 }

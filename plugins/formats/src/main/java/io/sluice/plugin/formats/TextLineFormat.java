@@ -42,8 +42,7 @@ final class TextLineFormat extends SimpleStreamFormat<RowData> {
 
     @Override
     public StreamFormat.Reader<RowData> createReader(Configuration config, FSDataInputStream stream) {
-        return new LineReader(
-                new BufferedReader(new InputStreamReader(stream, Charset.forName(charsetName))));
+        return new LineReader(new BufferedReader(new InputStreamReader(stream, Charset.forName(charsetName))));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.avro.Conversions;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -40,15 +39,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AvroFormatFactoryTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final AvroFormatFactory factory = new AvroFormatFactory();
 
     @Test
     void declaresFlinksAvroOptions() {
         assertThat(factory.identifier()).isEqualTo("avro");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder("codec", "timestamp_mapping.legacy");
         assertThat(AvroFormatFactory.CODEC.defaultValue()).isEqualTo("snappy");
@@ -60,8 +64,7 @@ class AvroFormatFactoryTest {
     void roundTripsEveryColumnTypeNullsAndNestedValues() throws Exception {
         Path file = write(NestedRows.ROW_TYPE, NestedRows.ALL);
 
-        assertThat(read(file, NestedRows.ROW_TYPE))
-                .isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
+        assertThat(read(file, NestedRows.ROW_TYPE)).isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
     }
 
     @ParameterizedTest
@@ -72,8 +75,7 @@ class AvroFormatFactoryTest {
         try (DataFileReader<GenericRecord> reader = avroReader(file)) {
             assertThat(reader.getMetaString(DataFileConstants.CODEC)).isEqualTo(codec);
         }
-        assertThat(read(file, SampleRows.ROW_TYPE))
-                .isEqualTo(JavaValues.of(SampleRows.ROW_TYPE, SampleRows.ALL));
+        assertThat(read(file, SampleRows.ROW_TYPE)).isEqualTo(JavaValues.of(SampleRows.ROW_TYPE, SampleRows.ALL));
     }
 
     @Test
@@ -94,7 +96,9 @@ class AvroFormatFactoryTest {
         assertThat(Instant.ofEpochMilli((Long) full.get("ts")))
                 .isEqualTo(SampleRows.TIMESTAMP.toInstant(ZoneOffset.UTC));
         assertThat(strings((List<?>) full.get("tags"))).containsExactly("a", null, "c");
-        assertThat(strings((Map<?, ?>) full.get("scores"))).containsEntry("x", "1").containsEntry("y", null);
+        assertThat(strings((Map<?, ?>) full.get("scores")))
+                .containsEntry("x", "1")
+                .containsEntry("y", null);
         assertThat(((GenericRecord) full.get("address")).get("city").toString()).isEqualTo("Berlin");
 
         GenericRecord nulls = records.get(1);
@@ -106,8 +110,7 @@ class AvroFormatFactoryTest {
 
     @Test
     void mapsTimestampsToLocalTimestampsWithoutTheLegacyMapping() throws Exception {
-        Path file =
-                write(SampleRows.ROW_TYPE, SampleRows.ALL, "timestamp_mapping.legacy", "false");
+        Path file = write(SampleRows.ROW_TYPE, SampleRows.ALL, "timestamp_mapping.legacy", "false");
 
         try (DataFileReader<GenericRecord> reader = avroReader(file)) {
             Schema ts = reader.getSchema().getField("ts").schema().getTypes().get(1);
@@ -120,12 +123,9 @@ class AvroFormatFactoryTest {
     @Test
     void readsTheRequestedColumnsByNameAndNullForMissingOnes() throws Exception {
         Path file = write(NestedRows.ROW_TYPE, NestedRows.ALL);
-        RowType projection =
-                RowType.of(
-                        new LogicalType[] {
-                            NestedRows.ADDRESS, new IntType(), new VarCharType(VarCharType.MAX_LENGTH)
-                        },
-                        new String[] {"address", "absent", "s"});
+        RowType projection = RowType.of(
+                new LogicalType[] {NestedRows.ADDRESS, new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+                new String[] {"address", "absent", "s"});
 
         assertThat(read(file, projection))
                 .containsExactly(
@@ -177,10 +177,8 @@ class AvroFormatFactoryTest {
 
     @Test
     void rejectsAnUnknownCodec() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createBulkWriterFactory(
-                                        TestFormatContext.of(SampleRows.ROW_TYPE, "codec", "lzo")))
+        assertThatThrownBy(() ->
+                        factory.createBulkWriterFactory(TestFormatContext.of(SampleRows.ROW_TYPE, "codec", "lzo")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'codec'")
                 .hasMessageContaining("'lzo'")
@@ -199,8 +197,7 @@ class AvroFormatFactoryTest {
 
     private Path write(RowType type, List<RowData> rows, String... options) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".avro");
-        FormatFiles.write(
-                factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
+        FormatFiles.write(factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
         return file;
     }
 

@@ -18,22 +18,16 @@ final class BulkFiles {
     private BulkFiles() {}
 
     /** The rows of the file read as two splits, the first half and the rest, one after another. */
-    static List<List<Object>> readInTwoSplits(
-            BulkFormat<RowData, FileSourceSplit> format, RowType type, Path file)
+    static List<List<Object>> readInTwoSplits(BulkFormat<RowData, FileSourceSplit> format, RowType type, Path file)
             throws IOException {
         long length = Files.size(file);
         long half = length / 2;
         long modified = Files.getLastModifiedTime(file).toMillis();
         org.apache.flink.core.fs.Path path = FormatFiles.flinkPath(file);
         List<List<Object>> rows = new ArrayList<>();
+        rows.addAll(FormatFiles.read(format, type, new FileSourceSplit("0", path, 0, half, modified, length)));
         rows.addAll(
-                FormatFiles.read(
-                        format, type, new FileSourceSplit("0", path, 0, half, modified, length)));
-        rows.addAll(
-                FormatFiles.read(
-                        format,
-                        type,
-                        new FileSourceSplit("1", path, half, length - half, modified, length)));
+                FormatFiles.read(format, type, new FileSourceSplit("1", path, half, length - half, modified, length)));
         return rows;
     }
 

@@ -21,8 +21,7 @@ final class CountingRead implements AutoCloseable {
     CountingRead(StreamFormat<RowData> format, Path file) throws IOException {
         long length = Files.size(file);
         FSDataInputStream in = LocalFileSystem.getSharedInstance().open(FormatFiles.flinkPath(file));
-        this.reader =
-                (DelimitedRowReader) format.createReader(new Configuration(), in, length, length);
+        this.reader = (DelimitedRowReader) format.createReader(new Configuration(), in, length, length);
     }
 
     /** Every row left in the file. */

@@ -20,19 +20,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CsvFormatFactoryTest {
 
-    private static final RowType TWO_STRINGS =
-            RowType.of(
-                    new LogicalType[] {
-                        new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)
-                    },
-                    new String[] {"a", "b"});
+    private static final RowType TWO_STRINGS = RowType.of(
+            new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)},
+            new String[] {"a", "b"});
 
     private final CsvFormatFactory factory = new CsvFormatFactory();
 
     @Test
     void declaresTheUpstreamOptionsWithoutPrefix() {
         assertThat(factory.identifier()).isEqualTo("csv");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "field-delimiter",
@@ -66,14 +65,7 @@ class CsvFormatFactoryTest {
         assertThat(CsvLines.fields(lines.get(1))).hasSize(8).containsOnly("");
         assertThat(CsvLines.fields(lines.get(2)))
                 .containsExactly(
-                        "plain",
-                        "-7",
-                        "-1",
-                        "-0.25",
-                        "false",
-                        "-0.05",
-                        "1969-12-31",
-                        "1969-12-31 23:59:59.999");
+                        "plain", "-7", "-1", "-0.25", "false", "-0.05", "1969-12-31", "1969-12-31 23:59:59.999");
     }
 
     @Test
@@ -87,43 +79,30 @@ class CsvFormatFactoryTest {
 
     @Test
     void appliesDelimiterQuoteAndNullLiteral() throws Exception {
-        List<String> lines =
-                write(
-                        TestFormatContext.of(
-                                SampleRows.ROW_TYPE,
-                                "field-delimiter", "\\t",
-                                "quote-character", "'",
-                                "null-literal", "N/A"));
+        List<String> lines = write(TestFormatContext.of(
+                SampleRows.ROW_TYPE, "field-delimiter", "\\t", "quote-character", "'", "null-literal", "N/A"));
 
         assertThat(lines.get(0)).contains("\t").doesNotContain(",42,");
-        assertThat(CsvLines.fields(lines.get(0), '\t', '\'', null))
-                .startsWith(SampleRows.TEXT, "42", "9000000000");
+        assertThat(CsvLines.fields(lines.get(0), '\t', '\'', null)).startsWith(SampleRows.TEXT, "42", "9000000000");
         assertThat(CsvLines.fields(lines.get(1), '\t', '\'', null)).hasSize(8).containsOnly("N/A");
     }
 
     @Test
     void disablesQuoting() throws Exception {
         Encoder<RowData> encoder =
-                factory.createEncoder(
-                        TestFormatContext.of(TWO_STRINGS, "disable-quote-character", "true"));
+                factory.createEncoder(TestFormatContext.of(TWO_STRINGS, "disable-quote-character", "true"));
 
-        String text =
-                new String(
-                        SampleRows.encode(encoder, List.of(row("a \"b\"", "c"))),
-                        StandardCharsets.UTF_8);
+        String text = new String(SampleRows.encode(encoder, List.of(row("a \"b\"", "c"))), StandardCharsets.UTF_8);
 
         assertThat(text).isEqualTo("a \"b\",c\n");
     }
 
     @Test
     void escapesWithTheEscapeCharacter() throws Exception {
-        Encoder<RowData> encoder =
-                factory.createEncoder(TestFormatContext.of(TWO_STRINGS, "escape-character", "\\"));
+        Encoder<RowData> encoder = factory.createEncoder(TestFormatContext.of(TWO_STRINGS, "escape-character", "\\"));
 
-        String text =
-                new String(
-                        SampleRows.encode(encoder, List.of(row("say \"hi\"", "back\\slash"))),
-                        StandardCharsets.UTF_8);
+        String text = new String(
+                SampleRows.encode(encoder, List.of(row("say \"hi\"", "back\\slash"))), StandardCharsets.UTF_8);
 
         // the escape character escapes itself; quotes are still doubled
         assertThat(text).isEqualTo("\"say \"\"hi\"\"\",\"back\\\\slash\"\n");
@@ -133,14 +112,16 @@ class CsvFormatFactoryTest {
 
     @Test
     void acceptsTheReadSideOptions() throws Exception {
-        List<String> lines =
-                write(
-                        TestFormatContext.of(
-                                SampleRows.ROW_TYPE,
-                                "allow-comments", "true",
-                                "ignore-parse-errors", "true",
-                                "array-element-delimiter", "|",
-                                "write-bigdecimal-in-scientific-notation", "false"));
+        List<String> lines = write(TestFormatContext.of(
+                SampleRows.ROW_TYPE,
+                "allow-comments",
+                "true",
+                "ignore-parse-errors",
+                "true",
+                "array-element-delimiter",
+                "|",
+                "write-bigdecimal-in-scientific-notation",
+                "false"));
 
         assertThat(lines).hasSize(3);
     }
@@ -158,13 +139,8 @@ class CsvFormatFactoryTest {
 
     @Test
     void rejectsAQuoteCharacterWhenQuotingIsDisabled() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createEncoder(
-                                        TestFormatContext.of(
-                                                TWO_STRINGS,
-                                                "disable-quote-character", "true",
-                                                "quote-character", "'")))
+        assertThatThrownBy(() -> factory.createEncoder(
+                        TestFormatContext.of(TWO_STRINGS, "disable-quote-character", "true", "quote-character", "'")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'quote-character'")
                 .hasMessageContaining("'disable-quote-character'");
@@ -172,19 +148,15 @@ class CsvFormatFactoryTest {
 
     @Test
     void rejectsANonBooleanFlag() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createEncoder(
-                                        TestFormatContext.of(
-                                                TWO_STRINGS, "disable-quote-character", "maybe")))
+        assertThatThrownBy(() ->
+                        factory.createEncoder(TestFormatContext.of(TWO_STRINGS, "disable-quote-character", "maybe")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("disable-quote-character")
                 .hasMessageContaining("maybe");
     }
 
     private void assertBadOption(String key, String value) {
-        assertThatThrownBy(
-                        () -> factory.createEncoder(TestFormatContext.of(TWO_STRINGS, key, value)))
+        assertThatThrownBy(() -> factory.createEncoder(TestFormatContext.of(TWO_STRINGS, key, value)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + key + "'")
                 .hasMessageContaining("'" + value + "'")

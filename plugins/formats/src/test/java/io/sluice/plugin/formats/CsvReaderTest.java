@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
@@ -26,20 +25,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CsvReaderTest {
 
-    private static final RowType NAME_AND_COUNT =
-            RowType.of(
-                    new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
-                    new String[] {"name", "n"});
+    private static final RowType NAME_AND_COUNT = RowType.of(
+            new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()}, new String[] {"name", "n"});
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final CsvFormatFactory factory = new CsvFormatFactory();
 
     @Test
     void readsRecordByRecordFromOneStream() {
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
-        StreamFormat<RowData> format =
-                factory.createStreamFormat(TestFormatContext.of(NAME_AND_COUNT));
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
+        StreamFormat<RowData> format = factory.createStreamFormat(TestFormatContext.of(NAME_AND_COUNT));
         assertThat(format.isSplittable()).isFalse();
         assertThat(format.getProducedType().toString()).contains("name").contains("n");
     }
@@ -48,8 +47,7 @@ class CsvReaderTest {
     void roundTripsEveryColumnTypeAndNullsWithANullLiteral() throws Exception {
         TestFormatContext context = TestFormatContext.of(SampleRows.ROW_TYPE, "null-literal", "\\N");
 
-        assertThat(roundTrip(context, SampleRows.ALL))
-                .isEqualTo(JavaValues.of(SampleRows.ROW_TYPE, SampleRows.ALL));
+        assertThat(roundTrip(context, SampleRows.ALL)).isEqualTo(JavaValues.of(SampleRows.ROW_TYPE, SampleRows.ALL));
     }
 
     @Test
@@ -59,14 +57,12 @@ class CsvReaderTest {
         RowType strings = RowType.of(new VarCharType(VarCharType.MAX_LENGTH), new IntType());
         RowData row = GenericRowData.of(null, 1);
 
-        assertThat(roundTrip(TestFormatContext.of(strings), List.of(row)))
-                .containsExactly(Arrays.asList("", 1));
+        assertThat(roundTrip(TestFormatContext.of(strings), List.of(row))).containsExactly(Arrays.asList("", 1));
     }
 
     @Test
     void keepsAQuotedValueWithLineBreaksInOneRecord() throws Exception {
-        List<RowData> rows =
-                List.of(row("two\nlines, \"quoted\"", 1), row("crlf\r\ninside", 2), row("plain", 3));
+        List<RowData> rows = List.of(row("two\nlines, \"quoted\"", 1), row("crlf\r\ninside", 2), row("plain", 3));
 
         assertThat(roundTrip(TestFormatContext.of(NAME_AND_COUNT), rows))
                 .isEqualTo(JavaValues.of(NAME_AND_COUNT, rows));
@@ -74,26 +70,23 @@ class CsvReaderTest {
 
     @Test
     void roundTripsArraysAndTheDelimiterQuoteAndEscapeOptions() throws Exception {
-        RowType withArray =
-                RowType.of(
-                        new LogicalType[] {
-                            new VarCharType(VarCharType.MAX_LENGTH), new ArrayType(new IntType())
-                        },
-                        new String[] {"name", "numbers"});
-        List<RowData> rows =
-                List.of(
-                        GenericRowData.of(
-                                StringData.fromString("it's\ta \\ test"),
-                                new GenericArrayData(new Integer[] {1, -2, 3})),
-                        GenericRowData.of(
-                                StringData.fromString(""), new GenericArrayData(new Integer[] {})));
-        TestFormatContext context =
-                TestFormatContext.of(
-                        withArray,
-                        "field-delimiter", "\\t",
-                        "quote-character", "'",
-                        "escape-character", "\\",
-                        "array-element-delimiter", "|");
+        RowType withArray = RowType.of(
+                new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new ArrayType(new IntType())},
+                new String[] {"name", "numbers"});
+        List<RowData> rows = List.of(
+                GenericRowData.of(
+                        StringData.fromString("it's\ta \\ test"), new GenericArrayData(new Integer[] {1, -2, 3})),
+                GenericRowData.of(StringData.fromString(""), new GenericArrayData(new Integer[] {})));
+        TestFormatContext context = TestFormatContext.of(
+                withArray,
+                "field-delimiter",
+                "\\t",
+                "quote-character",
+                "'",
+                "escape-character",
+                "\\",
+                "array-element-delimiter",
+                "|");
 
         assertThat(roundTrip(context, rows)).isEqualTo(JavaValues.of(withArray, rows));
     }
@@ -122,27 +115,20 @@ class CsvReaderTest {
         TestFormatContext context = TestFormatContext.of(NAME_AND_COUNT, "ignore-parse-errors", "true");
 
         try (CountingRead read = new CountingRead(factory.createStreamFormat(context), file)) {
-            assertThat(read.rows(NAME_AND_COUNT))
-                    .containsExactly(List.of("a", 1), Arrays.asList("b", null));
+            assertThat(read.rows(NAME_AND_COUNT)).containsExactly(List.of("a", 1), Arrays.asList("b", null));
             assertThat(read.skipped()).isEqualTo(1);
         }
     }
 
     @Test
     void rejectsAQuoteCharacterWhenQuotingIsDisabled() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createStreamFormat(
-                                        TestFormatContext.of(
-                                                NAME_AND_COUNT,
-                                                "disable-quote-character", "true",
-                                                "quote-character", "'")))
+        assertThatThrownBy(() -> factory.createStreamFormat(TestFormatContext.of(
+                        NAME_AND_COUNT, "disable-quote-character", "true", "quote-character", "'")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'quote-character'");
     }
 
-    private List<List<Object>> roundTrip(TestFormatContext context, List<RowData> rows)
-            throws Exception {
+    private List<List<Object>> roundTrip(TestFormatContext context, List<RowData> rows) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".csv");
         FormatFiles.write(factory.createEncoder(context), file, rows);
         return read(file, context);

@@ -31,7 +31,8 @@ class DeclaredDecimalsTest {
             new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new DecimalType(5, 2)},
             new String[] {"name", "amount"});
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"csv", "json"})
@@ -57,52 +58,67 @@ class DeclaredDecimalsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"csv", "json"})
     void numbersThatFitReadBackRoundedToTheScale(String format) throws Exception {
-        Path file = file(format, List.of(new String[] {"a", "-999.99"}, new String[] {"b", "0.125"},
-                new String[] {"c", "999.994"}));
+        Path file = file(
+                format,
+                List.of(new String[] {"a", "-999.99"}, new String[] {"b", "0.125"}, new String[] {"c", "999.994"}));
 
-        assertThat(read(format, file)).containsExactly(List.of("a", new BigDecimal("-999.99")),
-                List.of("b", new BigDecimal("0.13")), List.of("c", new BigDecimal("999.99")));
+        assertThat(read(format, file))
+                .containsExactly(
+                        List.of("a", new BigDecimal("-999.99")),
+                        List.of("b", new BigDecimal("0.13")),
+                        List.of("c", new BigDecimal("999.99")));
     }
 
     /** Decimals inside rows, arrays and maps of a json record: the error names the path. */
     private static final RowType NESTED = (RowType) org.apache.flink.table.api.DataTypes.ROW(
-            org.apache.flink.table.api.DataTypes.FIELD("name", org.apache.flink.table.api.DataTypes.STRING()),
-            org.apache.flink.table.api.DataTypes.FIELD("order", org.apache.flink.table.api.DataTypes.ROW(
-                    org.apache.flink.table.api.DataTypes.FIELD("items", org.apache.flink.table.api.DataTypes.ARRAY(
+                    org.apache.flink.table.api.DataTypes.FIELD("name", org.apache.flink.table.api.DataTypes.STRING()),
+                    org.apache.flink.table.api.DataTypes.FIELD(
+                            "order",
                             org.apache.flink.table.api.DataTypes.ROW(org.apache.flink.table.api.DataTypes.FIELD(
-                                    "price", org.apache.flink.table.api.DataTypes.DECIMAL(5, 2))))))),
-            org.apache.flink.table.api.DataTypes.FIELD("rates", org.apache.flink.table.api.DataTypes.MAP(
-                    org.apache.flink.table.api.DataTypes.STRING(), org.apache.flink.table.api.DataTypes.DECIMAL(3, 1))))
+                                    "items",
+                                    org.apache.flink.table.api.DataTypes.ARRAY(org.apache.flink.table.api.DataTypes.ROW(
+                                            org.apache.flink.table.api.DataTypes.FIELD(
+                                                    "price", org.apache.flink.table.api.DataTypes.DECIMAL(5, 2))))))),
+                    org.apache.flink.table.api.DataTypes.FIELD(
+                            "rates",
+                            org.apache.flink.table.api.DataTypes.MAP(
+                                    org.apache.flink.table.api.DataTypes.STRING(),
+                                    org.apache.flink.table.api.DataTypes.DECIMAL(3, 1))))
             .getLogicalType();
 
     @org.junit.jupiter.api.Test
     void nestedDecimalsTooWideAreErrorsNamingThePath() throws Exception {
         Path fits = dir.resolve("nested-fits.json");
-        Files.writeString(fits, "{\"name\":\"a\",\"order\":{\"items\":[{\"price\":1.5},{\"price\":999.99}]},"
-                + "\"rates\":{\"x\":12.3}}\n");
-        List<List<Object>> rows = FormatFiles.read(new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED)),
-                NESTED, fits);
+        Files.writeString(
+                fits,
+                "{\"name\":\"a\",\"order\":{\"items\":[{\"price\":1.5},{\"price\":999.99}]},"
+                        + "\"rates\":{\"x\":12.3}}\n");
+        List<List<Object>> rows = FormatFiles.read(
+                new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED)), NESTED, fits);
         assertThat(rows).hasSize(1);
         assertThat(rows.get(0).toString()).contains("1.50").contains("999.99").contains("12.3");
 
         Path arrayTooWide = dir.resolve("nested-array.json");
         Files.writeString(arrayTooWide, "{\"name\":\"a\",\"order\":{\"items\":[{\"price\":1.5},{\"price\":1000}]}}\n");
-        assertThatThrownBy(() -> FormatFiles.read(new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED)),
-                NESTED, arrayTooWide))
+        assertThatThrownBy(() -> FormatFiles.read(
+                        new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED)), NESTED, arrayTooWide))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Column 'order.items[1].price' holds 1000")
                 .hasMessageContaining("DECIMAL(5, 2)");
 
         Path mapTooWide = dir.resolve("nested-map.json");
         Files.writeString(mapTooWide, "{\"name\":\"a\",\"rates\":{\"x\":123.4}}\n");
-        assertThatThrownBy(() -> FormatFiles.read(new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED)),
-                NESTED, mapTooWide))
+        assertThatThrownBy(() -> FormatFiles.read(
+                        new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED)), NESTED, mapTooWide))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Column 'rates[x]' holds 123.4");
 
-        List<List<Object>> ignored = FormatFiles.read(new JsonFormatFactory().createStreamFormat(
-                TestFormatContext.of(NESTED, "ignore-parse-errors", "true")), NESTED, arrayTooWide);
-        assertThat(ignored).as("with ignore-parse-errors the column holding the value is null")
+        List<List<Object>> ignored = FormatFiles.read(
+                new JsonFormatFactory().createStreamFormat(TestFormatContext.of(NESTED, "ignore-parse-errors", "true")),
+                NESTED,
+                arrayTooWide);
+        assertThat(ignored)
+                .as("with ignore-parse-errors the column holding the value is null")
                 .containsExactly(Arrays.asList("a", null, null));
     }
 
@@ -115,7 +131,10 @@ class DeclaredDecimalsTest {
     private Path file(String format, List<String[]> rows) throws IOException {
         StringBuilder content = new StringBuilder();
         for (String[] r : rows) {
-            content.append(format.equals("csv") ? r[0] + "," + r[1] : "{\"name\":\"" + r[0] + "\",\"amount\":" + r[1] + "}")
+            content.append(
+                            format.equals("csv")
+                                    ? r[0] + "," + r[1]
+                                    : "{\"name\":\"" + r[0] + "\",\"amount\":" + r[1] + "}")
                     .append('\n');
         }
         Path file = dir.resolve("input-" + System.nanoTime() + "." + format);

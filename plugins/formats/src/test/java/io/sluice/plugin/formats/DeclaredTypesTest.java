@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class DeclaredTypesTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     // one column 'v' of each kind, with one value: 12345678.91 / 7 / 'x7' / 2^40 / a nanosecond timestamp
     private static final String PARQUET_SCHEMA = "message m { required int64 amount (DECIMAL(10, 2));"
@@ -53,7 +54,9 @@ class DeclaredTypesTest {
         MessageType schema = MessageTypeParser.parseMessageType(PARQUET_SCHEMA);
         Configuration conf = new Configuration();
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
-                .withType(schema).withConf(conf).build()) {
+                .withType(schema)
+                .withConf(conf)
+                .build()) {
             Group g = new SimpleGroupFactory(schema).newGroup();
             g.add("amount", 1234567891L);
             g.add("small", 7);
@@ -67,8 +70,10 @@ class DeclaredTypesTest {
 
     private Path orcFile() throws IOException {
         Path file = dir.resolve("independent.orc");
-        TypeDescription schema = TypeDescription.fromString("struct<amount:decimal(10,2),small:int,name:string,big:bigint>");
-        try (Writer writer = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toUri()),
+        TypeDescription schema =
+                TypeDescription.fromString("struct<amount:decimal(10,2),small:int,name:string,big:bigint>");
+        try (Writer writer = OrcFile.createWriter(
+                new org.apache.hadoop.fs.Path(file.toUri()),
                 OrcFile.writerOptions(new Configuration()).setSchema(schema))) {
             VectorizedRowBatch batch = schema.createRowBatch();
             batch.size = 1;
@@ -81,17 +86,22 @@ class DeclaredTypesTest {
         return file;
     }
 
-    private static final String AVRO_DECIMAL = "{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":10,\"scale\":2}";
+    private static final String AVRO_DECIMAL =
+            "{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":10,\"scale\":2}";
 
     /** Written by Avro's own writer: a decimal(10, 2) as bytes, a timestamp in microseconds. */
     private Path avroFile() throws IOException {
         Path file = dir.resolve("independent.avro");
-        org.apache.avro.Schema schema = new org.apache.avro.Schema.Parser().parse("{\"type\": \"record\", \"name\": \"r\","
-                + " \"fields\": [{\"name\": \"amount\", \"type\": {\"type\": \"bytes\", \"logicalType\": \"decimal\","
-                + " \"precision\": 10, \"scale\": 2}}, {\"name\": \"ts\", \"type\": [\"null\", {\"type\": \"long\","
-                + " \"logicalType\": \"timestamp-micros\"}]}]}");
+        org.apache.avro.Schema schema = new org.apache.avro.Schema.Parser()
+                .parse("{\"type\": \"record\", \"name\": \"r\","
+                        + " \"fields\": [{\"name\": \"amount\", \"type\": {\"type\": \"bytes\", \"logicalType\": \"decimal\","
+                        + " \"precision\": 10, \"scale\": 2}}, {\"name\": \"ts\", \"type\": [\"null\", {\"type\": \"long\","
+                        + " \"logicalType\": \"timestamp-micros\"}]}]}");
         org.apache.avro.generic.GenericRecord record = new org.apache.avro.generic.GenericData.Record(schema);
-        record.put("amount", java.nio.ByteBuffer.wrap(new BigDecimal("12345678.91").unscaledValue().toByteArray()));
+        record.put(
+                "amount",
+                java.nio.ByteBuffer.wrap(
+                        new BigDecimal("12345678.91").unscaledValue().toByteArray()));
         record.put("ts", 1_700_000_000_123_456L);
         try (org.apache.avro.file.DataFileWriter<org.apache.avro.generic.GenericRecord> writer =
                 new org.apache.avro.file.DataFileWriter<>(new org.apache.avro.generic.GenericDatumWriter<>(schema))) {
@@ -127,14 +137,19 @@ class DeclaredTypesTest {
                 Arguments.of("orc", "name", DataTypes.DATE(), "string", "not a date"),
                 Arguments.of("avro", "amount", DataTypes.DECIMAL(10, 1), AVRO_DECIMAL, "scale differs"),
                 Arguments.of("avro", "amount", DataTypes.DECIMAL(9, 2), AVRO_DECIMAL, "more digits"),
-                Arguments.of("avro", "ts", DataTypes.TIMESTAMP(3), "{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}",
+                Arguments.of(
+                        "avro",
+                        "ts",
+                        DataTypes.TIMESTAMP(3),
+                        "{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}",
                         "as milliseconds"));
     }
 
     @ParameterizedTest(name = "{0}: {1} declared {2}")
     @MethodSource("mismatches")
-    void aTypeTheFileDoesNotHoldIsAnErrorNamingFileColumnAndTypes(String format, String column,
-            org.apache.flink.table.types.DataType declared, String fileType, String why) throws Exception {
+    void aTypeTheFileDoesNotHoldIsAnErrorNamingFileColumnAndTypes(
+            String format, String column, org.apache.flink.table.types.DataType declared, String fileType, String why)
+            throws Exception {
         Path file = file(format);
         RowType rowType = declared(column, declared.getLogicalType());
         assertThatThrownBy(() -> FormatFiles.read(bulkFormat(format, rowType), rowType, file))
@@ -159,18 +174,22 @@ class DeclaredTypesTest {
 
     @ParameterizedTest(name = "{0}: {1} declared {2}")
     @MethodSource("fits")
-    void aTypeTheValuesFitReadsThemExactly(String format, String column, org.apache.flink.table.types.DataType declared,
-            Object expected) throws Exception {
+    void aTypeTheValuesFitReadsThemExactly(
+            String format, String column, org.apache.flink.table.types.DataType declared, Object expected)
+            throws Exception {
         Path file = file(format);
         RowType rowType = declared(column, declared.getLogicalType());
         List<List<Object>> rows = FormatFiles.read(bulkFormat(format, rowType), rowType, file);
         assertThat(rows).containsExactly(List.of(expected));
     }
 
-    private static org.apache.flink.connector.file.src.reader.BulkFormat<org.apache.flink.table.data.RowData,
-            org.apache.flink.connector.file.src.FileSourceSplit> bulkFormat(String format, RowType rowType) {
-        return format.equals("parquet") ? new ParquetFormatFactory().createBulkFormat(TestFormatContext.of(rowType))
-                : format.equals("orc") ? new OrcFormatFactory().createBulkFormat(TestFormatContext.of(rowType))
-                : new AvroFormatFactory().createBulkFormat(TestFormatContext.of(rowType));
+    private static org.apache.flink.connector.file.src.reader.BulkFormat<
+                    org.apache.flink.table.data.RowData, org.apache.flink.connector.file.src.FileSourceSplit>
+            bulkFormat(String format, RowType rowType) {
+        return format.equals("parquet")
+                ? new ParquetFormatFactory().createBulkFormat(TestFormatContext.of(rowType))
+                : format.equals("orc")
+                        ? new OrcFormatFactory().createBulkFormat(TestFormatContext.of(rowType))
+                        : new AvroFormatFactory().createBulkFormat(TestFormatContext.of(rowType));
     }
 }

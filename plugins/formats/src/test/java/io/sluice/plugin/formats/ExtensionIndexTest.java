@@ -39,24 +39,20 @@ class ExtensionIndexTest {
             Class<?> type = Class.forName(name);
             assertThat(type.isAnnotationPresent(Extension.class)).as(name).isTrue();
             assertThat(FormatFactory.class).isAssignableFrom(type);
-            identifiers.add(
-                    ((FormatFactory) type.getDeclaredConstructor().newInstance()).identifier());
+            identifiers.add(((FormatFactory) type.getDeclaredConstructor().newInstance()).identifier());
         }
         assertThat(identifiers)
-                .containsExactlyInAnyOrder(
-                        "text", "csv", "json", "parquet", "avro", "orc", "sequence-file");
+                .containsExactlyInAnyOrder("text", "csv", "json", "parquet", "avro", "orc", "sequence-file");
     }
 
     private static List<String> indexedClassNames() throws Exception {
         // test-classes holds an index of its own (empty: no test class is an extension) that
         // comes first on the class path: read every index, as PF4J does
         List<String> names = new ArrayList<>();
-        Enumeration<URL> indexes =
-                ExtensionIndexTest.class.getClassLoader().getResources("META-INF/extensions.idx");
+        Enumeration<URL> indexes = ExtensionIndexTest.class.getClassLoader().getResources("META-INF/extensions.idx");
         for (URL index : Collections.list(indexes)) {
             try (InputStream in = index.openStream();
-                    BufferedReader reader =
-                            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 reader.lines()
                         .map(String::trim)
                         .filter(line -> !line.isEmpty() && !line.startsWith("#"))

@@ -38,8 +38,7 @@ final class FormatFiles {
     }
 
     /** Writes the rows with a bulk format's writer. */
-    static void write(BulkWriter.Factory<RowData> factory, Path file, List<RowData> rows)
-            throws IOException {
+    static void write(BulkWriter.Factory<RowData> factory, Path file, List<RowData> rows) throws IOException {
         try (FSDataOutputStream out = create(file)) {
             BulkWriter<RowData> writer = factory.create(out);
             for (RowData row : rows) {
@@ -50,13 +49,11 @@ final class FormatFiles {
     }
 
     /** Every row of the file, read by a stream format as one split of the whole file. */
-    static List<List<Object>> read(StreamFormat<RowData> format, RowType type, Path file)
-            throws IOException {
+    static List<List<Object>> read(StreamFormat<RowData> format, RowType type, Path file) throws IOException {
         long length = Files.size(file);
         List<List<Object>> rows = new ArrayList<>();
         try (FSDataInputStream in = LocalFileSystem.getSharedInstance().open(flinkPath(file));
-                StreamFormat.Reader<RowData> reader =
-                        format.createReader(new Configuration(), in, length, length)) {
+                StreamFormat.Reader<RowData> reader = format.createReader(new Configuration(), in, length, length)) {
             for (RowData row = reader.read(); row != null; row = reader.read()) {
                 rows.add(JavaValues.of(type, row));
             }
@@ -65,15 +62,13 @@ final class FormatFiles {
     }
 
     /** Every row of the file, read by a bulk format as one split of the whole file. */
-    static List<List<Object>> read(
-            BulkFormat<RowData, FileSourceSplit> format, RowType type, Path file)
+    static List<List<Object>> read(BulkFormat<RowData, FileSourceSplit> format, RowType type, Path file)
             throws IOException {
         return read(format, type, wholeFile(file));
     }
 
     /** Every row of a split, copied out of each batch before the batch is released. */
-    static List<List<Object>> read(
-            BulkFormat<RowData, FileSourceSplit> format, RowType type, FileSourceSplit split)
+    static List<List<Object>> read(BulkFormat<RowData, FileSourceSplit> format, RowType type, FileSourceSplit split)
             throws IOException {
         List<List<Object>> rows = new ArrayList<>();
         try (BulkFormat.Reader<RowData> reader = format.createReader(new Configuration(), split)) {

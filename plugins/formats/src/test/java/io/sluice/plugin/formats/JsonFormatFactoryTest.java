@@ -28,19 +28,18 @@ class JsonFormatFactoryTest {
 
     private static final ObjectMapper JACKSON = new ObjectMapper();
 
-    private static final RowType STRING_TO_INT =
-            RowType.of(
-                    new LogicalType[] {
-                        new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType())
-                    },
-                    new String[] {"m"});
+    private static final RowType STRING_TO_INT = RowType.of(
+            new LogicalType[] {new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType())},
+            new String[] {"m"});
 
     private final JsonFormatFactory factory = new JsonFormatFactory();
 
     @Test
     void declaresTheUpstreamOptionsWithoutPrefix() {
         assertThat(factory.identifier()).isEqualTo("json");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "timestamp-format.standard",
@@ -76,22 +75,23 @@ class JsonFormatFactoryTest {
         JsonNode negative = objects.get(2);
         assertThat(negative.get("i").intValue()).isEqualTo(-7);
         assertThat(negative.get("b").booleanValue()).isFalse();
-        assertThat(negative.get("dec").decimalValue())
-                .isEqualByComparingTo(SampleRows.NEGATIVE_DECIMAL);
+        assertThat(negative.get("dec").decimalValue()).isEqualByComparingTo(SampleRows.NEGATIVE_DECIMAL);
         assertThat(negative.get("dt").textValue()).isEqualTo("1969-12-31");
         assertThat(negative.get("ts").textValue()).isEqualTo("1969-12-31 23:59:59.999");
     }
 
     @Test
     void writesIsoTimestampsAndLeavesNullFieldsOut() throws Exception {
-        List<JsonNode> objects =
-                write(
-                        TestFormatContext.of(
-                                SampleRows.ROW_TYPE,
-                                "timestamp-format.standard", "ISO-8601",
-                                "encode.ignore-null-fields", "true",
-                                "encode.decimal-as-plain-number", "true"),
-                        SampleRows.ALL);
+        List<JsonNode> objects = write(
+                TestFormatContext.of(
+                        SampleRows.ROW_TYPE,
+                        "timestamp-format.standard",
+                        "ISO-8601",
+                        "encode.ignore-null-fields",
+                        "true",
+                        "encode.decimal-as-plain-number",
+                        "true"),
+                SampleRows.ALL);
 
         assertThat(objects.get(0).get("ts").textValue()).isEqualTo("2024-02-29T13:45:01.123");
         assertThat(objects.get(1).size()).isZero();
@@ -104,39 +104,31 @@ class JsonFormatFactoryTest {
         map.put(StringData.fromString("k"), 2);
         RowData row = GenericRowData.of(new GenericMapData(map));
 
-        JsonNode literal =
-                write(
-                                TestFormatContext.of(
-                                        STRING_TO_INT,
-                                        "map-null-key.mode", "LITERAL",
-                                        "map-null-key.literal", "none"),
-                                List.of(row))
-                        .get(0)
-                        .get("m");
+        JsonNode literal = write(
+                        TestFormatContext.of(
+                                STRING_TO_INT, "map-null-key.mode", "LITERAL", "map-null-key.literal", "none"),
+                        List.of(row))
+                .get(0)
+                .get("m");
         assertThat(literal.get("none").intValue()).isEqualTo(1);
         assertThat(literal.get("k").intValue()).isEqualTo(2);
 
-        JsonNode dropped =
-                write(TestFormatContext.of(STRING_TO_INT, "map-null-key.mode", "drop"), List.of(row))
-                        .get(0)
-                        .get("m");
+        JsonNode dropped = write(TestFormatContext.of(STRING_TO_INT, "map-null-key.mode", "drop"), List.of(row))
+                .get(0)
+                .get("m");
         assertThat(fieldNames(dropped)).containsExactly("k");
 
         Encoder<RowData> failing = factory.createEncoder(TestFormatContext.of(STRING_TO_INT));
         // FAIL, the default, refuses the row
-        assertThatThrownBy(() -> SampleRows.encode(failing, List.of(row)))
-                .hasStackTraceContaining("null keys");
+        assertThatThrownBy(() -> SampleRows.encode(failing, List.of(row))).hasStackTraceContaining("null keys");
     }
 
     @Test
     void acceptsTheReadSideOptions() throws Exception {
-        List<JsonNode> objects =
-                write(
-                        TestFormatContext.of(
-                                SampleRows.ROW_TYPE,
-                                "fail-on-missing-field", "true",
-                                "ignore-parse-errors", "false"),
-                        SampleRows.ALL);
+        List<JsonNode> objects = write(
+                TestFormatContext.of(
+                        SampleRows.ROW_TYPE, "fail-on-missing-field", "true", "ignore-parse-errors", "false"),
+                SampleRows.ALL);
 
         assertThat(objects).hasSize(3);
     }
@@ -152,10 +144,7 @@ class JsonFormatFactoryTest {
     }
 
     private void assertBadOption(String key, String value) {
-        assertThatThrownBy(
-                        () ->
-                                factory.createEncoder(
-                                        TestFormatContext.of(SampleRows.ROW_TYPE, key, value)))
+        assertThatThrownBy(() -> factory.createEncoder(TestFormatContext.of(SampleRows.ROW_TYPE, key, value)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + key + "'")
                 .hasMessageContaining("'" + value + "'")

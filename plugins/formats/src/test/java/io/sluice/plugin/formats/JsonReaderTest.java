@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -21,19 +20,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JsonReaderTest {
 
-    private static final RowType NAME_AND_COUNT =
-            RowType.of(
-                    new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
-                    new String[] {"name", "n"});
+    private static final RowType NAME_AND_COUNT = RowType.of(
+            new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()}, new String[] {"name", "n"});
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final JsonFormatFactory factory = new JsonFormatFactory();
 
     @Test
     void readsObjectByObjectFromOneStream() {
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
-        assertThat(factory.createStreamFormat(TestFormatContext.of(NAME_AND_COUNT)).isSplittable())
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
+        assertThat(factory.createStreamFormat(TestFormatContext.of(NAME_AND_COUNT))
+                        .isSplittable())
                 .isFalse();
     }
 
@@ -45,14 +46,10 @@ class JsonReaderTest {
 
     @Test
     void roundTripsIsoTimestampsAndLeftOutNullFields() throws Exception {
-        TestFormatContext context =
-                TestFormatContext.of(
-                        NestedRows.ROW_TYPE,
-                        "timestamp-format.standard", "ISO-8601",
-                        "encode.ignore-null-fields", "true");
+        TestFormatContext context = TestFormatContext.of(
+                NestedRows.ROW_TYPE, "timestamp-format.standard", "ISO-8601", "encode.ignore-null-fields", "true");
 
-        assertThat(roundTrip(context, NestedRows.ALL))
-                .isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
+        assertThat(roundTrip(context, NestedRows.ALL)).isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
     }
 
     @Test
@@ -67,12 +64,7 @@ class JsonReaderTest {
     void failsOnAMissingFieldWhenAsked() throws Exception {
         Path file = file("{\"name\": \"x\", \"n\": 1}\n{\"name\": \"y\"}\n");
 
-        assertThatThrownBy(
-                        () ->
-                                read(
-                                        file,
-                                        TestFormatContext.of(
-                                                NAME_AND_COUNT, "fail-on-missing-field", "true")))
+        assertThatThrownBy(() -> read(file, TestFormatContext.of(NAME_AND_COUNT, "fail-on-missing-field", "true")))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("json record at line 2 (byte offset 22)");
     }
@@ -89,8 +81,7 @@ class JsonReaderTest {
     @Test
     void withIgnoreParseErrorsSkipsAndCountsMalformedLines() throws Exception {
         Path file = file("{\"name\": \"x\", \"n\": 1}\nnot json\n{\"name\": \"y\", \"n\": 2}\n[1]\n");
-        TestFormatContext context =
-                TestFormatContext.of(NAME_AND_COUNT, "ignore-parse-errors", "true");
+        TestFormatContext context = TestFormatContext.of(NAME_AND_COUNT, "ignore-parse-errors", "true");
 
         try (CountingRead read = new CountingRead(factory.createStreamFormat(context), file)) {
             assertThat(read.rows(NAME_AND_COUNT)).containsExactly(List.of("x", 1), List.of("y", 2));
@@ -100,20 +91,14 @@ class JsonReaderTest {
 
     @Test
     void rejectsFailingOnMissingFieldsWhileIgnoringParseErrors() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createStreamFormat(
-                                        TestFormatContext.of(
-                                                NAME_AND_COUNT,
-                                                "fail-on-missing-field", "true",
-                                                "ignore-parse-errors", "true")))
+        assertThatThrownBy(() -> factory.createStreamFormat(TestFormatContext.of(
+                        NAME_AND_COUNT, "fail-on-missing-field", "true", "ignore-parse-errors", "true")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'fail-on-missing-field'")
                 .hasMessageContaining("'ignore-parse-errors'");
     }
 
-    private List<List<Object>> roundTrip(TestFormatContext context, List<RowData> rows)
-            throws Exception {
+    private List<List<Object>> roundTrip(TestFormatContext context, List<RowData> rows) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".json");
         FormatFiles.write(factory.createEncoder(context), file, rows);
         return read(file, context);

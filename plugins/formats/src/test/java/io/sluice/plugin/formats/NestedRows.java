@@ -25,20 +25,17 @@ import java.util.Map;
  */
 final class NestedRows {
 
-    static final RowType ADDRESS =
-            RowType.of(
-                    new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
-                    new String[] {"city", "zip"});
+    static final RowType ADDRESS = RowType.of(
+            new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()}, new String[] {"city", "zip"});
 
     static final RowType ROW_TYPE = withNested();
 
     /** Every column set; the array and the map hold a null too. */
-    static final RowData FULL =
-            extend(
-                    SampleRows.FULL,
-                    new GenericArrayData(new Object[] {string("a"), null, string("c")}),
-                    new GenericMapData(map(string("x"), 1, string("y"), null)),
-                    GenericRowData.of(string("Berlin"), 10115));
+    static final RowData FULL = extend(
+            SampleRows.FULL,
+            new GenericArrayData(new Object[] {string("a"), null, string("c")}),
+            new GenericMapData(map(string("x"), 1, string("y"), null)),
+            GenericRowData.of(string("Berlin"), 10115));
 
     /** Every column null. */
     static final RowData NULLS = new GenericRowData(ROW_TYPE.getFieldCount());
@@ -48,20 +45,18 @@ final class NestedRows {
      * (INT96 in the local time zone) and ORC 1.5 mishandle fractions of a second before 1970 (see
      * the format factories' documentation), which the row-type tests of the writers cover.
      */
-    static final RowData NEGATIVE =
-            extend(
-                    withTimestamp(SampleRows.NEGATIVE, LocalDateTime.of(1950, 6, 15, 8, 30, 0)),
-                    new GenericArrayData(new Object[] {string("only")}),
-                    new GenericMapData(map(string("z"), -3)),
-                    GenericRowData.of(null, -1));
+    static final RowData NEGATIVE = extend(
+            withTimestamp(SampleRows.NEGATIVE, LocalDateTime.of(1950, 6, 15, 8, 30, 0)),
+            new GenericArrayData(new Object[] {string("only")}),
+            new GenericMapData(map(string("z"), -3)),
+            GenericRowData.of(null, -1));
 
     /** An empty array and an empty map, which Flink's Parquet reader cannot read back. */
-    static final RowData EMPTY_COLLECTIONS =
-            extend(
-                    SampleRows.FULL,
-                    new GenericArrayData(new Object[0]),
-                    new GenericMapData(Map.of()),
-                    GenericRowData.of(string(""), 0));
+    static final RowData EMPTY_COLLECTIONS = extend(
+            SampleRows.FULL,
+            new GenericArrayData(new Object[0]),
+            new GenericMapData(Map.of()),
+            GenericRowData.of(string(""), 0));
 
     /** Every sample row. */
     static final List<RowData> ALL = List.of(FULL, NULLS, NEGATIVE, EMPTY_COLLECTIONS);
@@ -74,9 +69,7 @@ final class NestedRows {
     private static RowType withNested() {
         List<RowType.RowField> fields = new ArrayList<>(SampleRows.ROW_TYPE.getFields());
         fields.add(new RowType.RowField("tags", new ArrayType(new VarCharType(VarCharType.MAX_LENGTH))));
-        fields.add(
-                new RowType.RowField(
-                        "scores", new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType())));
+        fields.add(new RowType.RowField("scores", new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType())));
         fields.add(new RowType.RowField("address", ADDRESS));
         return new RowType(fields);
     }

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
@@ -43,15 +42,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class OrcFormatFactoryTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final OrcFormatFactory factory = new OrcFormatFactory();
 
     @Test
     void declaresOrcsWriterOptionsWithoutPrefix() {
         assertThat(factory.identifier()).isEqualTo("orc");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "compress",
@@ -70,8 +74,7 @@ class OrcFormatFactoryTest {
     void roundTripsEveryColumnTypeNullsAndNestedValues() throws Exception {
         Path file = write(NestedRows.ROW_TYPE, NestedRows.ALL);
 
-        assertThat(read(file, NestedRows.ROW_TYPE))
-                .isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
+        assertThat(read(file, NestedRows.ROW_TYPE)).isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
     }
 
     @ParameterizedTest
@@ -80,11 +83,9 @@ class OrcFormatFactoryTest {
         Path file = write(NestedRows.ROW_TYPE, NestedRows.ALL, "compress", codec);
 
         try (Reader reader = orcReader(file)) {
-            assertThat(reader.getCompressionKind())
-                    .isEqualTo(CompressionKind.valueOf(codec.toUpperCase(Locale.ROOT)));
+            assertThat(reader.getCompressionKind()).isEqualTo(CompressionKind.valueOf(codec.toUpperCase(Locale.ROOT)));
         }
-        assertThat(read(file, NestedRows.ROW_TYPE))
-                .isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
+        assertThat(read(file, NestedRows.ROW_TYPE)).isEqualTo(JavaValues.of(NestedRows.ROW_TYPE, NestedRows.ALL));
     }
 
     @Test
@@ -94,10 +95,9 @@ class OrcFormatFactoryTest {
         try (Reader reader = orcReader(file)) {
             assertThat(reader.getNumberOfRows()).isEqualTo(4);
             assertThat(reader.getSchema().toString())
-                    .isEqualTo(
-                            "struct<s:string,i:int,l:bigint,d:double,b:boolean,dec:decimal(10,2),"
-                                    + "dt:date,ts:timestamp,tags:array<string>,"
-                                    + "scores:map<string,int>,address:struct<city:string,zip:int>>");
+                    .isEqualTo("struct<s:string,i:int,l:bigint,d:double,b:boolean,dec:decimal(10,2),"
+                            + "dt:date,ts:timestamp,tags:array<string>,"
+                            + "scores:map<string,int>,address:struct<city:string,zip:int>>");
             VectorizedRowBatch batch = reader.getSchema().createRowBatch();
             try (RecordReader rows = reader.rows()) {
                 assertThat(rows.nextBatch(batch)).isTrue();
@@ -108,21 +108,29 @@ class OrcFormatFactoryTest {
             assertThat(((LongColumnVector) batch.cols[2]).vector[0]).isEqualTo(SampleRows.LONG);
             assertThat(((DoubleColumnVector) batch.cols[3]).vector[0]).isEqualTo(SampleRows.DOUBLE);
             assertThat(((LongColumnVector) batch.cols[4]).vector[0]).isEqualTo(1);
-            assertThat(((DecimalColumnVector) batch.cols[5]).vector[0].getHiveDecimal().bigDecimalValue())
+            assertThat(((DecimalColumnVector) batch.cols[5])
+                            .vector[0]
+                            .getHiveDecimal()
+                            .bigDecimalValue())
                     .isEqualByComparingTo(SampleRows.DECIMAL);
             assertThat(LocalDate.ofEpochDay(((LongColumnVector) batch.cols[6]).vector[0]))
                     .isEqualTo(SampleRows.DATE);
-            assertThat(((TimestampColumnVector) batch.cols[7]).asScratchTimestamp(0).toLocalDateTime())
+            assertThat(((TimestampColumnVector) batch.cols[7])
+                            .asScratchTimestamp(0)
+                            .toLocalDateTime())
                     .isEqualTo(SampleRows.TIMESTAMP);
             ListColumnVector tags = (ListColumnVector) batch.cols[8];
             assertThat(tags.lengths[0]).isEqualTo(3);
-            assertThat(((BytesColumnVector) tags.child).toString((int) tags.offsets[0])).isEqualTo("a");
+            assertThat(((BytesColumnVector) tags.child).toString((int) tags.offsets[0]))
+                    .isEqualTo("a");
             assertThat(tags.child.isNull[(int) tags.offsets[0] + 1]).isTrue();
             assertThat(((MapColumnVector) batch.cols[9]).lengths[0]).isEqualTo(2);
             StructColumnVector address = (StructColumnVector) batch.cols[10];
             assertThat(((BytesColumnVector) address.fields[0]).toString(0)).isEqualTo("Berlin");
             for (int column = 0; column < batch.numCols; column++) {
-                assertThat(batch.cols[column].isNull[1]).as("column %d of the null row", column).isTrue();
+                assertThat(batch.cols[column].isNull[1])
+                        .as("column %d of the null row", column)
+                        .isTrue();
             }
             assertThat(tags.lengths[3]).isZero();
         }
@@ -131,12 +139,9 @@ class OrcFormatFactoryTest {
     @Test
     void readsTheRequestedColumnsByNameAndNullForMissingOnes() throws Exception {
         Path file = write(NestedRows.ROW_TYPE, NestedRows.ALL);
-        RowType projection =
-                RowType.of(
-                        new LogicalType[] {
-                            NestedRows.ADDRESS, new IntType(), new VarCharType(VarCharType.MAX_LENGTH)
-                        },
-                        new String[] {"address", "absent", "s"});
+        RowType projection = RowType.of(
+                new LogicalType[] {NestedRows.ADDRESS, new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+                new String[] {"address", "absent", "s"});
 
         assertThat(read(file, projection))
                 .containsExactly(
@@ -189,13 +194,9 @@ class OrcFormatFactoryTest {
 
     @Test
     void rejectsATypeOrcCannotHold() {
-        RowType interval =
-                RowType.of(
-                        new LogicalType[] {
-                            new YearMonthIntervalType(
-                                    YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH)
-                        },
-                        new String[] {"span"});
+        RowType interval = RowType.of(
+                new LogicalType[] {new YearMonthIntervalType(YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH)},
+                new String[] {"span"});
 
         assertThatThrownBy(() -> factory.createBulkWriterFactory(TestFormatContext.of(interval)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -204,10 +205,7 @@ class OrcFormatFactoryTest {
     }
 
     private void assertBadOption(String key, String value) {
-        assertThatThrownBy(
-                        () ->
-                                factory.createBulkWriterFactory(
-                                        TestFormatContext.of(SampleRows.ROW_TYPE, key, value)))
+        assertThatThrownBy(() -> factory.createBulkWriterFactory(TestFormatContext.of(SampleRows.ROW_TYPE, key, value)))
                 .as(key + "=" + value)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(key)
@@ -216,8 +214,7 @@ class OrcFormatFactoryTest {
 
     private Path write(RowType type, List<RowData> rows, String... options) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".orc");
-        FormatFiles.write(
-                factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
+        FormatFiles.write(factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
         return file;
     }
 

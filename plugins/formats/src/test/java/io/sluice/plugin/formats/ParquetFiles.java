@@ -35,11 +35,9 @@ final class ParquetFiles {
     private ParquetFiles() {}
 
     /** Writes the rows to a new local file, as a sink's part file would be written. */
-    static void write(BulkWriter.Factory<RowData> factory, Path file, List<RowData> rows)
-            throws IOException {
+    static void write(BulkWriter.Factory<RowData> factory, Path file, List<RowData> rows) throws IOException {
         org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path(file.toUri());
-        try (FSDataOutputStream out =
-                LocalFileSystem.getSharedInstance().create(path, WriteMode.OVERWRITE)) {
+        try (FSDataOutputStream out = LocalFileSystem.getSharedInstance().create(path, WriteMode.OVERWRITE)) {
             BulkWriter<RowData> writer = factory.create(out);
             for (RowData row : rows) {
                 writer.addElement(row);
@@ -51,10 +49,9 @@ final class ParquetFiles {
     /** Every record of the file. */
     static List<Group> read(Path file) throws IOException {
         List<Group> records = new ArrayList<>();
-        try (ParquetReader<Group> reader =
-                ParquetReader.builder(new GroupReadSupport(), hadoopPath(file))
-                        .withConf(new Configuration())
-                        .build()) {
+        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), hadoopPath(file))
+                .withConf(new Configuration())
+                .build()) {
             for (Group record = reader.read(); record != null; record = reader.read()) {
                 records.add(record);
             }

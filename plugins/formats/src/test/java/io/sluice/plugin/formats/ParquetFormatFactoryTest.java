@@ -36,14 +36,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ParquetFormatFactoryTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final ParquetFormatFactory factory = new ParquetFormatFactory();
 
     @Test
     void declaresFlinksParquetOptions() {
         assertThat(factory.identifier()).isEqualTo("parquet");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder(
                         "utc-timezone",
@@ -95,12 +98,10 @@ class ParquetFormatFactoryTest {
         ParquetMetadata footer = ParquetFiles.footer(write(SampleRows.ALL));
 
         var schema = footer.getFileMetaData().getSchema();
-        assertThat(schema.getType("s").getLogicalTypeAnnotation())
-                .isEqualTo(LogicalTypeAnnotation.stringType());
+        assertThat(schema.getType("s").getLogicalTypeAnnotation()).isEqualTo(LogicalTypeAnnotation.stringType());
         assertThat(schema.getType("dec").getLogicalTypeAnnotation())
                 .isEqualTo(LogicalTypeAnnotation.decimalType(2, 10));
-        assertThat(schema.getType("dt").getLogicalTypeAnnotation())
-                .isEqualTo(LogicalTypeAnnotation.dateType());
+        assertThat(schema.getType("dt").getLogicalTypeAnnotation()).isEqualTo(LogicalTypeAnnotation.dateType());
         assertThat(schema.getType("ts").asPrimitiveType().getPrimitiveTypeName())
                 .isEqualTo(PrimitiveTypeName.INT96);
     }
@@ -109,28 +110,24 @@ class ParquetFormatFactoryTest {
     void convertsTimestampsFromTheLocalZoneUnlessUtcIsAsked() throws Exception {
         Group record = ParquetFiles.read(write(List.of(SampleRows.FULL))).get(0);
 
-        LocalDateTime inUtc =
-                SampleRows.TIMESTAMP
-                        .atZone(ZoneId.systemDefault())
-                        .withZoneSameInstant(ZoneOffset.UTC)
-                        .toLocalDateTime();
+        LocalDateTime inUtc = SampleRows.TIMESTAMP
+                .atZone(ZoneId.systemDefault())
+                .withZoneSameInstant(ZoneOffset.UTC)
+                .toLocalDateTime();
         assertThat(ParquetFiles.int96(record, "ts")).isEqualTo(inUtc);
     }
 
     @Test
     void writesInt64TimestampsInTheChosenUnit() throws Exception {
-        Path file =
-                write(
-                        List.of(SampleRows.FULL),
-                        "write.int64.timestamp", "true",
-                        "timestamp.time.unit", "MILLIS");
+        Path file = write(List.of(SampleRows.FULL), "write.int64.timestamp", "true", "timestamp.time.unit", "MILLIS");
 
         var type = ParquetFiles.footer(file).getFileMetaData().getSchema().getType("ts");
         assertThat(type.asPrimitiveType().getPrimitiveTypeName()).isEqualTo(PrimitiveTypeName.INT64);
         assertThat(((TimestampLogicalTypeAnnotation) type.getLogicalTypeAnnotation()).getUnit())
                 .isEqualTo(LogicalTypeAnnotation.TimeUnit.MILLIS);
         long millis = ParquetFiles.read(file).get(0).getLong("ts", 0);
-        assertThat(millis).isEqualTo(SampleRows.TIMESTAMP.toInstant(ZoneOffset.UTC).toEpochMilli());
+        assertThat(millis)
+                .isEqualTo(SampleRows.TIMESTAMP.toInstant(ZoneOffset.UTC).toEpochMilli());
     }
 
     @Test
@@ -141,11 +138,13 @@ class ParquetFormatFactoryTest {
             row.setField(7, org.apache.flink.table.data.TimestampData.fromLocalDateTime(outside));
             assertThatThrownBy(() -> write(List.of(row), nanos))
                     .isInstanceOf(io.sluice.spi.NonRecoverableException.class)
-                    .hasMessageContaining("Column 'ts'").hasMessageContaining(outside.toString().substring(0, 4))
+                    .hasMessageContaining("Column 'ts'")
+                    .hasMessageContaining(outside.toString().substring(0, 4))
                     .hasMessageContaining("parquet.timestamp.time.unit");
         }
         // the last whole second both ends can hold, read back as written
-        for (LocalDateTime inside : List.of(LocalDateTime.of(2262, 4, 11, 23, 47, 16), LocalDateTime.of(1677, 9, 21, 0, 12, 44))) {
+        for (LocalDateTime inside :
+                List.of(LocalDateTime.of(2262, 4, 11, 23, 47, 16), LocalDateTime.of(1677, 9, 21, 0, 12, 44))) {
             org.apache.flink.table.data.GenericRowData row = copyOf(SampleRows.FULL);
             row.setField(7, org.apache.flink.table.data.TimestampData.fromLocalDateTime(inside));
             long stored = ParquetFiles.read(write(List.of(row), nanos)).get(0).getLong("ts", 0);
@@ -154,7 +153,8 @@ class ParquetFormatFactoryTest {
     }
 
     private static org.apache.flink.table.data.GenericRowData copyOf(RowData row) {
-        org.apache.flink.table.data.GenericRowData copy = new org.apache.flink.table.data.GenericRowData(row.getArity());
+        org.apache.flink.table.data.GenericRowData copy =
+                new org.apache.flink.table.data.GenericRowData(row.getArity());
         for (int i = 0; i < row.getArity(); i++) {
             copy.setField(i, ((org.apache.flink.table.data.GenericRowData) row).getField(i));
         }
@@ -177,23 +177,22 @@ class ParquetFormatFactoryTest {
 
     @Test
     void passesTheWriterSettingsToParquet() throws Exception {
-        List<RowData> many =
-                IntStream.range(0, 20_000)
-                        .mapToObj(i -> (RowData) GenericRowData.of(StringData.fromString("row " + i)))
-                        .collect(Collectors.toList());
-        RowType oneString =
-                RowType.of(
-                        new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)},
-                        new String[] {"s"});
-        BulkWriter.Factory<RowData> writer =
-                factory.createBulkWriterFactory(
-                        TestFormatContext.of(
-                                oneString,
-                                "block.size", "4096",
-                                "page.size", "1024",
-                                "dictionary.page.size", "1024",
-                                "enable.dictionary", "false",
-                                "writer.version", "v2"));
+        List<RowData> many = IntStream.range(0, 20_000)
+                .mapToObj(i -> (RowData) GenericRowData.of(StringData.fromString("row " + i)))
+                .collect(Collectors.toList());
+        RowType oneString = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"s"});
+        BulkWriter.Factory<RowData> writer = factory.createBulkWriterFactory(TestFormatContext.of(
+                oneString,
+                "block.size",
+                "4096",
+                "page.size",
+                "1024",
+                "dictionary.page.size",
+                "1024",
+                "enable.dictionary",
+                "false",
+                "writer.version",
+                "v2"));
         Path file = dir.resolve("many.parquet");
         ParquetFiles.write(writer, file, many);
 
@@ -201,8 +200,7 @@ class ParquetFormatFactoryTest {
         assertThat(footer.getBlocks()).as("row groups of at most 4 KiB").hasSizeGreaterThan(1);
         for (BlockMetaData block : footer.getBlocks()) {
             for (ColumnChunkMetaData column : block.getColumns()) {
-                assertThat(column.getEncodings())
-                        .doesNotContain(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+                assertThat(column.getEncodings()).doesNotContain(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
             }
         }
         List<Group> records = ParquetFiles.read(file);
@@ -233,13 +231,9 @@ class ParquetFormatFactoryTest {
 
     @Test
     void rejectsAColumnTypeParquetCannotHold() {
-        RowType interval =
-                RowType.of(
-                        new LogicalType[] {
-                            new YearMonthIntervalType(
-                                    YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH)
-                        },
-                        new String[] {"span"});
+        RowType interval = RowType.of(
+                new LogicalType[] {new YearMonthIntervalType(YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH)},
+                new String[] {"span"});
 
         assertThatThrownBy(() -> factory.createBulkWriterFactory(TestFormatContext.of(interval)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -248,10 +242,7 @@ class ParquetFormatFactoryTest {
     }
 
     private void assertBadOption(String key, String value) {
-        assertThatThrownBy(
-                        () ->
-                                factory.createBulkWriterFactory(
-                                        TestFormatContext.of(SampleRows.ROW_TYPE, key, value)))
+        assertThatThrownBy(() -> factory.createBulkWriterFactory(TestFormatContext.of(SampleRows.ROW_TYPE, key, value)))
                 .as(key + "=" + value)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(key)
@@ -261,10 +252,7 @@ class ParquetFormatFactoryTest {
     private Path write(List<RowData> rows, String... options) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".parquet");
         ParquetFiles.write(
-                factory.createBulkWriterFactory(
-                        TestFormatContext.of(SampleRows.ROW_TYPE, options)),
-                file,
-                rows);
+                factory.createBulkWriterFactory(TestFormatContext.of(SampleRows.ROW_TYPE, options)), file, rows);
         return file;
     }
 

@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.table.data.RowData;
@@ -23,14 +22,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ParquetReaderTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final ParquetFormatFactory factory = new ParquetFormatFactory();
 
     @Test
     void readsInBatches() {
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
-        assertThat(factory.createBulkFormat(TestFormatContext.of(SampleRows.ROW_TYPE)).isSplittable())
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.StreamReadingFormat.class);
+        assertThat(factory.createBulkFormat(TestFormatContext.of(SampleRows.ROW_TYPE))
+                        .isSplittable())
                 .isTrue();
     }
 
@@ -45,13 +48,15 @@ class ParquetReaderTest {
     @Test
     void roundTripsFractionsOfASecondBeforeTheEpochInUtc() throws Exception {
         Path int96 = write(SampleRows.ROW_TYPE, SampleRows.ALL, "utc-timezone", "true");
-        Path int64 =
-                write(
-                        SampleRows.ROW_TYPE,
-                        SampleRows.ALL,
-                        "utc-timezone", "true",
-                        "write.int64.timestamp", "true",
-                        "timestamp.time.unit", "millis");
+        Path int64 = write(
+                SampleRows.ROW_TYPE,
+                SampleRows.ALL,
+                "utc-timezone",
+                "true",
+                "write.int64.timestamp",
+                "true",
+                "timestamp.time.unit",
+                "millis");
 
         List<List<Object>> expected = JavaValues.of(SampleRows.ROW_TYPE, SampleRows.ALL);
         assertThat(read(int96, SampleRows.ROW_TYPE, "utc-timezone", "true")).isEqualTo(expected);
@@ -61,10 +66,9 @@ class ParquetReaderTest {
     @Test
     void readsTheRequestedColumnsByNameAndNullForMissingOnes() throws Exception {
         Path file = write(NestedRows.ROW_TYPE, NestedRows.WITHOUT_EMPTY_COLLECTIONS);
-        RowType projection =
-                RowType.of(
-                        new LogicalType[] {NestedRows.ADDRESS, new IntType(), new VarCharType(10)},
-                        new String[] {"address", "absent", "s"});
+        RowType projection = RowType.of(
+                new LogicalType[] {NestedRows.ADDRESS, new IntType(), new VarCharType(10)},
+                new String[] {"address", "absent", "s"});
 
         assertThat(read(file, projection))
                 .containsExactly(
@@ -105,8 +109,7 @@ class ParquetReaderTest {
 
     private Path write(RowType type, List<RowData> rows, String... options) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".parquet");
-        FormatFiles.write(
-                factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
+        FormatFiles.write(factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
         return file;
     }
 

@@ -28,10 +28,8 @@ class ParquetWriterConfigurationTest {
 
     @Test
     void holdsTheOptionValuesAndParquetsDefaults() {
-        org.apache.hadoop.conf.Configuration conf =
-                ParquetWriterConfiguration.create(
-                        Configuration.fromMap(
-                                Map.of("compression", "zstd", "writer.version", "v2")));
+        org.apache.hadoop.conf.Configuration conf = ParquetWriterConfiguration.create(
+                Configuration.fromMap(Map.of("compression", "zstd", "writer.version", "v2")));
 
         assertThat(conf.get(ParquetOutputFormat.COMPRESSION)).isEqualTo("ZSTD");
         assertThat(conf.get(ParquetOutputFormat.WRITER_VERSION)).isEqualTo("PARQUET_2_0");
@@ -41,13 +39,11 @@ class ParquetWriterConfigurationTest {
 
     @Test
     void loadsNoHadoopResourcesAndUsesThePluginsClassLoader() {
-        org.apache.hadoop.conf.Configuration conf =
-                ParquetWriterConfiguration.create(new Configuration());
+        org.apache.hadoop.conf.Configuration conf = ParquetWriterConfiguration.create(new Configuration());
 
         // core-default.xml would define these; core-site.xml of some classpath could change them
         assertThat(conf.get("fs.defaultFS")).isNull();
         assertThat(conf.get("hadoop.tmp.dir")).isNull();
-        assertThat(conf.getClassLoader())
-                .isSameAs(ParquetWriterConfiguration.class.getClassLoader());
+        assertThat(conf.getClassLoader()).isSameAs(ParquetWriterConfiguration.class.getClassLoader());
     }
 }

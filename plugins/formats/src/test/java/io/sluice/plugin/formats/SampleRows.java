@@ -27,19 +27,18 @@ import java.util.List;
 /** Rows of every common column type, with the values the readers should find. */
 final class SampleRows {
 
-    static final RowType ROW_TYPE =
-            RowType.of(
-                    new LogicalType[] {
-                        new VarCharType(VarCharType.MAX_LENGTH),
-                        new IntType(),
-                        new BigIntType(),
-                        new DoubleType(),
-                        new BooleanType(),
-                        new DecimalType(10, 2),
-                        new DateType(),
-                        new TimestampType(3)
-                    },
-                    new String[] {"s", "i", "l", "d", "b", "dec", "dt", "ts"});
+    static final RowType ROW_TYPE = RowType.of(
+            new LogicalType[] {
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new IntType(),
+                new BigIntType(),
+                new DoubleType(),
+                new BooleanType(),
+                new DecimalType(10, 2),
+                new DateType(),
+                new TimestampType(3)
+            },
+            new String[] {"s", "i", "l", "d", "b", "dec", "dt", "ts"});
 
     static final String TEXT = "a, \"quoted\" välue";
     static final int INT = 42;
@@ -51,35 +50,32 @@ final class SampleRows {
 
     static final BigDecimal NEGATIVE_DECIMAL = new BigDecimal("-0.05");
     static final LocalDate NEGATIVE_DATE = LocalDate.of(1969, 12, 31);
-    static final LocalDateTime NEGATIVE_TIMESTAMP =
-            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000);
+    static final LocalDateTime NEGATIVE_TIMESTAMP = LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000);
 
     /** Every column set. */
-    static final RowData FULL =
-            GenericRowData.of(
-                    StringData.fromString(TEXT),
-                    INT,
-                    LONG,
-                    DOUBLE,
-                    true,
-                    DecimalData.fromBigDecimal(DECIMAL, 10, 2),
-                    (int) DATE.toEpochDay(),
-                    TimestampData.fromLocalDateTime(TIMESTAMP));
+    static final RowData FULL = GenericRowData.of(
+            StringData.fromString(TEXT),
+            INT,
+            LONG,
+            DOUBLE,
+            true,
+            DecimalData.fromBigDecimal(DECIMAL, 10, 2),
+            (int) DATE.toEpochDay(),
+            TimestampData.fromLocalDateTime(TIMESTAMP));
 
     /** Every column null. */
     static final RowData NULLS = new GenericRowData(ROW_TYPE.getFieldCount());
 
     /** Negative numbers and values before the epoch. */
-    static final RowData NEGATIVE =
-            GenericRowData.of(
-                    StringData.fromString("plain"),
-                    -7,
-                    -1L,
-                    -0.25,
-                    false,
-                    DecimalData.fromBigDecimal(NEGATIVE_DECIMAL, 10, 2),
-                    (int) NEGATIVE_DATE.toEpochDay(),
-                    TimestampData.fromLocalDateTime(NEGATIVE_TIMESTAMP));
+    static final RowData NEGATIVE = GenericRowData.of(
+            StringData.fromString("plain"),
+            -7,
+            -1L,
+            -0.25,
+            false,
+            DecimalData.fromBigDecimal(NEGATIVE_DECIMAL, 10, 2),
+            (int) NEGATIVE_DATE.toEpochDay(),
+            TimestampData.fromLocalDateTime(NEGATIVE_TIMESTAMP));
 
     static final List<RowData> ALL = List.of(FULL, NULLS, NEGATIVE);
 

@@ -18,7 +18,8 @@ class SequenceFileFormatConformanceTest extends FormatConformance {
 
     @Override
     protected RowType rowType() {
-        return (RowType) DataTypes.ROW(DataTypes.FIELD("line", DataTypes.STRING())).getLogicalType();
+        return (RowType)
+                DataTypes.ROW(DataTypes.FIELD("line", DataTypes.STRING())).getLogicalType();
     }
 
     @Override

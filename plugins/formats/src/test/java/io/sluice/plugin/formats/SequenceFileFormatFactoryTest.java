@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -34,16 +33,22 @@ class SequenceFileFormatFactoryTest {
     private static final RowType LINE = RowType.of(new VarCharType(VarCharType.MAX_LENGTH));
     private static final RowType BLOB = RowType.of(new VarBinaryType(VarBinaryType.MAX_LENGTH));
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final SequenceFileFormatFactory factory = new SequenceFileFormatFactory();
 
     @Test
     void describesItself() {
         assertThat(factory.identifier()).isEqualTo("sequence-file");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class).isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
-        assertThat(factory.createStreamFormat(TestFormatContext.of(LINE)).isSplittable()).isFalse();
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.BulkWritingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.RowEncodingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
+        assertThat(factory.createStreamFormat(TestFormatContext.of(LINE)).isSplittable())
+                .isFalse();
         assertThat(factory.optionalOptions().stream().map(ConfigOption::key))
                 .containsExactlyInAnyOrder("compression.codec", "compression.type");
         assertThat(SequenceFileFormatFactory.COMPRESSION_CODEC.defaultValue()).isEqualTo("none");
@@ -56,16 +61,13 @@ class SequenceFileFormatFactoryTest {
 
         assertThat(read(file, LINE))
                 .containsExactly(
-                        List.of("first"), List.of("wörld €"), List.of(""), List.of(""),
-                        List.of("line\nbreak"));
+                        List.of("first"), List.of("wörld €"), List.of(""), List.of(""), List.of("line\nbreak"));
     }
 
     @Test
     void roundTripsBytes() throws Exception {
         List<RowData> rows =
-                List.of(
-                        GenericRowData.of((Object) new byte[] {0, 1, -1}),
-                        GenericRowData.of((Object) new byte[0]));
+                List.of(GenericRowData.of((Object) new byte[] {0, 1, -1}), GenericRowData.of((Object) new byte[0]));
 
         assertThat(read(write(BLOB, rows), BLOB)).isEqualTo(JavaValues.of(BLOB, rows));
     }
@@ -80,8 +82,7 @@ class SequenceFileFormatFactoryTest {
         "lz4, RECORD",
         "snappy, BLOCK"
     })
-    void compressesWithTheCodecsThatNeedNoNativeLibrary(String codec, String type)
-            throws Exception {
+    void compressesWithTheCodecsThatNeedNoNativeLibrary(String codec, String type) throws Exception {
         List<RowData> rows = strings("a", "bb", "ccc");
         Path file = write(LINE, rows, "compression.codec", codec, "compression.type", type);
 
@@ -114,12 +115,11 @@ class SequenceFileFormatFactoryTest {
     @Test
     void readsFilesWithAnyKeyClass() throws Exception {
         Path file = dir.resolve("hadoop.seq");
-        try (SequenceFile.Writer writer =
-                SequenceFile.createWriter(
-                        new Configuration(),
-                        SequenceFile.Writer.file(hadoopPath(file)),
-                        SequenceFile.Writer.keyClass(LongWritable.class),
-                        SequenceFile.Writer.valueClass(Text.class))) {
+        try (SequenceFile.Writer writer = SequenceFile.createWriter(
+                new Configuration(),
+                SequenceFile.Writer.file(hadoopPath(file)),
+                SequenceFile.Writer.keyClass(LongWritable.class),
+                SequenceFile.Writer.valueClass(Text.class))) {
             writer.append(new LongWritable(7), new Text("seven"));
             writer.append(new LongWritable(8), new Text("eight"));
         }
@@ -159,10 +159,7 @@ class SequenceFileFormatFactoryTest {
     }
 
     private void assertBadOption(String key, String value) {
-        assertThatThrownBy(
-                        () ->
-                                factory.createBulkWriterFactory(
-                                        TestFormatContext.of(LINE, key, value)))
+        assertThatThrownBy(() -> factory.createBulkWriterFactory(TestFormatContext.of(LINE, key, value)))
                 .as(key + "=" + value)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(key)
@@ -171,8 +168,7 @@ class SequenceFileFormatFactoryTest {
 
     private Path write(RowType type, List<RowData> rows, String... options) throws Exception {
         Path file = dir.resolve("part-" + System.nanoTime() + ".seq");
-        FormatFiles.write(
-                factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
+        FormatFiles.write(factory.createBulkWriterFactory(TestFormatContext.of(type, options)), file, rows);
         return file;
     }
 
@@ -187,12 +183,10 @@ class SequenceFileFormatFactoryTest {
     }
 
     private static SequenceFile.Reader hadoopReader(Path file) throws IOException {
-        return new SequenceFile.Reader(
-                new Configuration(), SequenceFile.Reader.file(hadoopPath(file)));
+        return new SequenceFile.Reader(new Configuration(), SequenceFile.Reader.file(hadoopPath(file)));
     }
 
     private static org.apache.hadoop.fs.Path hadoopPath(Path file) {
         return new org.apache.hadoop.fs.Path(file.toUri());
     }
-
 }

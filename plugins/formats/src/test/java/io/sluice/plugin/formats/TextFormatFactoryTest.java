@@ -28,7 +28,9 @@ class TextFormatFactoryTest {
     @Test
     void describesItself() {
         assertThat(factory.identifier()).isEqualTo("text");
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.RowEncodingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkWritingFormat.class);
         assertThat(factory.optionalOptions()).containsExactly(TextFormatFactory.CHARSET);
         assertThat(TextFormatFactory.CHARSET.defaultValue()).isEqualTo("UTF-8");
     }
@@ -46,8 +48,7 @@ class TextFormatFactoryTest {
 
     @Test
     void writesInTheConfiguredCharset() throws Exception {
-        Encoder<RowData> encoder =
-                factory.createEncoder(TestFormatContext.of(LINE, "charset", "ISO-8859-1"));
+        Encoder<RowData> encoder = factory.createEncoder(TestFormatContext.of(LINE, "charset", "ISO-8859-1"));
 
         byte[] bytes = SampleRows.encode(encoder, rows("wörld", "ß"));
 
@@ -57,8 +58,7 @@ class TextFormatFactoryTest {
 
     @Test
     void encodesTheDelimiterInTheCharsetToo() throws Exception {
-        Encoder<RowData> encoder =
-                factory.createEncoder(TestFormatContext.of(LINE, "charset", "UTF-16BE"));
+        Encoder<RowData> encoder = factory.createEncoder(TestFormatContext.of(LINE, "charset", "UTF-16BE"));
 
         byte[] bytes = SampleRows.encode(encoder, rows("ab"));
 
@@ -67,8 +67,7 @@ class TextFormatFactoryTest {
 
     @Test
     void acceptsAFixedLengthStringColumn() throws Exception {
-        Encoder<RowData> encoder =
-                factory.createEncoder(TestFormatContext.of(RowType.of(new CharType(3))));
+        Encoder<RowData> encoder = factory.createEncoder(TestFormatContext.of(RowType.of(new CharType(3))));
 
         assertThat(new String(SampleRows.encode(encoder, rows("abc")), StandardCharsets.UTF_8))
                 .isEqualTo("abc\n");
@@ -76,10 +75,8 @@ class TextFormatFactoryTest {
 
     @Test
     void rejectsRowTypesOtherThanOneStringColumn() {
-        RowType twoColumns =
-                RowType.of(
-                        new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
-                        new String[] {"line", "n"});
+        RowType twoColumns = RowType.of(
+                new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()}, new String[] {"line", "n"});
         assertThatThrownBy(() -> factory.createEncoder(TestFormatContext.of(twoColumns)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'text'")
@@ -94,10 +91,7 @@ class TextFormatFactoryTest {
 
     @Test
     void rejectsAnUnknownCharset() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createEncoder(
-                                        TestFormatContext.of(LINE, "charset", "no-such-charset")))
+        assertThatThrownBy(() -> factory.createEncoder(TestFormatContext.of(LINE, "charset", "no-such-charset")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'charset'")
                 .hasMessageContaining("'no-such-charset'");

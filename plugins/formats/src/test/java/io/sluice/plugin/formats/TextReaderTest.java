@@ -1,6 +1,5 @@
 package io.sluice.plugin.formats;
 
-
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -24,14 +23,18 @@ class TextReaderTest {
 
     private static final RowType LINE = RowType.of(new VarCharType(VarCharType.MAX_LENGTH));
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final TextFormatFactory factory = new TextFormatFactory();
 
     @Test
     void readsLineByLine() {
-        assertThat(factory).isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class).isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
-        assertThat(factory.createStreamFormat(TestFormatContext.of(LINE)).isSplittable()).isFalse();
+        assertThat(factory)
+                .isInstanceOf(io.sluice.spi.format.StreamReadingFormat.class)
+                .isNotInstanceOf(io.sluice.spi.format.BulkReadingFormat.class);
+        assertThat(factory.createStreamFormat(TestFormatContext.of(LINE)).isSplittable())
+                .isFalse();
     }
 
     @Test
@@ -74,10 +77,7 @@ class TextReaderTest {
 
     @Test
     void rejectsRowTypesOtherThanOneStringColumn() {
-        assertThatThrownBy(
-                        () ->
-                                factory.createStreamFormat(
-                                        TestFormatContext.of(RowType.of(new IntType()))))
+        assertThatThrownBy(() -> factory.createStreamFormat(TestFormatContext.of(RowType.of(new IntType()))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'text'");
     }
@@ -96,11 +96,7 @@ class TextReaderTest {
 
     private static List<RowData> rows(List<String> lines) {
         return lines.stream()
-                .map(
-                        line ->
-                                (RowData)
-                                        GenericRowData.of(
-                                                line == null ? null : StringData.fromString(line)))
+                .map(line -> (RowData) GenericRowData.of(line == null ? null : StringData.fromString(line)))
                 .collect(Collectors.toList());
     }
 }

@@ -27,10 +27,13 @@ final class EmbeddedMetastore {
     /** Points the configuration at a Derby metastore and a warehouse in {@code dir}. */
     static void configure(HiveConf conf, Path dir) {
         conf.setVar(HiveConf.ConfVars.METASTOREURIS, "");
-        conf.setVar(HiveConf.ConfVars.METASTORECONNECTURLKEY,
+        conf.setVar(
+                HiveConf.ConfVars.METASTORECONNECTURLKEY,
                 "jdbc:derby:;databaseName=" + dir.resolve(DATABASE) + ";create=true");
         conf.setVar(HiveConf.ConfVars.METASTORE_CONNECTION_DRIVER, "org.apache.derby.jdbc.EmbeddedDriver");
-        conf.setVar(HiveConf.ConfVars.METASTOREWAREHOUSE, dir.resolve(WAREHOUSE).toUri().toString());
+        conf.setVar(
+                HiveConf.ConfVars.METASTOREWAREHOUSE,
+                dir.resolve(WAREHOUSE).toUri().toString());
         // a new directory has no schema yet: let DataNucleus create it, and do not compare it
         // with the schema version of a schema tool that never ran
         conf.set("datanucleus.schema.autoCreateAll", "true");
@@ -39,7 +42,8 @@ final class EmbeddedMetastore {
         // Derby writes derby.log into the working directory unless told otherwise; a JVM-wide
         // setting read once when the plugin's Derby boots, so the first embedded catalog's wins
         if (System.getProperty("derby.stream.error.file") == null) {
-            System.setProperty("derby.stream.error.file", dir.resolve("derby.log").toString());
+            System.setProperty(
+                    "derby.stream.error.file", dir.resolve("derby.log").toString());
         }
     }
 }

@@ -26,37 +26,44 @@ final class HiveCatalogs {
 
     static SluiceHiveCatalog create(String name, Map<String, String> options) {
         checkKnown(options);
-        String mode = options.getOrDefault(HiveCatalogOptions.METASTORE.key(), REMOTE).trim().toLowerCase(java.util.Locale.ROOT);
+        String mode = options.getOrDefault(HiveCatalogOptions.METASTORE.key(), REMOTE)
+                .trim()
+                .toLowerCase(java.util.Locale.ROOT);
         String version = hiveVersion(options.get(HiveCatalogOptions.HIVE_VERSION.key()));
-        String database = options.getOrDefault(HiveCatalogOptions.DEFAULT_DATABASE.key(),
-                HiveCatalogOptions.DEFAULT_DATABASE.defaultValue());
-        HiveConf conf = HiveCatalog.createHiveConf(options.get(HiveCatalogOptions.HIVE_CONF_DIR.key()),
+        String database = options.getOrDefault(
+                HiveCatalogOptions.DEFAULT_DATABASE.key(), HiveCatalogOptions.DEFAULT_DATABASE.defaultValue());
+        HiveConf conf = HiveCatalog.createHiveConf(
+                options.get(HiveCatalogOptions.HIVE_CONF_DIR.key()),
                 options.get(HiveCatalogOptions.HADOOP_CONF_DIR.key()));
         switch (mode) {
             case REMOTE:
                 if (options.containsKey(HiveCatalogOptions.METASTORE_DIR.key())) {
-                    throw new IllegalArgumentException("'" + HiveCatalogOptions.METASTORE_DIR.key() + "' is for an embedded"
-                            + " metastore only: add 'metastore' = 'embedded', or leave it out for the metastore of '"
-                            + HiveCatalogOptions.HIVE_CONF_DIR.key() + "'");
+                    throw new IllegalArgumentException(
+                            "'" + HiveCatalogOptions.METASTORE_DIR.key() + "' is for an embedded"
+                                    + " metastore only: add 'metastore' = 'embedded', or leave it out for the metastore of '"
+                                    + HiveCatalogOptions.HIVE_CONF_DIR.key() + "'");
                 }
                 if (EmbeddedMetastore.isEmbedded(conf)) {
                     throw new IllegalArgumentException("No metastore URIs ('" + HiveConf.ConfVars.METASTOREURIS.varname
                             + "') in the hive-site.xml of '" + HiveCatalogOptions.HIVE_CONF_DIR.key() + "' ("
-                            + options.get(HiveCatalogOptions.HIVE_CONF_DIR.key()) + "): name the remote metastore there,"
+                            + options.get(HiveCatalogOptions.HIVE_CONF_DIR.key())
+                            + "): name the remote metastore there,"
                             + " or set 'metastore' = 'embedded' and 'metastore.dir' for a local one");
                 }
                 return new SluiceHiveCatalog(name, database, conf, version, false);
             case EMBEDDED:
                 String dir = options.get(HiveCatalogOptions.METASTORE_DIR.key());
                 if (dir == null || dir.trim().isEmpty()) {
-                    throw new IllegalArgumentException("'metastore' = 'embedded' needs '" + HiveCatalogOptions.METASTORE_DIR.key()
-                            + "', a local directory for the metastore's Derby database and warehouse");
+                    throw new IllegalArgumentException(
+                            "'metastore' = 'embedded' needs '" + HiveCatalogOptions.METASTORE_DIR.key()
+                                    + "', a local directory for the metastore's Derby database and warehouse");
                 }
                 EmbeddedMetastore.configure(conf, localDirectory(dir.trim()));
                 return new SluiceHiveCatalog(name, database, conf, version, true);
             default:
                 throw new IllegalArgumentException("Invalid '" + HiveCatalogOptions.METASTORE.key() + "' '"
-                        + options.get(HiveCatalogOptions.METASTORE.key()) + "': '" + REMOTE + "' or '" + EMBEDDED + "'");
+                        + options.get(HiveCatalogOptions.METASTORE.key()) + "': '" + REMOTE + "' or '" + EMBEDDED
+                        + "'");
         }
     }
 
@@ -72,11 +79,13 @@ final class HiveCatalogs {
     }
 
     private static void checkKnown(Map<String, String> options) {
-        Set<String> known = HiveCatalogOptions.ALL.stream().map(o -> o.key()).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> known =
+                HiveCatalogOptions.ALL.stream().map(o -> o.key()).collect(Collectors.toCollection(TreeSet::new));
         Set<String> unknown = new TreeSet<>(options.keySet());
         unknown.removeAll(known);
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unsupported options for a hive catalog: " + unknown + "; supported: " + known);
+            throw new IllegalArgumentException(
+                    "Unsupported options for a hive catalog: " + unknown + "; supported: " + known);
         }
     }
 
@@ -89,7 +98,8 @@ final class HiveCatalogs {
         // Hive 3.1's client does not have
         if (!given.trim().startsWith(BUNDLED_HIVE_LINE)) {
             throw new IllegalArgumentException("Invalid '" + HiveCatalogOptions.HIVE_VERSION.key() + "' '" + given
-                    + "': the hive plugin bundles the Hive " + bundled + " metastore client, so only " + BUNDLED_HIVE_LINE
+                    + "': the hive plugin bundles the Hive " + bundled + " metastore client, so only "
+                    + BUNDLED_HIVE_LINE
                     + "x versions work (a Hive 3.1 client also talks to Hive 2.3 and later metastores)");
         }
         return given.trim();
@@ -105,8 +115,10 @@ final class HiveCatalogs {
         try {
             Files.createDirectories(path);
         } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("Invalid '" + HiveCatalogOptions.METASTORE_DIR.key() + "' '" + dir
-                    + "': cannot create it (" + e.getMessage() + ")", e);
+            throw new IllegalArgumentException(
+                    "Invalid '" + HiveCatalogOptions.METASTORE_DIR.key() + "' '" + dir + "': cannot create it ("
+                            + e.getMessage() + ")",
+                    e);
         }
         return path;
     }

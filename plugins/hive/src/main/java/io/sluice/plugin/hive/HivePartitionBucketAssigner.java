@@ -38,7 +38,8 @@ final class HivePartitionBucketAssigner implements BucketAssigner {
 
     /** Types whose values print as Hive prints them; others (dates, decimals, timestamps) are not done yet. */
     static void checkSupported(String key, LogicalType type) {
-        boolean supported = type.is(LogicalTypeFamily.CHARACTER_STRING) || type.is(LogicalTypeFamily.INTEGER_NUMERIC)
+        boolean supported = type.is(LogicalTypeFamily.CHARACTER_STRING)
+                || type.is(LogicalTypeFamily.INTEGER_NUMERIC)
                 || type.is(LogicalTypeRoot.BOOLEAN);
         if (!supported) {
             throw new IllegalArgumentException("Partition key '" + key + "' has type " + type
@@ -55,8 +56,12 @@ final class HivePartitionBucketAssigner implements BucketAssigner {
             if (i > 0) {
                 id.append('/');
             }
-            id.append(escapedKeys[i]).append('=')
-                    .append(text == null || text.isEmpty() ? HiveTableInfo.DEFAULT_PARTITION_NAME : PartitionPaths.escape(text));
+            id.append(escapedKeys[i])
+                    .append('=')
+                    .append(
+                            text == null || text.isEmpty()
+                                    ? HiveTableInfo.DEFAULT_PARTITION_NAME
+                                    : PartitionPaths.escape(text));
         }
         return id.toString();
     }

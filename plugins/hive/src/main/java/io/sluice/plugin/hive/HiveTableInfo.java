@@ -1,5 +1,8 @@
 package io.sluice.plugin.hive;
 
+import io.sluice.spi.NonRecoverableException;
+import io.sluice.spi.partition.PartitionPaths;
+
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
@@ -15,9 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.sluice.spi.NonRecoverableException;
-import io.sluice.spi.partition.PartitionPaths;
 
 /**
  * What the hive target needs of a metastore table, read once: its location, the Sluice format its
@@ -39,7 +39,11 @@ final class HiveTableInfo {
     /** Existing partitions by id ({@code k=v/...}, escaped as the part files' buckets are). */
     final Map<String, Path> partitionLocations;
 
-    private HiveTableInfo(ObjectPath path, Path location, String inputFormat, List<String> partitionKeys,
+    private HiveTableInfo(
+            ObjectPath path,
+            Path location,
+            String inputFormat,
+            List<String> partitionKeys,
             Map<String, Path> partitionLocations) {
         this.path = path;
         this.location = location;
@@ -51,7 +55,8 @@ final class HiveTableInfo {
     /** Reads the table of the target's {@code catalog-database} and {@code catalog-table}. */
     static HiveTableInfo load(Map<String, String> options) {
         ObjectPath path = HiveTargetOptions.tablePath(options);
-        SluiceHiveCatalog catalog = HiveCatalogs.create(options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
+        SluiceHiveCatalog catalog = HiveCatalogs.create(
+                options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
                 HiveCatalogs.catalogOptions(options));
         catalog.open();
         try {
@@ -69,17 +74,24 @@ final class HiveTableInfo {
                         String value = spec.getPartitionSpec().get(key);
                         ordered.put(key, value == null ? DEFAULT_PARTITION_NAME : value);
                     }
-                    String location = catalog.getPartition(path, spec).getProperties().get("hive.location-uri");
+                    String location =
+                            catalog.getPartition(path, spec).getProperties().get("hive.location-uri");
                     if (location != null) {
                         partitions.put(PartitionPaths.path(ordered), new Path(location));
                     }
                 }
             }
-            return new HiveTableInfo(path, new Path(table.getSd().getLocation()), table.getSd().getInputFormat(),
-                    Collections.unmodifiableList(keys), Collections.unmodifiableMap(partitions));
+            return new HiveTableInfo(
+                    path,
+                    new Path(table.getSd().getLocation()),
+                    table.getSd().getInputFormat(),
+                    Collections.unmodifiableList(keys),
+                    Collections.unmodifiableMap(partitions));
         } catch (TableNotExistException e) {
-            throw new IllegalArgumentException("Hive table " + path.getFullName() + " does not exist: the hive target"
-                    + " writes tables of the metastore, create it first (CREATE TABLE in a hive catalog)", e);
+            throw new IllegalArgumentException(
+                    "Hive table " + path.getFullName() + " does not exist: the hive target"
+                            + " writes tables of the metastore, create it first (CREATE TABLE in a hive catalog)",
+                    e);
         } catch (Exception e) {
             if (e instanceof IllegalArgumentException) {
                 throw (IllegalArgumentException) e;

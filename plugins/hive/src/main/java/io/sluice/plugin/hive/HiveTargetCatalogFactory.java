@@ -5,7 +5,6 @@ import io.sluice.spi.catalog.TargetCatalogFactory;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.catalog.Catalog;
-
 import org.pf4j.Extension;
 
 import java.util.LinkedHashSet;

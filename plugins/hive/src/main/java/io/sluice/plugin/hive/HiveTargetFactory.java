@@ -10,7 +10,6 @@ import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.sink.TargetWriter;
 
 import org.apache.flink.configuration.ConfigOption;
-
 import org.pf4j.Extension;
 
 import java.io.IOException;
@@ -78,14 +77,17 @@ public final class HiveTargetFactory implements TargetFactory {
         HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
         return partFiles(context, table)
                 .bucketAssigner(new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys()))
-                .rollingPolicy(new FileSizeRollingPolicy(context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
+                .rollingPolicy(new FileSizeRollingPolicy(
+                        context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
                 .build()
                 .createWriter(restoredState);
     }
 
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
-        return new LazyTargetCommitter(() -> partFiles(context, HiveTableInfo.load(context.rawOptions())).build().createCommitter());
+        return new LazyTargetCommitter(() -> partFiles(context, HiveTableInfo.load(context.rawOptions()))
+                .build()
+                .createCommitter());
     }
 
     private static PartFiles.Builder partFiles(SinkContext context, HiveTableInfo table) {
@@ -97,7 +99,7 @@ public final class HiveTargetFactory implements TargetFactory {
 
     /** Hive keeps partition values in the directory names only, so the files leave those columns out. */
     private static PartWriters partWriters(SinkContext context, HiveTableInfo table) {
-        return PartWriters.create(context.extensions(), table.format(), context.rowType(), context.rawOptions(),
-                context.partitionKeys());
+        return PartWriters.create(
+                context.extensions(), table.format(), context.rowType(), context.rawOptions(), context.partitionKeys());
     }
 }

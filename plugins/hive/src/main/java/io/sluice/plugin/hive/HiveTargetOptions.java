@@ -12,12 +12,16 @@ import java.util.Map;
  */
 final class HiveTargetOptions {
 
-    static final ConfigOption<String> CATALOG_NAME = ConfigOptions.key("catalog-name").stringType().noDefaultValue()
+    static final ConfigOption<String> CATALOG_NAME = ConfigOptions.key("catalog-name")
+            .stringType()
+            .noDefaultValue()
             .withDescription("Name of the catalog, for messages");
-    static final ConfigOption<String> CATALOG_DATABASE = ConfigOptions.key("catalog-database").stringType()
-            .noDefaultValue().withDescription("The Hive table's database");
-    static final ConfigOption<String> CATALOG_TABLE = ConfigOptions.key("catalog-table").stringType().noDefaultValue()
-            .withDescription("The Hive table");
+    static final ConfigOption<String> CATALOG_DATABASE = ConfigOptions.key("catalog-database")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The Hive table's database");
+    static final ConfigOption<String> CATALOG_TABLE =
+            ConfigOptions.key("catalog-table").stringType().noDefaultValue().withDescription("The Hive table");
 
     private HiveTargetOptions() {}
 

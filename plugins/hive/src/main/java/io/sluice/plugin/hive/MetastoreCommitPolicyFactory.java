@@ -6,7 +6,6 @@ import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
-
 import org.pf4j.Extension;
 
 import java.util.HashMap;
@@ -34,12 +33,17 @@ public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
                 return; // an unpartitioned table: its files are visible without the metastore
             }
             SluiceHiveCatalog catalog = HiveCatalogs.create(
-                    options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"), HiveCatalogs.catalogOptions(options));
+                    options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
+                    HiveCatalogs.catalogOptions(options));
             catalog.open();
             try {
                 CatalogPartitionSpec spec = new CatalogPartitionSpec(partition.partitionSpec());
                 if (!catalog.partitionExists(path, spec)) {
-                    catalog.createPartition(path, spec, new LocatedPartition(partition.partitionLocation().toString()), true);
+                    catalog.createPartition(
+                            path,
+                            spec,
+                            new LocatedPartition(partition.partitionLocation().toString()),
+                            true);
                 }
             } finally {
                 catalog.close();

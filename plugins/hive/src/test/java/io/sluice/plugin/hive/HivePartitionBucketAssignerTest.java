@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class HivePartitionBucketAssignerTest {
 
     private static final RowType ROW = RowType.of(
-            new org.apache.flink.table.types.logical.LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH),
-                    new IntType(), new BooleanType()},
+            new org.apache.flink.table.types.logical.LogicalType[] {
+                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new IntType(), new BooleanType()
+            },
             new String[] {"id", "dt", "hr", "late"});
 
     private static String bucket(List<String> keys, Object... values) {
@@ -37,20 +38,22 @@ class HivePartitionBucketAssignerTest {
 
     @Test
     void valuesAreEscapedAsHiveEscapesThem() {
-        assertThat(bucket(List.of("dt"), 1L, StringData.fromString("a/b=c:d"), 0, true)).isEqualTo("dt=a%2Fb%3Dc%3Ad");
+        assertThat(bucket(List.of("dt"), 1L, StringData.fromString("a/b=c:d"), 0, true))
+                .isEqualTo("dt=a%2Fb%3Dc%3Ad");
     }
 
     @Test
     void nullAndEmptyValuesGoToHivesDefaultPartition() {
         assertThat(bucket(List.of("dt", "hr"), 1L, null, null, true))
                 .isEqualTo("dt=__HIVE_DEFAULT_PARTITION__/hr=__HIVE_DEFAULT_PARTITION__");
-        assertThat(bucket(List.of("dt"), 1L, StringData.fromString(""), 0, true)).isEqualTo("dt=__HIVE_DEFAULT_PARTITION__");
+        assertThat(bucket(List.of("dt"), 1L, StringData.fromString(""), 0, true))
+                .isEqualTo("dt=__HIVE_DEFAULT_PARTITION__");
     }
 
     @Test
     void typesWhoseHiveTextIsNotDoneYetAndUnknownKeysAreRefused() {
-        RowType withDate = RowType.of(new org.apache.flink.table.types.logical.LogicalType[] {new DateType()},
-                new String[] {"day"});
+        RowType withDate = RowType.of(
+                new org.apache.flink.table.types.logical.LogicalType[] {new DateType()}, new String[] {"day"});
         assertThatThrownBy(() -> new HivePartitionBucketAssigner(withDate, List.of("day")))
                 .hasMessageContaining("Partition key 'day' has type DATE");
         assertThatThrownBy(() -> new HivePartitionBucketAssigner(ROW, List.of("nope")))

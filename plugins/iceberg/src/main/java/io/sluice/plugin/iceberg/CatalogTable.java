@@ -63,8 +63,11 @@ final class CatalogTable implements AutoCloseable {
             return new CatalogTable(catalog, identifier, catalog.loadTable(identifier));
         } catch (NoSuchTableException e) {
             closeQuietly(catalog);
-            throw new IllegalArgumentException("No Iceberg table '" + identifier + "' ('" + IcebergOptions.CATALOG_DATABASE.key()
-                    + "', '" + IcebergOptions.CATALOG_TABLE.key() + "') in catalog '" + options.get(IcebergOptions.CATALOG_NAME) + "'", e);
+            throw new IllegalArgumentException(
+                    "No Iceberg table '" + identifier + "' ('" + IcebergOptions.CATALOG_DATABASE.key() + "', '"
+                            + IcebergOptions.CATALOG_TABLE.key() + "') in catalog '"
+                            + options.get(IcebergOptions.CATALOG_NAME) + "'",
+                    e);
         } catch (RuntimeException e) {
             closeQuietly(catalog);
             throw e;
@@ -111,8 +114,12 @@ final class CatalogTable implements AutoCloseable {
      * @throws IllegalArgumentException naming the option and value at fault, or the columns that
      *     do not fit the table's schema, or whatever {@code check} throws
      */
-    static <T> T loadOrCreate(ReadableConfig options, RowType rowType, List<String> partitionKeys,
-            List<String> primaryKey, Function<Table, T> check) {
+    static <T> T loadOrCreate(
+            ReadableConfig options,
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKey,
+            Function<Table, T> check) {
         TableIdentifier identifier = identifier(options); // before the catalog touches any directory
         Catalog catalog = IcebergCatalogs.open(options);
         try {
@@ -135,8 +142,10 @@ final class CatalogTable implements AutoCloseable {
                 // a staged table is named without its catalog: name it as the created one would be
                 String staged = "'" + create.table().name() + "'";
                 String named = "'" + catalog.name() + "." + identifier + "'";
-                throw staged.equals(named) ? e
-                        : new IllegalArgumentException(String.valueOf(e.getMessage()).replace(staged, named), e);
+                throw staged.equals(named)
+                        ? e
+                        : new IllegalArgumentException(
+                                String.valueOf(e.getMessage()).replace(staged, named), e);
             }
             createNamespace(catalog, identifier);
             try {
@@ -161,8 +170,9 @@ final class CatalogTable implements AutoCloseable {
      */
     static TableIdentifier identifier(ReadableConfig options) {
         String database = options.get(IcebergOptions.CATALOG_DATABASE);
-        String table = options.getOptional(IcebergOptions.CATALOG_TABLE).orElseThrow(() -> new IllegalArgumentException(
-                "Missing required option '" + IcebergOptions.CATALOG_TABLE.key() + "'"));
+        String table = options.getOptional(IcebergOptions.CATALOG_TABLE)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "Missing required option '" + IcebergOptions.CATALOG_TABLE.key() + "'"));
         PathNames.checkName(IcebergOptions.CATALOG_DATABASE.key(), database);
         PathNames.checkName(IcebergOptions.CATALOG_TABLE.key(), table);
         return TableIdentifier.of(Namespace.of(database), table);
@@ -182,23 +192,29 @@ final class CatalogTable implements AutoCloseable {
     }
 
     /** A create transaction: the new table as an object to check, in the catalog only once committed. */
-    private static Transaction stageCreate(Catalog catalog, TableIdentifier identifier, RowType rowType,
-            List<String> partitionKeys, List<String> primaryKey, ReadableConfig options) {
+    private static Transaction stageCreate(
+            Catalog catalog,
+            TableIdentifier identifier,
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKey,
+            ReadableConfig options) {
         Schema schema = schema(identifier, rowType, primaryKey);
         PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
         for (String key : partitionKeys) {
             try {
                 spec.identity(key);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Cannot partition new Iceberg table '" + identifier + "' by '" + key + "': "
-                        + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "Cannot partition new Iceberg table '" + identifier + "' by '" + key + "': " + e.getMessage(),
+                        e);
             }
         }
         Map<String, String> properties = new HashMap<>();
-        options.getOptional(IcebergOptions.FORMAT_VERSION).ifPresent(v ->
-                properties.put(TableProperties.FORMAT_VERSION, String.valueOf(v)));
-        options.getOptional(IcebergOptions.TABLE_UPSERT_ENABLED).ifPresent(v ->
-                properties.put(TableProperties.UPSERT_ENABLED, String.valueOf(v)));
+        options.getOptional(IcebergOptions.FORMAT_VERSION)
+                .ifPresent(v -> properties.put(TableProperties.FORMAT_VERSION, String.valueOf(v)));
+        options.getOptional(IcebergOptions.TABLE_UPSERT_ENABLED)
+                .ifPresent(v -> properties.put(TableProperties.UPSERT_ENABLED, String.valueOf(v)));
         boolean upsert = options.getOptional(IcebergOptions.UPSERT_ENABLED)
                 .orElse(options.getOptional(IcebergOptions.TABLE_UPSERT_ENABLED).orElse(false));
         if (upsert) {
@@ -207,20 +223,27 @@ final class CatalogTable implements AutoCloseable {
         }
         try {
             try {
-                return catalog.buildTable(identifier, schema).withPartitionSpec(spec.build()).withProperties(properties)
+                return catalog.buildTable(identifier, schema)
+                        .withPartitionSpec(spec.build())
+                        .withProperties(properties)
                         .createTransaction();
             } catch (NoSuchNamespaceException missingDatabase) {
                 // a REST catalog stages a table only in a database that exists; Hadoop and Hive
                 // catalogs do not need it before the commit
                 createNamespace(catalog, identifier);
-                return catalog.buildTable(identifier, schema).withPartitionSpec(spec.build()).withProperties(properties)
+                return catalog.buildTable(identifier, schema)
+                        .withPartitionSpec(spec.build())
+                        .withProperties(properties)
                         .createTransaction();
             }
         } catch (AlreadyExistsException concurrentlyCreated) {
-            throw new IllegalArgumentException("Iceberg table '" + identifier + "' was created while this statement was"
-                    + " planned; run it again", concurrentlyCreated);
+            throw new IllegalArgumentException(
+                    "Iceberg table '" + identifier + "' was created while this statement was"
+                            + " planned; run it again",
+                    concurrentlyCreated);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Cannot create Iceberg table '" + identifier + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Cannot create Iceberg table '" + identifier + "': " + e.getMessage(), e);
         }
     }
 
@@ -231,12 +254,16 @@ final class CatalogTable implements AutoCloseable {
             return FlinkSchemaUtil.convert(columns);
         }
         try {
-            return FlinkSchemaUtil.convert(new ResolvedSchema(columns.getColumns(), Collections.emptyList(),
+            return FlinkSchemaUtil.convert(new ResolvedSchema(
+                    columns.getColumns(),
+                    Collections.emptyList(),
                     UniqueConstraint.primaryKey("PK_" + identifier.name(), primaryKey)));
         } catch (RuntimeException e) {
             // Iceberg checks that the key's columns exist and are NOT NULL
-            throw new IllegalArgumentException("Cannot create Iceberg table '" + identifier + "' with primary key "
-                    + primaryKey + " as identifier fields: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Cannot create Iceberg table '" + identifier + "' with primary key " + primaryKey
+                            + " as identifier fields: " + e.getMessage(),
+                    e);
         }
     }
 

@@ -29,12 +29,14 @@ final class CatalogTypes {
         if (impl.isPresent()) {
             if (type.isPresent()) {
                 throw new IllegalArgumentException("Options '" + IcebergOptions.CATALOG_TYPE.key() + "' ('" + type.get()
-                        + "') and '" + IcebergOptions.CATALOG_IMPL.key() + "' ('" + impl.get() + "') exclude each other: set one");
+                        + "') and '" + IcebergOptions.CATALOG_IMPL.key() + "' ('" + impl.get()
+                        + "') exclude each other: set one");
             }
             return impl.get();
         }
         String kind = type.orElse(DEFAULT).toLowerCase(Locale.ROOT);
-        String defaulted = type.isPresent() ? "" : " (the default when neither 'catalog-type' nor 'catalog-impl' is set)";
+        String defaulted =
+                type.isPresent() ? "" : " (the default when neither 'catalog-type' nor 'catalog-impl' is set)";
         switch (kind) {
             case CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP:
                 if (!options.getOptional(IcebergOptions.WAREHOUSE).isPresent()) {
@@ -60,21 +62,24 @@ final class CatalogTypes {
             // without either, Hive would start an embedded metastore inside the client: never what a sink wants
             throw new IllegalArgumentException("'" + IcebergOptions.CATALOG_TYPE.key() + "' = 'hive'" + defaulted
                     + " needs option '" + IcebergOptions.URI.key() + "' (thrift://host:port of the Hive metastore) or '"
-                    + IcebergOptions.HIVE_CONF_DIR.key() + "' (a directory whose hive-site.xml sets hive.metastore.uris)");
+                    + IcebergOptions.HIVE_CONF_DIR.key()
+                    + "' (a directory whose hive-site.xml sets hive.metastore.uris)");
         }
         uri.ifPresent(value -> {
             for (String one : value.split(",")) {
                 if (!one.trim().startsWith("thrift://")) {
-                    throw new IllegalArgumentException("Invalid '" + IcebergOptions.URI.key() + "' '" + value
-                            + "' for 'catalog-type' = 'hive': expected thrift://host:port (comma-separated for several metastores)");
+                    throw new IllegalArgumentException(
+                            "Invalid '" + IcebergOptions.URI.key() + "' '" + value
+                                    + "' for 'catalog-type' = 'hive': expected thrift://host:port (comma-separated for several metastores)");
                 }
             }
         });
     }
 
     private static void checkRest(ReadableConfig options) {
-        String uri = options.getOptional(IcebergOptions.URI).orElseThrow(() -> new IllegalArgumentException(
-                "Option '" + IcebergOptions.URI.key() + "' is required with '" + IcebergOptions.CATALOG_TYPE.key()
+        String uri = options.getOptional(IcebergOptions.URI)
+                .orElseThrow(() -> new IllegalArgumentException("Option '" + IcebergOptions.URI.key()
+                        + "' is required with '" + IcebergOptions.CATALOG_TYPE.key()
                         + "' = 'rest' (the REST catalog's http(s) endpoint)"));
         if (!uri.startsWith("http://") && !uri.startsWith("https://")) {
             throw new IllegalArgumentException("Invalid '" + IcebergOptions.URI.key() + "' '" + uri

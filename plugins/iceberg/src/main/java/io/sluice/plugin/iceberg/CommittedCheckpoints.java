@@ -43,7 +43,8 @@ final class CommittedCheckpoints {
         }
         for (Snapshot s : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot)) {
             Map<String, String> summary = s.summary();
-            if (jobId.equals(summary.get(JOB_ID)) && operatorId.equals(summary.get(OPERATOR_ID))
+            if (jobId.equals(summary.get(JOB_ID))
+                    && operatorId.equals(summary.get(OPERATOR_ID))
                     && (epoch.isEmpty() || epoch.equals(summary.get(EPOCH)))) {
                 String checkpoint = summary.get(MAX_COMMITTED_CHECKPOINT_ID);
                 if (checkpoint != null) {

@@ -35,7 +35,8 @@ final class CommitterMetrics {
         MetricGroup group = committerGroup.addGroup("IcebergFilesCommitter").addGroup("table", tableName);
         group.gauge("lastCheckpointDurationMs", () -> lastCheckpointDurationMs);
         group.gauge("lastCommitDurationMs", () -> lastCommitDurationMs);
-        group.gauge("elapsedSecondsSinceLastSuccessfulCommit",
+        group.gauge(
+                "elapsedSecondsSinceLastSuccessfulCommit",
                 () -> TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lastSuccessNanos));
         dataFilesCount = group.counter("committedDataFilesCount");
         dataFilesRecordCount = group.counter("committedDataFilesRecordCount");

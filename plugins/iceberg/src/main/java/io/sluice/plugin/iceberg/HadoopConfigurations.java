@@ -52,15 +52,16 @@ final class HadoopConfigurations {
                 }
             }
             if (!found) {
-                throw new IllegalArgumentException("Option '" + IcebergOptions.HADOOP_CONF_DIR.key() + "' = '" + hadoopConfDir
-                        + "': the directory has none of " + HADOOP_SITE_FILES);
+                throw new IllegalArgumentException("Option '" + IcebergOptions.HADOOP_CONF_DIR.key() + "' = '"
+                        + hadoopConfDir + "': the directory has none of " + HADOOP_SITE_FILES);
             }
         }
         if (hiveConfDir != null) {
-            Path file = directory(IcebergOptions.HIVE_CONF_DIR.key(), hiveConfDir).resolve("hive-site.xml");
+            Path file =
+                    directory(IcebergOptions.HIVE_CONF_DIR.key(), hiveConfDir).resolve("hive-site.xml");
             if (!Files.isRegularFile(file)) {
-                throw new IllegalArgumentException("Option '" + IcebergOptions.HIVE_CONF_DIR.key() + "' = '" + hiveConfDir
-                        + "': the directory has no hive-site.xml");
+                throw new IllegalArgumentException("Option '" + IcebergOptions.HIVE_CONF_DIR.key() + "' = '"
+                        + hiveConfDir + "': the directory has no hive-site.xml");
             }
             conf.addResource(new org.apache.hadoop.fs.Path(file.toUri()));
         }

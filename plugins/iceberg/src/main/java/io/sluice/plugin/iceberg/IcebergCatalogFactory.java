@@ -11,7 +11,6 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.FlinkCatalog;
-
 import org.pf4j.Extension;
 
 import java.util.Arrays;
@@ -38,8 +37,12 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
     static final String PROPERTY_VERSION = "property-version";
 
     /** Options of the catalog itself, which its tables do not take. */
-    private static final List<String> CATALOG_ONLY = Arrays.asList(DEFAULT_DATABASE, BASE_NAMESPACE, PROPERTY_VERSION,
-            CatalogProperties.CACHE_ENABLED, CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS);
+    private static final List<String> CATALOG_ONLY = Arrays.asList(
+            DEFAULT_DATABASE,
+            BASE_NAMESPACE,
+            PROPERTY_VERSION,
+            CatalogProperties.CACHE_ENABLED,
+            CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS);
 
     /** The options the iceberg target declares: a catalog's table takes these of the catalog's. */
     private static final Set<String> TABLE_KEYS = tableKeys();
@@ -63,9 +66,11 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
             throw new IllegalArgumentException("Unsupported options for an iceberg catalog: " + unknown
                     + "; supported: " + known + " and keys starting with " + IcebergOptions.CATALOG_PROPERTY_PREFIXES);
         }
-        boolean cacheEnabled = Boolean.parseBoolean(options.getOrDefault(CatalogProperties.CACHE_ENABLED,
-                String.valueOf(CatalogProperties.CACHE_ENABLED_DEFAULT)));
-        long expiration = parseLong(options, CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS,
+        boolean cacheEnabled = Boolean.parseBoolean(options.getOrDefault(
+                CatalogProperties.CACHE_ENABLED, String.valueOf(CatalogProperties.CACHE_ENABLED_DEFAULT)));
+        long expiration = parseLong(
+                options,
+                CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS,
                 CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS_OFF);
         if (expiration == 0) {
             throw new IllegalArgumentException("Invalid '" + CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS
@@ -75,8 +80,14 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
         Namespace namespace = base == null ? Namespace.empty() : Namespace.of(base.split("\\."));
         OptionsCatalogLoader loader = new OptionsCatalogLoader(withName(context.name(), options));
         closeQuietly(loader.loadCatalog()); // bad catalog options fail here, naming the option
-        return new FlinkCatalog(context.name(), options.getOrDefault(DEFAULT_DATABASE, "default"), namespace, loader,
-                options, cacheEnabled, expiration);
+        return new FlinkCatalog(
+                context.name(),
+                options.getOrDefault(DEFAULT_DATABASE, "default"),
+                namespace,
+                loader,
+                options,
+                cacheEnabled,
+                expiration);
     }
 
     /** The catalog's options the target takes, and the table's coordinates. */
@@ -101,7 +112,8 @@ public final class IcebergCatalogFactory implements TargetCatalogFactory {
 
     /** Whether the target takes the option: declared, or under one of its passthrough prefixes. */
     private static boolean forTables(String key) {
-        return TABLE_KEYS.contains(key) || IcebergOptions.CATALOG_PROPERTY_PREFIXES.stream().anyMatch(key::startsWith);
+        return TABLE_KEYS.contains(key)
+                || IcebergOptions.CATALOG_PROPERTY_PREFIXES.stream().anyMatch(key::startsWith);
     }
 
     private static Set<String> tableKeys() {

@@ -37,14 +37,15 @@ final class IcebergCatalogs {
         checkGeneralOptions(options);
         String implementation = CatalogTypes.implementation(options);
         Map<String, String> properties = properties(options);
-        Configuration conf = HadoopConfigurations.create(options.getOptional(IcebergOptions.HADOOP_CONF_DIR).orElse(null),
+        Configuration conf = HadoopConfigurations.create(
+                options.getOptional(IcebergOptions.HADOOP_CONF_DIR).orElse(null),
                 options.getOptional(IcebergOptions.HIVE_CONF_DIR).orElse(null));
         Catalog catalog;
         try {
             catalog = CatalogUtil.loadCatalog(implementation, name, properties, conf);
         } catch (RuntimeException | LinkageError e) {
-            throw new IllegalArgumentException("Cannot open Iceberg catalog '" + name + "' (" + implementation + where(options)
-                    + "): " + e, e);
+            throw new IllegalArgumentException(
+                    "Cannot open Iceberg catalog '" + name + "' (" + implementation + where(options) + "): " + e, e);
         }
         if (CatalogUtil.ICEBERG_CATALOG_HIVE.equals(implementation)) {
             probe(catalog, name, options, conf);
@@ -70,16 +71,20 @@ final class IcebergCatalogs {
                 root = root.getCause();
             }
             String uris = options.getOptional(IcebergOptions.URI).orElseGet(() -> conf.get("hive.metastore.uris", ""));
-            throw new IllegalArgumentException("Cannot reach the Hive metastore of Iceberg catalog '" + name + "'"
-                    + where(options) + " (hive.metastore.uris '" + uris + "'): " + e.getMessage() + " (" + root + ")", e);
+            throw new IllegalArgumentException(
+                    "Cannot reach the Hive metastore of Iceberg catalog '" + name + "'" + where(options)
+                            + " (hive.metastore.uris '" + uris + "'): " + e.getMessage() + " (" + root + ")",
+                    e);
         }
     }
 
     /** Where the catalog lives, as the options say, for messages. */
     private static String where(ReadableConfig options) {
-        return options.getOptional(IcebergOptions.URI).map(uri -> " at '" + IcebergOptions.URI.key() + "' = '" + uri + "'")
+        return options.getOptional(IcebergOptions.URI)
+                .map(uri -> " at '" + IcebergOptions.URI.key() + "' = '" + uri + "'")
                 .orElseGet(() -> options.getOptional(IcebergOptions.HIVE_CONF_DIR)
-                        .map(dir -> " configured by '" + IcebergOptions.HIVE_CONF_DIR.key() + "' = '" + dir + "'").orElse(""));
+                        .map(dir -> " configured by '" + IcebergOptions.HIVE_CONF_DIR.key() + "' = '" + dir + "'")
+                        .orElse(""));
     }
 
     /**
@@ -104,7 +109,8 @@ final class IcebergCatalogs {
 
     private static void checkGeneralOptions(ReadableConfig options) {
         // the root every table of a Hadoop catalog lives under: no dot segments that move it
-        options.getOptional(IcebergOptions.WAREHOUSE).ifPresent(w -> PathNames.checkBaseDirectory(IcebergOptions.WAREHOUSE.key(), w));
+        options.getOptional(IcebergOptions.WAREHOUSE)
+                .ifPresent(w -> PathNames.checkBaseDirectory(IcebergOptions.WAREHOUSE.key(), w));
         int version = options.get(IcebergOptions.PROPERTY_VERSION);
         if (version != 1) {
             throw new IllegalArgumentException("Unsupported '" + IcebergOptions.PROPERTY_VERSION.key() + "' " + version

@@ -44,8 +44,9 @@ final class IcebergContinuousScanPlanner implements ScanPlanner {
     static IcebergContinuousScanPlanner create(PluginTableLoader loader, ReadSettings settings) {
         // a thread name gives the planner a worker pool of its own, shut down with it (upstream's
         // shared pool would outlive the plugin)
-        return new IcebergContinuousScanPlanner(new ContinuousSplitPlannerImpl(loader, settings.scanContext(),
-                "sluice-" + settings.tableName()), settings);
+        return new IcebergContinuousScanPlanner(
+                new ContinuousSplitPlannerImpl(loader, settings.scanContext(), "sluice-" + settings.tableName()),
+                settings);
     }
 
     @Override
@@ -56,34 +57,51 @@ final class IcebergContinuousScanPlanner implements ScanPlanner {
         }
         SluiceSplitPlanning.Result result;
         try {
-            result = SluiceSplitPlanning.plan(planner, position == null ? null : position.bytes(),
+            result = SluiceSplitPlanning.plan(
+                    planner,
+                    position == null ? null : position.bytes(),
                     position == null ? SluiceSplitPlanning.positionVersion() : position.version());
         } catch (IOException e) {
-            throw new IOException("Cannot read the position of a streaming read of Iceberg table '" + settings.tableName()
-                    + "': " + e.getMessage(), e);
+            throw new IOException(
+                    "Cannot read the position of a streaming read of Iceberg table '" + settings.tableName() + "': "
+                            + e.getMessage(),
+                    e);
         } catch (RuntimeException e) {
             return failed(position, e);
         }
         consecutiveFailures = 0;
         if (!result.splits().isEmpty()) {
-            LOG.info("Planned {} splits of Iceberg table {} up to {}", result.splits().size(), settings.tableName(),
+            LOG.info(
+                    "Planned {} splits of Iceberg table {} up to {}",
+                    result.splits().size(),
+                    settings.tableName(),
                     result.description());
         }
-        return new ScanPlan(splits.toPlanned(result.splits()), new Payload(SluiceSplitPlanning.positionVersion(), result.position()));
+        return new ScanPlan(
+                splits.toPlanned(result.splits()),
+                new Payload(SluiceSplitPlanning.positionVersion(), result.position()));
     }
 
     private ScanPlan failed(@Nullable Payload position, RuntimeException e) throws IOException {
         consecutiveFailures++;
         int allowed = settings.scanContext().maxAllowedPlanningFailures();
         if (allowed < 0 || consecutiveFailures <= allowed) {
-            LOG.warn("Planning Iceberg table {} failed ({} of {} consecutive failures allowed by '{}'); retrying at the next"
-                    + " interval", settings.tableName(), consecutiveFailures, allowed < 0 ? "any" : allowed,
-                    IcebergReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key(), e);
+            LOG.warn(
+                    "Planning Iceberg table {} failed ({} of {} consecutive failures allowed by '{}'); retrying at the next"
+                            + " interval",
+                    settings.tableName(),
+                    consecutiveFailures,
+                    allowed < 0 ? "any" : allowed,
+                    IcebergReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key(),
+                    e);
             return new ScanPlan(Collections.emptyList(), position);
         }
-        throw new IOException("Cannot plan the splits of Iceberg table '" + settings.tableName() + "' (" + consecutiveFailures
-                + " consecutive failures, '" + IcebergReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key() + "' = " + allowed + "): "
-                + e, e);
+        throw new IOException(
+                "Cannot plan the splits of Iceberg table '" + settings.tableName() + "' (" + consecutiveFailures
+                        + " consecutive failures, '" + IcebergReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key() + "' = "
+                        + allowed + "): "
+                        + e,
+                e);
     }
 
     @Override

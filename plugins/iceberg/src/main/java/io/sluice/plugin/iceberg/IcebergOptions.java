@@ -15,83 +15,105 @@ import java.util.Map;
  */
 public final class IcebergOptions {
 
-    public static final ConfigOption<String> CATALOG_NAME =
-            ConfigOptions.key("catalog-name").stringType().defaultValue("default_catalog")
-                    .withDescription("Name of the Iceberg catalog; part of the table's name in Iceberg's logs and metrics.");
+    public static final ConfigOption<String> CATALOG_NAME = ConfigOptions.key("catalog-name")
+            .stringType()
+            .defaultValue("default_catalog")
+            .withDescription("Name of the Iceberg catalog; part of the table's name in Iceberg's logs and metrics.");
 
-    public static final ConfigOption<String> CATALOG_TYPE =
-            ConfigOptions.key("catalog-type").stringType().noDefaultValue()
-                    .withDescription("'hadoop', 'hive' or 'rest' ('hive' when neither this nor 'catalog-impl' is set).");
+    public static final ConfigOption<String> CATALOG_TYPE = ConfigOptions.key("catalog-type")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("'hadoop', 'hive' or 'rest' ('hive' when neither this nor 'catalog-impl' is set).");
 
-    public static final ConfigOption<String> CATALOG_IMPL =
-            ConfigOptions.key("catalog-impl").stringType().noDefaultValue()
-                    .withDescription("Class name of a custom org.apache.iceberg.catalog.Catalog; excludes 'catalog-type'.");
+    public static final ConfigOption<String> CATALOG_IMPL = ConfigOptions.key("catalog-impl")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Class name of a custom org.apache.iceberg.catalog.Catalog; excludes 'catalog-type'.");
 
-    public static final ConfigOption<String> WAREHOUSE =
-            ConfigOptions.key("warehouse").stringType().noDefaultValue()
-                    .withDescription("Root location of the catalog's tables; required by the hadoop catalog.");
+    public static final ConfigOption<String> WAREHOUSE = ConfigOptions.key("warehouse")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Root location of the catalog's tables; required by the hadoop catalog.");
 
-    public static final ConfigOption<String> URI =
-            ConfigOptions.key("uri").stringType().noDefaultValue()
-                    .withDescription("URI of the catalog service: the Hive metastore's thrift URI(s) (comma-separated),"
-                            + " the REST catalog's http(s) endpoint.");
+    public static final ConfigOption<String> URI = ConfigOptions.key("uri")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("URI of the catalog service: the Hive metastore's thrift URI(s) (comma-separated),"
+                    + " the REST catalog's http(s) endpoint.");
 
-    public static final ConfigOption<Integer> CLIENTS =
-            ConfigOptions.key("clients").intType().noDefaultValue()
-                    .withDescription("Size of the Hive metastore client pool (Iceberg's default 2).");
+    public static final ConfigOption<Integer> CLIENTS = ConfigOptions.key("clients")
+            .intType()
+            .noDefaultValue()
+            .withDescription("Size of the Hive metastore client pool (Iceberg's default 2).");
 
-    public static final ConfigOption<String> HIVE_CONF_DIR =
-            ConfigOptions.key("hive-conf-dir").stringType().noDefaultValue()
-                    .withDescription("Directory with a hive-site.xml for the hive catalog; 'uri' and 'warehouse' override it.");
+    public static final ConfigOption<String> HIVE_CONF_DIR = ConfigOptions.key("hive-conf-dir")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Directory with a hive-site.xml for the hive catalog; 'uri' and 'warehouse' override it.");
 
-    public static final ConfigOption<String> HADOOP_CONF_DIR =
-            ConfigOptions.key("hadoop-conf-dir").stringType().noDefaultValue()
-                    .withDescription("Directory with core-site.xml and/or hdfs-site.xml for the catalog and its file IO.");
+    public static final ConfigOption<String> HADOOP_CONF_DIR = ConfigOptions.key("hadoop-conf-dir")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Directory with core-site.xml and/or hdfs-site.xml for the catalog and its file IO.");
 
-    public static final ConfigOption<Integer> PROPERTY_VERSION =
-            ConfigOptions.key("property-version").intType().defaultValue(1)
-                    .withDescription("Version of the catalog properties; only 1 exists.");
+    public static final ConfigOption<Integer> PROPERTY_VERSION = ConfigOptions.key("property-version")
+            .intType()
+            .defaultValue(1)
+            .withDescription("Version of the catalog properties; only 1 exists.");
 
-    public static final ConfigOption<Boolean> CACHE_ENABLED =
-            ConfigOptions.key("cache-enabled").booleanType().defaultValue(true)
-                    .withDescription("Whether a Flink catalog caches loaded tables. A sink loads its table once per"
+    public static final ConfigOption<Boolean> CACHE_ENABLED = ConfigOptions.key("cache-enabled")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription(
+                    "Whether a Flink catalog caches loaded tables. A sink loads its table once per"
                             + " writer and committer, as upstream's connector tables do, so for a sink only the value is checked.");
 
-    public static final ConfigOption<Long> CACHE_EXPIRATION_INTERVAL_MS =
-            ConfigOptions.key("cache.expiration-interval-ms").longType().defaultValue(-1L)
-                    .withDescription("How long a cached table stays cached (-1: until evicted otherwise; 0 is invalid).");
+    public static final ConfigOption<Long> CACHE_EXPIRATION_INTERVAL_MS = ConfigOptions.key(
+                    "cache.expiration-interval-ms")
+            .longType()
+            .defaultValue(-1L)
+            .withDescription("How long a cached table stays cached (-1: until evicted otherwise; 0 is invalid).");
 
-    public static final ConfigOption<String> IO_IMPL =
-            ConfigOptions.key("io-impl").stringType().noDefaultValue()
-                    .withDescription("Class name of the catalog's org.apache.iceberg.io.FileIO; the catalog's default otherwise.");
+    public static final ConfigOption<String> IO_IMPL = ConfigOptions.key("io-impl")
+            .stringType()
+            .noDefaultValue()
+            .withDescription(
+                    "Class name of the catalog's org.apache.iceberg.io.FileIO; the catalog's default otherwise.");
 
-    public static final ConfigOption<String> CREDENTIAL =
-            ConfigOptions.key("credential").stringType().noDefaultValue()
-                    .withDescription("REST catalog: OAuth2 client credential, '<client-id>:<secret>' or '<secret>'.");
+    public static final ConfigOption<String> CREDENTIAL = ConfigOptions.key("credential")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("REST catalog: OAuth2 client credential, '<client-id>:<secret>' or '<secret>'.");
 
-    public static final ConfigOption<String> TOKEN =
-            ConfigOptions.key("token").stringType().noDefaultValue()
-                    .withDescription("REST catalog: bearer token sent with every request.");
+    public static final ConfigOption<String> TOKEN = ConfigOptions.key("token")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("REST catalog: bearer token sent with every request.");
 
-    public static final ConfigOption<String> OAUTH2_SERVER_URI =
-            ConfigOptions.key("oauth2-server-uri").stringType().noDefaultValue()
-                    .withDescription("REST catalog: OAuth2 token endpoint; the catalog's own endpoint otherwise.");
+    public static final ConfigOption<String> OAUTH2_SERVER_URI = ConfigOptions.key("oauth2-server-uri")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("REST catalog: OAuth2 token endpoint; the catalog's own endpoint otherwise.");
 
-    public static final ConfigOption<String> SCOPE =
-            ConfigOptions.key("scope").stringType().noDefaultValue()
-                    .withDescription("REST catalog: OAuth2 scope asked for with 'credential'.");
+    public static final ConfigOption<String> SCOPE = ConfigOptions.key("scope")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("REST catalog: OAuth2 scope asked for with 'credential'.");
 
-    public static final ConfigOption<String> CATALOG_DATABASE =
-            ConfigOptions.key("catalog-database").stringType().defaultValue("default")
-                    .withDescription("Database (namespace) of the table in the catalog; created if missing.");
+    public static final ConfigOption<String> CATALOG_DATABASE = ConfigOptions.key("catalog-database")
+            .stringType()
+            .defaultValue("default")
+            .withDescription("Database (namespace) of the table in the catalog; created if missing.");
 
-    public static final ConfigOption<String> CATALOG_TABLE =
-            ConfigOptions.key("catalog-table").stringType().noDefaultValue()
-                    .withDescription("Name of the table in the catalog; created from the Flink schema if missing.");
+    public static final ConfigOption<String> CATALOG_TABLE = ConfigOptions.key("catalog-table")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Name of the table in the catalog; created from the Flink schema if missing.");
 
-    public static final ConfigOption<Integer> FORMAT_VERSION =
-            ConfigOptions.key("format-version").intType().noDefaultValue()
-                    .withDescription("Iceberg format version of a table this sink creates; Iceberg's default otherwise.");
+    public static final ConfigOption<Integer> FORMAT_VERSION = ConfigOptions.key("format-version")
+            .intType()
+            .noDefaultValue()
+            .withDescription("Iceberg format version of a table this sink creates; Iceberg's default otherwise.");
 
     /** File format of new data files; the table's {@code write.format.default} otherwise. */
     public static final ConfigOption<String> WRITE_FORMAT = FlinkWriteOptions.WRITE_FORMAT;
@@ -121,10 +143,11 @@ public final class IcebergOptions {
      * The table property {@code write.upsert.enabled} as a sink option: set on a table this sink
      * creates, and read like the table's own property (below {@code upsert-enabled}) otherwise.
      */
-    public static final ConfigOption<Boolean> TABLE_UPSERT_ENABLED =
-            ConfigOptions.key(TableProperties.UPSERT_ENABLED).booleanType().noDefaultValue()
-                    .withDescription("Iceberg table property 'write.upsert.enabled' of a table this sink creates;"
-                            + " for an existing table it counts like the table's property, below 'upsert-enabled'.");
+    public static final ConfigOption<Boolean> TABLE_UPSERT_ENABLED = ConfigOptions.key(TableProperties.UPSERT_ENABLED)
+            .booleanType()
+            .noDefaultValue()
+            .withDescription("Iceberg table property 'write.upsert.enabled' of a table this sink creates;"
+                    + " for an existing table it counts like the table's property, below 'upsert-enabled'.");
 
     /**
      * Overwrite mode of the DataStream API (each commit replaces the partitions it writes); SQL
@@ -137,10 +160,11 @@ public final class IcebergOptions {
      * 'k1:v1,k2:v2'} (the {@code snapshotProperties} of Iceberg's sink builder). Keys {@code
      * flink.*} are the sink's own and cannot be set.
      */
-    public static final ConfigOption<Map<String, String>> SNAPSHOT_PROPERTIES =
-            ConfigOptions.key("snapshot-properties").mapType().noDefaultValue()
-                    .withDescription("Properties added to every committed snapshot's summary, as 'k1:v1,k2:v2';"
-                            + " keys 'flink.*' are reserved for the sink.");
+    public static final ConfigOption<Map<String, String>> SNAPSHOT_PROPERTIES = ConfigOptions.key("snapshot-properties")
+            .mapType()
+            .noDefaultValue()
+            .withDescription("Properties added to every committed snapshot's summary, as 'k1:v1,k2:v2';"
+                    + " keys 'flink.*' are reserved for the sink.");
 
     private IcebergOptions() {}
 
@@ -148,7 +172,8 @@ public final class IcebergOptions {
     static ConfigOption<?>[] catalogOptions() {
         return new ConfigOption<?>[] {
             CATALOG_NAME, CATALOG_TYPE, CATALOG_IMPL, WAREHOUSE, URI, CLIENTS, HIVE_CONF_DIR, HADOOP_CONF_DIR,
-            PROPERTY_VERSION, CACHE_ENABLED, CACHE_EXPIRATION_INTERVAL_MS, IO_IMPL, CREDENTIAL, TOKEN, OAUTH2_SERVER_URI, SCOPE
+            PROPERTY_VERSION, CACHE_ENABLED, CACHE_EXPIRATION_INTERVAL_MS, IO_IMPL, CREDENTIAL, TOKEN,
+                    OAUTH2_SERVER_URI, SCOPE
         };
     }
 
@@ -159,8 +184,16 @@ public final class IcebergOptions {
      */
     static ConfigOption<?>[] catalogProperties() {
         return new ConfigOption<?>[] {
-            WAREHOUSE, URI, CLIENTS, IO_IMPL, CACHE_ENABLED, CACHE_EXPIRATION_INTERVAL_MS, CREDENTIAL, TOKEN,
-            OAUTH2_SERVER_URI, SCOPE
+            WAREHOUSE,
+            URI,
+            CLIENTS,
+            IO_IMPL,
+            CACHE_ENABLED,
+            CACHE_EXPIRATION_INTERVAL_MS,
+            CREDENTIAL,
+            TOKEN,
+            OAUTH2_SERVER_URI,
+            SCOPE
         };
     }
 
@@ -176,8 +209,16 @@ public final class IcebergOptions {
     /** The write options, passed to Iceberg's {@code FlinkWriteConf} under their own keys. */
     static ConfigOption<?>[] writeOptions() {
         return new ConfigOption<?>[] {
-            WRITE_FORMAT, TARGET_FILE_SIZE_BYTES, COMPRESSION_CODEC, COMPRESSION_LEVEL, COMPRESSION_STRATEGY, BRANCH,
-            UPSERT_ENABLED, TABLE_UPSERT_ENABLED, OVERWRITE_ENABLED, SNAPSHOT_PROPERTIES
+            WRITE_FORMAT,
+            TARGET_FILE_SIZE_BYTES,
+            COMPRESSION_CODEC,
+            COMPRESSION_LEVEL,
+            COMPRESSION_STRATEGY,
+            BRANCH,
+            UPSERT_ENABLED,
+            TABLE_UPSERT_ENABLED,
+            OVERWRITE_ENABLED,
+            SNAPSHOT_PROPERTIES
         };
     }
 }

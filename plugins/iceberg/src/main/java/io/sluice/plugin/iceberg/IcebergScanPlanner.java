@@ -49,17 +49,20 @@ final class IcebergScanPlanner implements ScanPlanner {
         if (position != null) {
             if (position.version() != PLANNED_VERSION) {
                 throw new IOException("Cannot continue a bounded read of Iceberg table '" + settings.tableName()
-                        + "' from a position of version " + position.version() + ": it was written by a streaming read ('"
+                        + "' from a position of version " + position.version()
+                        + ": it was written by a streaming read ('"
                         + IcebergReadOptions.STREAMING.key() + "' = true)");
             }
             return new ScanPlan(Collections.emptyList(), position);
         }
         // a pool of its own, as upstream's source plans: 'table.exec.iceberg.worker-pool-size' threads
-        ExecutorService workers = ThreadPools.newFixedThreadPool("sluice-iceberg-plan-" + settings.tableName(),
+        ExecutorService workers = ThreadPools.newFixedThreadPool(
+                "sluice-iceberg-plan-" + settings.tableName(),
                 settings.scanContext().planParallelism());
         try {
             table.table().refresh();
-            List<IcebergSourceSplit> planned = FlinkSplitPlanner.planIcebergSourceSplits(table.table(), settings.scanContext(), workers);
+            List<IcebergSourceSplit> planned =
+                    FlinkSplitPlanner.planIcebergSourceSplits(table.table(), settings.scanContext(), workers);
             LOG.info("Planned {} splits of Iceberg table {}", planned.size(), settings.tableName());
             return new ScanPlan(splits.toPlanned(planned), new Payload(PLANNED_VERSION, new byte[0]));
         } catch (RuntimeException e) {

@@ -62,8 +62,10 @@ final class IcebergScanSplitReader implements ScanSplitReader {
             }
         } catch (RuntimeException e) {
             closeQuietly(rows, e);
-            throw new IOException("Cannot resume reading a split of Iceberg table '" + settings.tableName() + "' at file "
-                    + offset + ", row " + recordsToSkip + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "Cannot resume reading a split of Iceberg table '" + settings.tableName() + "' at file " + offset
+                            + ", row " + recordsToSkip + ": " + e.getMessage(),
+                    e);
         }
         return new Rows(rows, offset, recordsToSkip);
     }
@@ -78,8 +80,8 @@ final class IcebergScanSplitReader implements ScanSplitReader {
         try {
             ReadSettings read = ReadSettings.of(loaded.table(), context);
             Table t = loaded.table();
-            files = new RowDataFileScanTaskReader(t.schema(), read.projection(), read.scanContext().nameMapping(),
-                    read.caseSensitive(), null);
+            files = new RowDataFileScanTaskReader(
+                    t.schema(), read.projection(), read.scanContext().nameMapping(), read.caseSensitive(), null);
             splits = new ScanSplits(read.caseSensitive());
             limit = read.scanContext().limit();
             settings = read;
@@ -135,7 +137,8 @@ final class IcebergScanSplitReader implements ScanSplitReader {
                 recordsToSkip = rows.recordOffset();
                 return row;
             } catch (UncheckedIOException e) {
-                throw new IOException("Cannot read Iceberg table '" + settings.tableName() + "': " + e.getCause(), e.getCause());
+                throw new IOException(
+                        "Cannot read Iceberg table '" + settings.tableName() + "': " + e.getCause(), e.getCause());
             } catch (RuntimeException e) {
                 throw new IOException("Cannot read Iceberg table '" + settings.tableName() + "': " + e, e);
             }

@@ -1,7 +1,7 @@
 package io.sluice.plugin.iceberg;
 
-import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.iceberg.AppendFiles;
@@ -51,12 +51,18 @@ final class IcebergTargetCommitter implements TargetCommitter {
     public void commit(CommitRequest request) throws IOException {
         Table table = catalogTable.table();
         table.refresh();
-        long committed = CommittedCheckpoints.lastCommitted(table, branch, request.jobId(), request.operatorId(),
-                request.epoch());
+        long committed = CommittedCheckpoints.lastCommitted(
+                table, branch, request.jobId(), request.operatorId(), request.epoch());
         if (committed >= request.checkpointId()) {
-            LOG.info("Checkpoint {} of job {} (sink {}) is already in Iceberg table {} (branch {}, up to checkpoint {}):"
-                    + " nothing to commit", request.checkpointId(), request.jobId(), request.operatorId(), table.name(),
-                    branch, committed);
+            LOG.info(
+                    "Checkpoint {} of job {} (sink {}) is already in Iceberg table {} (branch {}, up to checkpoint {}):"
+                            + " nothing to commit",
+                    request.checkpointId(),
+                    request.jobId(),
+                    request.operatorId(),
+                    table.name(),
+                    branch,
+                    committed);
             return;
         }
         long readStart = System.currentTimeMillis();
@@ -69,27 +75,40 @@ final class IcebergTargetCommitter implements TargetCommitter {
             pending.add(files);
         }
         metrics.checkpointRead(System.currentTimeMillis() - readStart);
-        SnapshotUpdate<?> update = settings.overwrite() ? replacePartitions(table, data, deletes)
+        SnapshotUpdate<?> update = settings.overwrite()
+                ? replacePartitions(table, data, deletes)
                 : deletes.isEmpty() ? append(table, data) : rowDelta(table, data, deletes);
         // the user's properties first: the sink's own record must not be overridden
         settings.snapshotProperties().applyTo(update);
-        CommittedCheckpoints.record(update, request.jobId(), request.operatorId(), request.epoch(), request.checkpointId());
+        CommittedCheckpoints.record(
+                update, request.jobId(), request.operatorId(), request.epoch(), request.checkpointId());
         update.toBranch(branch);
         long commitStart = System.currentTimeMillis();
         try {
             update.commit();
         } catch (CommitStateUnknownException e) {
-            throw new IOException("Outcome of the Iceberg commit of checkpoint " + request.checkpointId() + " of job "
-                    + request.jobId() + " to table " + table.name() + " is unknown; the retry after the restore finds out"
-                    + " from the snapshot summaries", e);
+            throw new IOException(
+                    "Outcome of the Iceberg commit of checkpoint " + request.checkpointId() + " of job "
+                            + request.jobId() + " to table " + table.name()
+                            + " is unknown; the retry after the restore finds out"
+                            + " from the snapshot summaries",
+                    e);
         } catch (RuntimeException e) {
-            throw new IOException("Iceberg commit of checkpoint " + request.checkpointId() + " of job " + request.jobId()
-                    + " to table " + table.name() + " (branch " + branch + ") failed; the table is unchanged", e);
+            throw new IOException(
+                    "Iceberg commit of checkpoint " + request.checkpointId() + " of job " + request.jobId()
+                            + " to table " + table.name() + " (branch " + branch + ") failed; the table is unchanged",
+                    e);
         }
         metrics.committed(data, deletes, System.currentTimeMillis() - commitStart);
-        LOG.info("Committed checkpoint {} of job {} to Iceberg table {} (branch {}{}): {} data files, {} delete files",
-                request.checkpointId(), request.jobId(), table.name(), branch, settings.overwrite() ? ", overwrite" : "",
-                data.size(), deletes.size());
+        LOG.info(
+                "Committed checkpoint {} of job {} to Iceberg table {} (branch {}{}): {} data files, {} delete files",
+                request.checkpointId(),
+                request.jobId(),
+                table.name(),
+                branch,
+                settings.overwrite() ? ", overwrite" : "",
+                data.size(),
+                deletes.size());
         for (PendingFiles files : pending) {
             files.deleteManifests(table.io());
         }

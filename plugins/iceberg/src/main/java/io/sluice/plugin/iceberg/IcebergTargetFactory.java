@@ -24,10 +24,10 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.Map;
-import java.util.Optional;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -96,8 +96,8 @@ public final class IcebergTargetFactory implements TargetFactory {
     /** The equality fields: the primary key, else the table's identifier fields (as upstream). */
     @Override
     public List<String> changeKey(SinkContext context) {
-        return CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
-                context.primaryKey(), table -> {
+        return CatalogTable.loadOrCreate(
+                context.options(), context.rowType(), context.partitionKeys(), context.primaryKey(), table -> {
                     List<String> key = new ArrayList<>();
                     for (int id : WriteSettings.of(table, context).equalityFieldIds()) {
                         key.add(table.schema().findColumnName(id));
@@ -127,8 +127,10 @@ public final class IcebergTargetFactory implements TargetFactory {
             try {
                 mode = new FlinkWriteConf(table, noWriteOption, context.jobConfiguration()).distributionMode();
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Invalid table property '" + TableProperties.WRITE_DISTRIBUTION_MODE
-                        + "' of Iceberg table '" + table.name() + "': " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "Invalid table property '" + TableProperties.WRITE_DISTRIBUTION_MODE + "' of Iceberg table '"
+                                + table.name() + "': " + e.getMessage(),
+                        e);
             }
             return DistributionMode.valueOf(mode.name());
         });
@@ -144,15 +146,19 @@ public final class IcebergTargetFactory implements TargetFactory {
             if (!context.primaryKey().isEmpty()) {
                 return DistributionKey.ofColumns(context.rowType(), context.primaryKey());
             }
-            throw new IllegalArgumentException("Iceberg table '" + table.name() + "' is unpartitioned and has no primary"
-                    + " key to distribute rows by");
+            throw new IllegalArgumentException("Iceberg table '" + table.name()
+                    + "' is unpartitioned and has no primary" + " key to distribute rows by");
         });
     }
 
     /** The write settings of the sink's table, created first if missing. */
     private static WriteSettings settings(SinkContext context) {
-        return CatalogTable.loadOrCreate(context.options(), context.rowType(), context.partitionKeys(),
-                context.primaryKey(), table -> WriteSettings.of(table, context));
+        return CatalogTable.loadOrCreate(
+                context.options(),
+                context.rowType(),
+                context.partitionKeys(),
+                context.primaryKey(),
+                table -> WriteSettings.of(table, context));
     }
 
     @Override
@@ -171,12 +177,22 @@ public final class IcebergTargetFactory implements TargetFactory {
             WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
             RowType writeType = WriteSchemas.writeType(t, context.rowType());
-            RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(t, writeType, settings.targetFileSize(),
-                    settings.format(), settings.writerProperties(), settings.equalityFieldIds(), settings.upsert());
+            RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(
+                    t,
+                    writeType,
+                    settings.targetFileSize(),
+                    settings.format(),
+                    settings.writerProperties(),
+                    settings.equalityFieldIds(),
+                    settings.upsert());
             // file names carry the subtask and a random operation id: no clash across attempts
             writers.initialize(context.subtaskIndex(), 0);
-            return new IcebergTargetWriter(table, writers, new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
-                    settings.upsert(), new WriterMetrics(context.metricGroup(), t.name()),
+            return new IcebergTargetWriter(
+                    table,
+                    writers,
+                    new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
+                    settings.upsert(),
+                    new WriterMetrics(context.metricGroup(), t.name()),
                     WriteSchemas.widening(context.rowType(), writeType));
         } catch (RuntimeException e) {
             table.close();
@@ -191,7 +207,9 @@ public final class IcebergTargetFactory implements TargetFactory {
             // Flink runs a committer per sink subtask, but every request goes to subtask 0: only its
             // metrics mean anything (an idle one's elapsedSecondsSinceLastSuccessfulCommit would only grow)
             MetricGroup group = context.subtaskIndex() == 0 ? context.metricGroup() : new UnregisteredMetricsGroup();
-            return new IcebergTargetCommitter(table, WriteSettings.of(table.table(), context),
+            return new IcebergTargetCommitter(
+                    table,
+                    WriteSettings.of(table.table(), context),
                     new CommitterMetrics(group, table.table().name()));
         } catch (RuntimeException e) {
             table.close();

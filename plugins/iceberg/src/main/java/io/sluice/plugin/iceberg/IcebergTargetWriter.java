@@ -36,8 +36,13 @@ final class IcebergTargetWriter implements TargetWriter {
     private final UnaryOperator<RowData> widening; // null: rows have the table's types
     private TaskWriter<RowData> current; // null until the first row after a checkpoint
 
-    IcebergTargetWriter(CatalogTable table, TaskWriterFactory<RowData> writers, TemporaryManifests manifests,
-            boolean upsert, WriterMetrics metrics, UnaryOperator<RowData> widening) {
+    IcebergTargetWriter(
+            CatalogTable table,
+            TaskWriterFactory<RowData> writers,
+            TemporaryManifests manifests,
+            boolean upsert,
+            WriterMetrics metrics,
+            UnaryOperator<RowData> widening) {
         this.widening = widening;
         this.table = table;
         this.writers = writers;
@@ -71,7 +76,8 @@ final class IcebergTargetWriter implements TargetWriter {
         current = null;
         if (result.rewrittenDeleteFiles().length > 0) {
             // only a format v3 writer merging deletion vectors with older ones does, and it is not used here
-            throw new IllegalStateException("Iceberg's writer replaced delete files, which this target does not commit");
+            throw new IllegalStateException(
+                    "Iceberg's writer replaced delete files, which this target does not commit");
         }
         if (result.dataFiles().length == 0 && result.deleteFiles().length == 0) {
             return Collections.emptyList();

@@ -65,19 +65,21 @@ final class PendingFiles {
     static PendingFiles write(Table table, WriteResult result, TemporaryManifests locations) throws IOException {
         int formatVersion = TableUtil.formatVersion(table);
         List<ManifestFile> manifests = new ArrayList<>();
-        for (Map.Entry<Integer, List<DataFile>> bySpec : bySpec(result.dataFiles()).entrySet()) {
+        for (Map.Entry<Integer, List<DataFile>> bySpec :
+                bySpec(result.dataFiles()).entrySet()) {
             PartitionSpec spec = table.specs().get(bySpec.getKey());
-            ManifestWriter<DataFile> writer = ManifestFiles.write(formatVersion, spec, locations.next("data"),
-                    UNCOMMITTED_SNAPSHOT_ID);
+            ManifestWriter<DataFile> writer =
+                    ManifestFiles.write(formatVersion, spec, locations.next("data"), UNCOMMITTED_SNAPSHOT_ID);
             try (ManifestWriter<DataFile> closing = writer) {
                 closing.addAll(bySpec.getValue());
             }
             manifests.add(writer.toManifestFile());
         }
-        for (Map.Entry<Integer, List<DeleteFile>> bySpec : bySpec(result.deleteFiles()).entrySet()) {
+        for (Map.Entry<Integer, List<DeleteFile>> bySpec :
+                bySpec(result.deleteFiles()).entrySet()) {
             PartitionSpec spec = table.specs().get(bySpec.getKey());
-            ManifestWriter<DeleteFile> writer = ManifestFiles.writeDeleteManifest(formatVersion, spec,
-                    locations.next("deletes"), UNCOMMITTED_SNAPSHOT_ID);
+            ManifestWriter<DeleteFile> writer = ManifestFiles.writeDeleteManifest(
+                    formatVersion, spec, locations.next("deletes"), UNCOMMITTED_SNAPSHOT_ID);
             try (ManifestWriter<DeleteFile> closing = writer) {
                 closing.addAll(bySpec.getValue());
             }
@@ -144,7 +146,8 @@ final class PendingFiles {
         for (ManifestFile m : manifests) {
             try {
                 if (m.content() == ManifestContent.DELETES) {
-                    try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
+                    try (ManifestReader<DeleteFile> reader =
+                            ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
                         reader.forEach(deletes::add);
                     }
                 } else {
@@ -153,8 +156,10 @@ final class PendingFiles {
                     }
                 }
             } catch (RuntimeException e) {
-                throw new IOException("Cannot read the pending files listed in temporary manifest " + m.path() + ": "
-                        + e.getMessage(), e);
+                throw new IOException(
+                        "Cannot read the pending files listed in temporary manifest " + m.path() + ": "
+                                + e.getMessage(),
+                        e);
             }
         }
     }

@@ -35,7 +35,8 @@ final class PushedFilters {
                 any = true;
             }
         }
-        return any ? Optional.of(new Payload(VERSION, ExpressionParser.toJson(all).getBytes(StandardCharsets.UTF_8)))
+        return any
+                ? Optional.of(new Payload(VERSION, ExpressionParser.toJson(all).getBytes(StandardCharsets.UTF_8)))
                 : Optional.empty();
     }
 

@@ -33,7 +33,8 @@ final class ReadSchemas {
         List<Types.NestedField> selected = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String name : rowType.getFieldNames()) {
-            Types.NestedField field = caseSensitive ? tableSchema.findField(name) : tableSchema.caseInsensitiveFindField(name);
+            Types.NestedField field =
+                    caseSensitive ? tableSchema.findField(name) : tableSchema.caseInsensitiveFindField(name);
             // findField also finds nested fields by their dotted name: only top-level columns count
             if (field == null || tableSchema.asStruct().field(field.fieldId()) == null) {
                 missing.add(name);
@@ -44,8 +45,12 @@ final class ReadSchemas {
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException("Columns " + missing + " are not columns of Iceberg table '" + tableName
                     + "' ('" + IcebergOptions.CATALOG_TABLE.key() + "'); its columns are "
-                    + tableSchema.columns().stream().map(Types.NestedField::name).collect(Collectors.toList())
-                    + (caseSensitive ? " (case-sensitive: '" + IcebergReadOptions.CASE_SENSITIVE.key() + "' = true)" : ""));
+                    + tableSchema.columns().stream()
+                            .map(Types.NestedField::name)
+                            .collect(Collectors.toList())
+                    + (caseSensitive
+                            ? " (case-sensitive: '" + IcebergReadOptions.CASE_SENSITIVE.key() + "' = true)"
+                            : ""));
         }
         Schema projection = new Schema(selected);
         RowType tableTypes = FlinkSchemaUtil.convert(projection);
@@ -54,13 +59,13 @@ final class ReadSchemas {
             LogicalType declared = rowType.getTypeAt(i);
             LogicalType actual = tableTypes.getTypeAt(i);
             if (!NullableNoDescriptions.normalize(declared).equals(NullableNoDescriptions.normalize(actual))) {
-                mismatched.add("'" + rowType.getFieldNames().get(i) + "' is " + declared.copy(true) + " in the source but "
-                        + actual.copy(true) + " in the table");
+                mismatched.add("'" + rowType.getFieldNames().get(i) + "' is " + declared.copy(true)
+                        + " in the source but " + actual.copy(true) + " in the table");
             }
         }
         if (!mismatched.isEmpty()) {
-            throw new IllegalArgumentException("Columns of the source do not have the types of Iceberg table '" + tableName
-                    + "' ('" + IcebergOptions.CATALOG_TABLE.key() + "'): " + String.join("; ", mismatched));
+            throw new IllegalArgumentException("Columns of the source do not have the types of Iceberg table '"
+                    + tableName + "' ('" + IcebergOptions.CATALOG_TABLE.key() + "'): " + String.join("; ", mismatched));
         }
         return projection;
     }

@@ -53,8 +53,11 @@ final class ReadSettings {
             builder.resolveConfig(table, readOptions, new ExplicitOnly(context.jobConfiguration()));
         } catch (IllegalArgumentException e) {
             // the source's options parsed in canonical(): most likely a value of the job's configuration
-            throw new IllegalArgumentException("Invalid Iceberg read option for table '" + table.name()
-                    + "' (in the source's options or the job configuration's 'connector.iceberg.*'): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Invalid Iceberg read option for table '" + table.name()
+                            + "' (in the source's options or the job configuration's 'connector.iceberg.*'): "
+                            + e.getMessage(),
+                    e);
         }
         if (!readOptions.containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
             // upstream resolves the name mapping (for files without field ids) from the read options
@@ -66,8 +69,8 @@ final class ReadSettings {
             context.pushedLimit().ifPresent(builder::limit);
         }
         // the query's filters prune the scan's partitions and files (Flink filters the rows)
-        context.pushedFilters().ifPresent(filters ->
-                builder.filters(Collections.singletonList(PushedFilters.expression(filters))));
+        context.pushedFilters()
+                .ifPresent(filters -> builder.filters(Collections.singletonList(PushedFilters.expression(filters))));
         boolean caseSensitive = builder.build().caseSensitive();
         Schema projection = ReadSchemas.projection(table.schema(), context.rowType(), caseSensitive, table.name());
         ReadSettings settings = new ReadSettings(builder.project(projection).build(), table.name());
@@ -107,10 +110,14 @@ final class ReadSettings {
             StreamingStartingStrategy strategy = c.streamingStartingStrategy();
             if (strategy == StreamingStartingStrategy.INCREMENTAL_FROM_SNAPSHOT_ID) {
                 require(c.startSnapshotId() != null, strategyNeeds(strategy, IcebergReadOptions.START_SNAPSHOT_ID));
-                require(c.startSnapshotTimestamp() == null, strategyExcludes(strategy, IcebergReadOptions.START_SNAPSHOT_TIMESTAMP));
+                require(
+                        c.startSnapshotTimestamp() == null,
+                        strategyExcludes(strategy, IcebergReadOptions.START_SNAPSHOT_TIMESTAMP));
             }
             if (strategy == StreamingStartingStrategy.INCREMENTAL_FROM_SNAPSHOT_TIMESTAMP) {
-                require(c.startSnapshotTimestamp() != null, strategyNeeds(strategy, IcebergReadOptions.START_SNAPSHOT_TIMESTAMP));
+                require(
+                        c.startSnapshotTimestamp() != null,
+                        strategyNeeds(strategy, IcebergReadOptions.START_SNAPSHOT_TIMESTAMP));
                 require(c.startSnapshotId() == null, strategyExcludes(strategy, IcebergReadOptions.START_SNAPSHOT_ID));
             }
             requireBoundedOnly(c.snapshotId() == null, IcebergReadOptions.SNAPSHOT_ID);
@@ -118,30 +125,51 @@ final class ReadSettings {
             requireBoundedOnly(c.endSnapshotId() == null, IcebergReadOptions.END_SNAPSHOT_ID);
             requireBoundedOnly(c.tag() == null, IcebergReadOptions.TAG);
             requireBoundedOnly(c.endTag() == null, IcebergReadOptions.END_TAG);
-            require(!c.monitorInterval().isNegative() && !c.monitorInterval().isZero(),
+            require(
+                    !c.monitorInterval().isNegative() && !c.monitorInterval().isZero(),
                     "'" + IcebergReadOptions.MONITOR_INTERVAL.key() + "' must be positive, not " + c.monitorInterval());
         }
         // a bounded scan travels to one snapshot: upstream ignores a tag next to a snapshot id, and
         // Iceberg's scan rejects a time next to either (or next to a branch) only when planning
-        require(Stream.of(c.snapshotId(), c.tag(), c.asOfTimestamp()).filter(Objects::nonNull).count() <= 1,
+        require(
+                Stream.of(c.snapshotId(), c.tag(), c.asOfTimestamp())
+                                .filter(Objects::nonNull)
+                                .count()
+                        <= 1,
                 "'" + IcebergReadOptions.SNAPSHOT_ID.key() + "', '" + IcebergReadOptions.TAG.key() + "' and '"
                         + IcebergReadOptions.AS_OF_TIMESTAMP.key() + "' exclude each other");
-        require(c.asOfTimestamp() == null || c.branch() == null, "'" + IcebergReadOptions.AS_OF_TIMESTAMP.key() + "' and '"
-                + IcebergReadOptions.BRANCH.key() + "' exclude each other");
-        require(c.startTag() == null || c.startSnapshotId() == null, "'" + IcebergReadOptions.START_SNAPSHOT_ID.key()
-                + "' and '" + IcebergReadOptions.START_TAG.key() + "' exclude each other");
-        require(c.endTag() == null || c.endSnapshotId() == null, "'" + IcebergReadOptions.END_SNAPSHOT_ID.key()
-                + "' and '" + IcebergReadOptions.END_TAG.key() + "' exclude each other");
-        require(c.maxAllowedPlanningFailures() >= -1, "'" + IcebergReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key()
-                + "' must be -1 (no limit) or more, not " + c.maxAllowedPlanningFailures());
-        require(c.maxPlanningSnapshotCount() > 0, "'" + IcebergReadOptions.MAX_PLANNING_SNAPSHOT_COUNT.key()
-                + "' must be positive, not " + c.maxPlanningSnapshotCount());
-        require(c.splitSize() > 0, "'" + IcebergReadOptions.SPLIT_SIZE.key() + "' (or table property"
-                + " 'read.split.target-size') must be positive, not " + c.splitSize());
-        require(c.splitLookback() > 0, "'" + IcebergReadOptions.SPLIT_LOOKBACK.key() + "' (or table property"
-                + " 'read.split.planning-lookback') must be positive, not " + c.splitLookback());
-        require(c.splitOpenFileCost() >= 0, "'" + IcebergReadOptions.SPLIT_FILE_OPEN_COST.key() + "' (or table property"
-                + " 'read.split.open-file-cost') must not be negative, not " + c.splitOpenFileCost());
+        require(
+                c.asOfTimestamp() == null || c.branch() == null,
+                "'" + IcebergReadOptions.AS_OF_TIMESTAMP.key() + "' and '" + IcebergReadOptions.BRANCH.key()
+                        + "' exclude each other");
+        require(
+                c.startTag() == null || c.startSnapshotId() == null,
+                "'" + IcebergReadOptions.START_SNAPSHOT_ID.key() + "' and '" + IcebergReadOptions.START_TAG.key()
+                        + "' exclude each other");
+        require(
+                c.endTag() == null || c.endSnapshotId() == null,
+                "'" + IcebergReadOptions.END_SNAPSHOT_ID.key() + "' and '" + IcebergReadOptions.END_TAG.key()
+                        + "' exclude each other");
+        require(
+                c.maxAllowedPlanningFailures() >= -1,
+                "'" + IcebergReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key() + "' must be -1 (no limit) or more, not "
+                        + c.maxAllowedPlanningFailures());
+        require(
+                c.maxPlanningSnapshotCount() > 0,
+                "'" + IcebergReadOptions.MAX_PLANNING_SNAPSHOT_COUNT.key() + "' must be positive, not "
+                        + c.maxPlanningSnapshotCount());
+        require(
+                c.splitSize() > 0,
+                "'" + IcebergReadOptions.SPLIT_SIZE.key() + "' (or table property"
+                        + " 'read.split.target-size') must be positive, not " + c.splitSize());
+        require(
+                c.splitLookback() > 0,
+                "'" + IcebergReadOptions.SPLIT_LOOKBACK.key() + "' (or table property"
+                        + " 'read.split.planning-lookback') must be positive, not " + c.splitLookback());
+        require(
+                c.splitOpenFileCost() >= 0,
+                "'" + IcebergReadOptions.SPLIT_FILE_OPEN_COST.key() + "' (or table property"
+                        + " 'read.split.open-file-cost') must not be negative, not " + c.splitOpenFileCost());
     }
 
     /**
@@ -158,8 +186,10 @@ final class ReadSettings {
             try {
                 SnapshotUtil.snapshotIdAsOfTime(table, scanContext.asOfTimestamp());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("'" + IcebergReadOptions.AS_OF_TIMESTAMP.key() + "' = "
-                        + scanContext.asOfTimestamp() + ": Iceberg table '" + table.name() + "' has no snapshot at or before that time", e);
+                throw new IllegalArgumentException(
+                        "'" + IcebergReadOptions.AS_OF_TIMESTAMP.key() + "' = " + scanContext.asOfTimestamp()
+                                + ": Iceberg table '" + table.name() + "' has no snapshot at or before that time",
+                        e);
             }
         }
         checkRef(table, IcebergReadOptions.TAG, scanContext.tag(), true);
@@ -173,8 +203,8 @@ final class ReadSettings {
 
     private static void checkSnapshot(Table table, ConfigOption<Long> option, Long id) {
         if (id != null && table.snapshot(id) == null) {
-            throw new IllegalArgumentException("'" + option.key() + "' = " + id + ": Iceberg table '" + table.name()
-                    + "' has no such snapshot");
+            throw new IllegalArgumentException(
+                    "'" + option.key() + "' = " + id + ": Iceberg table '" + table.name() + "' has no such snapshot");
         }
     }
 
@@ -199,8 +229,11 @@ final class ReadSettings {
     }
 
     private static void requireBoundedOnly(boolean ok, ConfigOption<?> option) {
-        require(ok, "'" + option.key() + "' is for bounded reads only, not with '" + IcebergReadOptions.STREAMING.key()
-                + "' = true (a streaming read starts where '" + IcebergReadOptions.STARTING_STRATEGY.key() + "' says)");
+        require(
+                ok,
+                "'" + option.key() + "' is for bounded reads only, not with '" + IcebergReadOptions.STREAMING.key()
+                        + "' = true (a streaming read starts where '" + IcebergReadOptions.STARTING_STRATEGY.key()
+                        + "' says)");
     }
 
     private static void require(boolean ok, String message) {

@@ -32,7 +32,8 @@ final class ScanSplits {
     List<PlannedSplit> toPlanned(Collection<IcebergSourceSplit> splits) throws IOException {
         List<PlannedSplit> planned = new ArrayList<>(splits.size());
         for (IcebergSourceSplit split : splits) {
-            planned.add(new PlannedSplit(describe(split), new Payload(serializer.getVersion(), serializer.serialize(split))));
+            planned.add(new PlannedSplit(
+                    describe(split), new Payload(serializer.getVersion(), serializer.serialize(split))));
         }
         return planned;
     }
@@ -52,6 +53,8 @@ final class ScanSplits {
             named.add(file.file().location());
         }
         String description = String.join(", ", named);
-        return files.size() > NAMED_FILES ? description + " and " + (files.size() - NAMED_FILES) + " more" : description;
+        return files.size() > NAMED_FILES
+                ? description + " and " + (files.size() - NAMED_FILES) + " more"
+                : description;
     }
 }

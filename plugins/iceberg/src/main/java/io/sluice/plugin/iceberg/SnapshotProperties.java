@@ -25,12 +25,12 @@ final class SnapshotProperties {
      * @throws IllegalArgumentException if a key is reserved for the sink
      */
     static SnapshotProperties of(ReadableConfig options) {
-        Map<String, String> given = new TreeMap<>(options.getOptional(IcebergOptions.SNAPSHOT_PROPERTIES)
-                .orElse(Collections.emptyMap()));
+        Map<String, String> given = new TreeMap<>(
+                options.getOptional(IcebergOptions.SNAPSHOT_PROPERTIES).orElse(Collections.emptyMap()));
         for (String key : given.keySet()) {
             if (key.startsWith("flink.")) {
-                throw new IllegalArgumentException("Invalid '" + IcebergOptions.SNAPSHOT_PROPERTIES.key() + "': key '" + key
-                        + "' is reserved, the sink records its commits under 'flink.*' keys");
+                throw new IllegalArgumentException("Invalid '" + IcebergOptions.SNAPSHOT_PROPERTIES.key() + "': key '"
+                        + key + "' is reserved, the sink records its commits under 'flink.*' keys");
             }
         }
         return new SnapshotProperties(Collections.unmodifiableMap(given));

@@ -29,8 +29,8 @@ final class TemporaryManifests {
     OutputFile next(String kind) {
         String name = FileFormat.AVRO.addExtension(String.format(Locale.ROOT, "%s-%05d-%s", prefix, ++count, kind));
         if (!(table instanceof HasTableOperations)) {
-            throw new IllegalStateException("Iceberg table " + table.name() + " (" + table.getClass().getName()
-                    + ") has no table operations to place manifests with");
+            throw new IllegalStateException("Iceberg table " + table.name() + " ("
+                    + table.getClass().getName() + ") has no table operations to place manifests with");
         }
         String location = ((HasTableOperations) table).operations().metadataFileLocation(name);
         return table.io().newOutputFile(location);

@@ -51,8 +51,8 @@ final class UpsertKeys {
         for (String column : primaryKey) {
             Types.NestedField field = schema.findField(column);
             if (field == null) {
-                throw new IllegalArgumentException("Primary key column '" + column + "' is not a column of Iceberg table '"
-                        + table.name() + "' " + schema.asStruct());
+                throw new IllegalArgumentException("Primary key column '" + column
+                        + "' is not a column of Iceberg table '" + table.name() + "' " + schema.asStruct());
             }
             ids.add(field.fieldId());
         }
@@ -65,9 +65,10 @@ final class UpsertKeys {
         }
         for (PartitionField partition : table.spec().fields()) {
             if (!ids.contains(partition.sourceId())) {
-                throw new IllegalArgumentException("In upsert mode, source column '" + schema.findColumnName(partition.sourceId())
-                        + "' of partition field '" + partition.name() + "' of Iceberg table '" + table.name()
-                        + "' must be one of the equality fields " + names(schema, ids));
+                throw new IllegalArgumentException(
+                        "In upsert mode, source column '" + schema.findColumnName(partition.sourceId())
+                                + "' of partition field '" + partition.name() + "' of Iceberg table '" + table.name()
+                                + "' must be one of the equality fields " + names(schema, ids));
             }
         }
         return Collections.unmodifiableSet(ids);

@@ -53,8 +53,10 @@ final class WriteSchemas {
             TypeUtil.validateWriteSchema(tableSchema, writeSchema, true, true);
             checkNoColumnMissing(tableSchema, rowType);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Rows of type " + rowType + " cannot be written to Iceberg table '" + table.name()
-                    + "' ('" + IcebergOptions.CATALOG_TABLE.key() + "'): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Rows of type " + rowType + " cannot be written to Iceberg table '" + table.name() + "' ('"
+                            + IcebergOptions.CATALOG_TABLE.key() + "'): " + e.getMessage(),
+                    e);
         }
     }
 
@@ -73,10 +75,13 @@ final class WriteSchemas {
             }
         }
         if (!missing.isEmpty()) {
-            throw new IllegalArgumentException("the table's column(s) " + missing + " are missing from the sink's columns "
-                    + rowType.getFieldNames() + ": declare every column of the table, in the table's order "
-                    + tableSchema.columns().stream().map(Types.NestedField::name).collect(java.util.stream.Collectors.toList())
-                    + ", and write NULL into the ones to leave empty");
+            throw new IllegalArgumentException(
+                    "the table's column(s) " + missing + " are missing from the sink's columns "
+                            + rowType.getFieldNames() + ": declare every column of the table, in the table's order "
+                            + tableSchema.columns().stream()
+                                    .map(Types.NestedField::name)
+                                    .collect(java.util.stream.Collectors.toList())
+                            + ", and write NULL into the ones to leave empty");
         }
     }
 
@@ -91,15 +96,17 @@ final class WriteSchemas {
         if (sameIgnoringNullability(tableType, queryType)) {
             return;
         }
-        if (tableType.isPrimitiveType() && queryType.isPrimitiveType()
+        if (tableType.isPrimitiveType()
+                && queryType.isPrimitiveType()
                 && TypeUtil.isPromotionAllowed(queryType, tableType.asPrimitiveType())) {
             return; // widened row by row
         }
         String why = tableType.isPrimitiveType() && queryType.isPrimitiveType()
                 ? "Iceberg does not widen " + queryType + " to " + tableType
                 : "their types differ, and widening inside a nested type is not supported";
-        throw new IllegalArgumentException("column '" + field.getName() + "' has type " + tableType + " in the table, but "
-                + field.getType().asSummaryString() + " (" + queryType + ") in the query: " + why);
+        throw new IllegalArgumentException(
+                "column '" + field.getName() + "' has type " + tableType + " in the table, but "
+                        + field.getType().asSummaryString() + " (" + queryType + ") in the query: " + why);
     }
 
     private static boolean sameIgnoringNullability(Type a, Type b) {
@@ -115,7 +122,8 @@ final class WriteSchemas {
             return false;
         }
         for (int i = 0; i < fa.size(); i++) {
-            if (!fa.get(i).name().equals(fb.get(i).name()) || !sameIgnoringNullability(fa.get(i).type(), fb.get(i).type())) {
+            if (!fa.get(i).name().equals(fb.get(i).name())
+                    || !sameIgnoringNullability(fa.get(i).type(), fb.get(i).type())) {
                 return false;
             }
         }
@@ -130,7 +138,10 @@ final class WriteSchemas {
     static RowType writeType(Table table, RowType rowType) {
         List<RowType.RowField> fields = new ArrayList<>();
         for (RowType.RowField field : rowType.getFields()) {
-            fields.add(new RowType.RowField(field.getName(), widened(table.schema(), field), field.getDescription().orElse(null)));
+            fields.add(new RowType.RowField(
+                    field.getName(),
+                    widened(table.schema(), field),
+                    field.getDescription().orElse(null)));
         }
         return new RowType(rowType.isNullable(), fields);
     }
@@ -200,8 +211,8 @@ final class WriteSchemas {
             case DECIMAL:
                 DecimalType decimal = (DecimalType) to;
                 // same scale, more precision: always fits
-                return v -> DecimalData.fromBigDecimal(((DecimalData) v).toBigDecimal(), decimal.getPrecision(),
-                        decimal.getScale());
+                return v -> DecimalData.fromBigDecimal(
+                        ((DecimalData) v).toBigDecimal(), decimal.getPrecision(), decimal.getScale());
             default:
                 throw new IllegalStateException("No widening from " + from + " to " + to);
         }

@@ -33,8 +33,14 @@ final class WriteSettings {
     private final Set<Integer> equalityFieldIds;
     private final SnapshotProperties snapshotProperties;
 
-    private WriteSettings(FileFormat format, long targetFileSize, Map<String, String> writerProperties, String branch,
-            boolean overwrite, Set<Integer> equalityFieldIds, SnapshotProperties snapshotProperties) {
+    private WriteSettings(
+            FileFormat format,
+            long targetFileSize,
+            Map<String, String> writerProperties,
+            String branch,
+            boolean overwrite,
+            Set<Integer> equalityFieldIds,
+            SnapshotProperties snapshotProperties) {
         this.format = format;
         this.targetFileSize = targetFileSize;
         this.writerProperties = writerProperties;
@@ -58,27 +64,35 @@ final class WriteSettings {
         }
         FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, context.jobConfiguration());
         boolean overwrite = context.overwrite() || conf.overwriteMode();
-        Set<Integer> equalityFieldIds = conf.upsertMode()
-                ? UpsertKeys.of(table, context.primaryKey(), overwrite) : Collections.emptySet();
+        Set<Integer> equalityFieldIds =
+                conf.upsertMode() ? UpsertKeys.of(table, context.primaryKey(), overwrite) : Collections.emptySet();
         FileFormat format;
         try {
             format = conf.dataFileFormat();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid '" + IcebergOptions.WRITE_FORMAT.key() + "' (or table property"
-                    + " 'write.format.default'): " + e.getMessage() + "; must be parquet, orc or avro", e);
+            throw new IllegalArgumentException(
+                    "Invalid '" + IcebergOptions.WRITE_FORMAT.key() + "' (or table property"
+                            + " 'write.format.default'): " + e.getMessage() + "; must be parquet, orc or avro",
+                    e);
         }
         if (format != FileFormat.PARQUET && format != FileFormat.ORC && format != FileFormat.AVRO) {
-            throw new IllegalArgumentException("Invalid '" + IcebergOptions.WRITE_FORMAT.key() + "' '" + format.name().toLowerCase()
-                    + "': must be parquet, orc or avro");
+            throw new IllegalArgumentException("Invalid '" + IcebergOptions.WRITE_FORMAT.key() + "' '"
+                    + format.name().toLowerCase() + "': must be parquet, orc or avro");
         }
         long targetFileSize = conf.targetDataFileSize();
         if (targetFileSize <= 0) {
-            throw new IllegalArgumentException("Invalid '" + IcebergOptions.TARGET_FILE_SIZE_BYTES.key() + "' " + targetFileSize
-                    + ": must be positive");
+            throw new IllegalArgumentException("Invalid '" + IcebergOptions.TARGET_FILE_SIZE_BYTES.key() + "' "
+                    + targetFileSize + ": must be positive");
         }
         // upstream's own mapping of the compression options onto the writers' table properties
         Map<String, String> properties = SinkUtil.writeProperties(format, conf, table);
-        return new WriteSettings(format, targetFileSize, properties, conf.branch(), overwrite, equalityFieldIds,
+        return new WriteSettings(
+                format,
+                targetFileSize,
+                properties,
+                conf.branch(),
+                overwrite,
+                equalityFieldIds,
                 SnapshotProperties.of(context.options()));
     }
 

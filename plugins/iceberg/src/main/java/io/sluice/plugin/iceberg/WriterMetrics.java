@@ -34,7 +34,8 @@ final class WriterMetrics {
         flushedReferencedDataFiles = group.counter("flushedReferencedDataFiles");
         group.gauge("lastFlushDurationMs", () -> lastFlushDurationMs);
         dataFilesSize = group.histogram("dataFilesSizeHistogram", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
-        deleteFilesSize = group.histogram("deleteFilesSizeHistogram", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        deleteFilesSize =
+                group.histogram("deleteFilesSizeHistogram", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
     }
 
     /** Counts the files of one flush (one checkpoint of this subtask) and how long it took. */

@@ -34,7 +34,8 @@ class IcebergCommitIdempotenceTest {
 
     private static final String OPERATOR = "00000000000000000000000000000b0b";
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
     private TestSinkContext context;

@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class IcebergFileFormatsTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
 
@@ -36,7 +37,9 @@ class IcebergFileFormatsTest {
     @ValueSource(strings = {"parquet", "orc", "avro"})
     void writesAndRollsFilesOfEveryFormat(String format) throws Exception {
         TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW)
-                .option("write-format", format).option("target-file-size-bytes", "1024").build();
+                .option("write-format", format)
+                .option("target-file-size-bytes", "1024")
+                .build();
         target.validate(context);
         List<Payload> pending = new ArrayList<>();
         try (TargetWriter writer = target.createWriter(context, new ArrayList<>())) {

@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergPathOptionsTest {
 
-    @TempDir Path root;
+    @TempDir
+    Path root;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
     private final IcebergScanSourceFactory source = new IcebergScanSourceFactory();
@@ -37,16 +38,35 @@ class IcebergPathOptionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"..", "../../../esc", "../x", "a/b", "/abs", "\\", "a\\b", ":", "a:b", "", "nul\u0000",
-        "tab\t", "."})
+    @ValueSource(
+            strings = {
+                "..",
+                "../../../esc",
+                "../x",
+                "a/b",
+                "/abs",
+                "\\",
+                "a\\b",
+                ":",
+                "a:b",
+                "",
+                "nul\u0000",
+                "tab\t",
+                "."
+            })
     void rejectedTableAndDatabaseNames(String name) throws IOException {
         for (String option : List.of("catalog-table", "catalog-database")) {
-            TestSinkContext sink = IcebergSinks.hadoop(warehouse(), Writes.ROW).option(option, name).build();
-            assertThatThrownBy(() -> target.validate(sink)).as("%s '%s'", option, name)
+            TestSinkContext sink = IcebergSinks.hadoop(warehouse(), Writes.ROW)
+                    .option(option, name)
+                    .build();
+            assertThatThrownBy(() -> target.validate(sink))
+                    .as("%s '%s'", option, name)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("Invalid '" + option + "' '" + PathNames.escape(name) + "': ");
-            TestSourceContext scan = TestSourceContext.hadoop(warehouse(), Writes.ROW).set(option, name);
-            assertThatThrownBy(() -> source.validate(scan)).as("%s '%s'", option, name)
+            TestSourceContext scan =
+                    TestSourceContext.hadoop(warehouse(), Writes.ROW).set(option, name);
+            assertThatThrownBy(() -> source.validate(scan))
+                    .as("%s '%s'", option, name)
                     .hasMessageStartingWith("Invalid '" + option + "' '" + PathNames.escape(name) + "': ");
         }
         assertThat(everything(root)).isEmpty();
@@ -55,23 +75,31 @@ class IcebergPathOptionsTest {
     @Test
     void namesLongerThan255BytesAreRejected() throws IOException {
         String name = "t".repeat(256);
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW).option("catalog-table", name).build()))
-                .hasMessageContaining("'catalog-table'").hasMessageContaining("256 bytes");
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW)
+                        .option("catalog-table", name)
+                        .build()))
+                .hasMessageContaining("'catalog-table'")
+                .hasMessageContaining("256 bytes");
         assertThat(everything(root)).isEmpty();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"events", "my_table", "_staging", ".hidden", "a b", "ü日本", "50%", "a.b"})
     void acceptedTableNames(String name) {
-        assertThatCode(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW).option("catalog-table", name).build()))
+        assertThatCode(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW)
+                        .option("catalog-table", name)
+                        .build()))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void warehousesWithDotSegmentsAreRejected() throws IOException {
         for (String w : List.of(warehouse().toUri() + "/../esc", root + "/./w", root + "/w/..")) {
-            assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW).option("warehouse", w).build()))
-                    .as(w).hasMessageStartingWith("Invalid 'warehouse' '" + w + "': ");
+            assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse(), Writes.ROW)
+                            .option("warehouse", w)
+                            .build()))
+                    .as(w)
+                    .hasMessageStartingWith("Invalid 'warehouse' '" + w + "': ");
         }
         assertThat(everything(root)).isEmpty();
     }

@@ -6,8 +6,8 @@ import io.sluice.spi.sink.TargetWriter;
 import io.sluice.spi.source.PlannedSplit;
 import io.sluice.spi.source.ScanPlan;
 import io.sluice.spi.source.ScanPlanner;
-import io.sluice.testshared.CheckedInBytes;
 import io.sluice.testkit.TestSinkContext;
+import io.sluice.testshared.CheckedInBytes;
 
 import org.apache.flink.types.RowKind;
 import org.apache.iceberg.FileScanTask;
@@ -49,7 +49,8 @@ class IcebergPayloadsMigrationTest {
 
     static final String GENERATED = "/tmp/sluice-migration/iceberg-v1/warehouse";
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     @Test
     void pendingFilesOfOneDataManifestReadToTheirManifest() throws IOException {
@@ -58,7 +59,9 @@ class IcebergPayloadsMigrationTest {
 
         assertThat(files.manifests()).hasSize(1);
         ManifestFile m = files.manifests().get(0);
-        assertThat(m.path()).startsWith("file:/tmp/sluice-payload-v1/warehouse/db/t/metadata/sluice-0000000000000000000000000000000a-00000-")
+        assertThat(m.path())
+                .startsWith(
+                        "file:/tmp/sluice-payload-v1/warehouse/db/t/metadata/sluice-0000000000000000000000000000000a-00000-")
                 .endsWith("-00001-data.avro");
         assertThat(m.length()).isEqualTo(7018);
         assertThat(m.content()).isEqualTo(ManifestContent.DATA);
@@ -75,7 +78,8 @@ class IcebergPayloadsMigrationTest {
         Payload checkedIn = new Payload(1, CheckedInBytes.read("pending-files-migration/data-and-deletes/v1.b64"));
         PendingFiles files = PendingFiles.of(checkedIn);
 
-        assertThat(files.manifests()).extracting(ManifestFile::content)
+        assertThat(files.manifests())
+                .extracting(ManifestFile::content)
                 .containsExactly(ManifestContent.DATA, ManifestContent.DELETES);
         String metadata = "file:" + GENERATED + "/upsert/db/t/metadata/sluice-" + IcebergSinks.JOB
                 + "-00000-69601a3d-7f59-46ef-9013-6cb2022c2c2c-";
@@ -99,29 +103,35 @@ class IcebergPayloadsMigrationTest {
     void scanSplitPayloadsReadToTheirFile() throws IOException {
         int version = new IcebergSourceSplitSerializer(false).getVersion();
         for (int v : checkedInVersions("scan-split-payload-migration/one-file")) {
-            IcebergSourceSplit split = new ScanSplits(false).fromPayload(
-                    new Payload(v, CheckedInBytes.read("scan-split-payload-migration/one-file/v" + v + ".b64")));
+            IcebergSourceSplit split = new ScanSplits(false)
+                    .fromPayload(new Payload(
+                            v, CheckedInBytes.read("scan-split-payload-migration/one-file/v" + v + ".b64")));
 
             List<FileScanTask> files = new ArrayList<>(split.task().files());
             assertThat(files).as("v%d", v).hasSize(1);
-            assertThat(files.get(0).file().location()).as("v%d", v)
-                    .startsWith("file:" + GENERATED + "/plain/db/t/data/").endsWith(".parquet");
+            assertThat(files.get(0).file().location())
+                    .as("v%d", v)
+                    .startsWith("file:" + GENERATED + "/plain/db/t/data/")
+                    .endsWith(".parquet");
             assertThat(files.get(0).file().recordCount()).isEqualTo(3);
             assertThat(files.get(0).start()).as("after Parquet's magic").isEqualTo(4);
             assertThat(split.fileOffset()).isZero();
             assertThat(split.recordOffset()).isZero();
             assertThat(ScanSplits.describe(split)).isEqualTo(files.get(0).file().location());
         }
-        assertThat(checkedInVersions("scan-split-payload-migration/one-file")).as("upstream's current version is checked in")
+        assertThat(checkedInVersions("scan-split-payload-migration/one-file"))
+                .as("upstream's current version is checked in")
                 .contains(version);
     }
 
     @Test
     void aBoundedReadsPositionGivenBackPlansNothing() throws Exception {
-        Payload position = new Payload(IcebergScanPlanner.PLANNED_VERSION,
+        Payload position = new Payload(
+                IcebergScanPlanner.PLANNED_VERSION,
                 CheckedInBytes.read("scan-position-migration/bounded/v" + IcebergScanPlanner.PLANNED_VERSION + ".b64"));
         assertThat(position.bytes()).isEmpty();
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 3);
 
         try (ScanPlanner planner = table.source.createPlanner(TestSourceContext.hadoop(warehouse, Writes.ROW))) {
@@ -133,8 +143,10 @@ class IcebergPayloadsMigrationTest {
 
     @Test
     void unknownPendingFilesVersionsAreAnErrorNamingTheVersionsRead() {
-        assertThatThrownBy(() -> PendingFiles.of(new Payload(2, new byte[0]))).isInstanceOf(IOException.class)
-                .hasMessageContaining("iceberg target's pending files of version 2").hasMessageContaining("reads version 1");
+        assertThatThrownBy(() -> PendingFiles.of(new Payload(2, new byte[0])))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("iceberg target's pending files of version 2")
+                .hasMessageContaining("reads version 1");
     }
 
     /**
@@ -151,8 +163,10 @@ class IcebergPayloadsMigrationTest {
                 all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        TestSinkContext upsert = IcebergSinks.hadoop(root.resolve("upsert"), IcebergUpsertTest.KEYED).primaryKey("id")
-                .option("upsert-enabled", "true").build();
+        TestSinkContext upsert = IcebergSinks.hadoop(root.resolve("upsert"), IcebergUpsertTest.KEYED)
+                .primaryKey("id")
+                .option("upsert-enabled", "true")
+                .build();
         IcebergTargetFactory target = new IcebergTargetFactory();
         target.validate(upsert);
         try (TargetWriter writer = target.createWriter(upsert, new ArrayList<>())) {
@@ -161,18 +175,27 @@ class IcebergPayloadsMigrationTest {
             writer.write(ScanFixture.row(RowKind.DELETE, 1, "a"), Writes.NO_TIME);
             List<PendingCommit> pending = writer.prepareCommit(false);
             assertThat(pending).hasSize(1);
-            checkInIfAbsent("pending-files-migration/data-and-deletes/v" + pending.get(0).payload().version() + ".b64",
+            checkInIfAbsent(
+                    "pending-files-migration/data-and-deletes/v"
+                            + pending.get(0).payload().version() + ".b64",
                     pending.get(0).payload().bytes());
         }
 
-        ScanFixture plain = new ScanFixture(IcebergSinks.hadoop(root.resolve("plain"), Writes.ROW).build());
+        ScanFixture plain = new ScanFixture(
+                IcebergSinks.hadoop(root.resolve("plain"), Writes.ROW).build());
         plain.append(1, 3);
         ScanPlan bounded = plain.planOnce(TestSourceContext.hadoop(root.resolve("plain"), Writes.ROW));
         PlannedSplit split = bounded.splits().get(0);
-        checkInIfAbsent("scan-split-payload-migration/one-file/v" + split.payload().version() + ".b64", split.payload().bytes());
-        checkInIfAbsent("scan-position-migration/bounded/v" + bounded.position().version() + ".b64", bounded.position().bytes());
-        try (ScanPlanner planner = plain.source.createPlanner(TestSourceContext.hadoop(root.resolve("plain"), Writes.ROW)
-                .set("streaming", "true").set("starting-strategy", "TABLE_SCAN_THEN_INCREMENTAL"))) {
+        checkInIfAbsent(
+                "scan-split-payload-migration/one-file/v" + split.payload().version() + ".b64",
+                split.payload().bytes());
+        checkInIfAbsent(
+                "scan-position-migration/bounded/v" + bounded.position().version() + ".b64",
+                bounded.position().bytes());
+        try (ScanPlanner planner =
+                plain.source.createPlanner(TestSourceContext.hadoop(root.resolve("plain"), Writes.ROW)
+                        .set("streaming", "true")
+                        .set("starting-strategy", "TABLE_SCAN_THEN_INCREMENTAL"))) {
             Payload position = planner.plan(null).position();
             checkInIfAbsent("scan-position-migration/streaming/v" + position.version() + ".b64", position.bytes());
         }

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergScanOptionsTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergScanSourceFactory source = new IcebergScanSourceFactory();
 
@@ -51,16 +52,35 @@ class IcebergScanOptionsTest {
 
     @Test
     void theOptionsHaveUpstreamsNamesAndDefaults() {
-        Map<String, Object> defaults = source.optionalOptions().stream().filter(ConfigOption::hasDefaultValue)
+        Map<String, Object> defaults = source.optionalOptions().stream()
+                .filter(ConfigOption::hasDefaultValue)
                 .collect(Collectors.toMap(ConfigOption::key, ConfigOption::defaultValue));
-        assertThat(defaults).containsEntry("streaming", false).containsEntry("monitor-interval", Duration.ofSeconds(60))
+        assertThat(defaults)
+                .containsEntry("streaming", false)
+                .containsEntry("monitor-interval", Duration.ofSeconds(60))
                 .containsEntry("starting-strategy", StreamingStartingStrategy.INCREMENTAL_FROM_LATEST_SNAPSHOT)
-                .containsEntry("split-size", 128L << 20).containsEntry("split-file-open-cost", 4L << 20)
-                .containsEntry("split-lookback", 10).containsEntry("case-sensitive", false).containsEntry("limit", -1L)
-                .containsEntry("max-allowed-planning-failures", 3).containsEntry("include-column-stats", false);
-        assertThat(source.optionalOptions().stream().map(ConfigOption::key)).contains("snapshot-id", "as-of-timestamp",
-                "start-snapshot-id", "start-snapshot-timestamp", "end-snapshot-id", "branch", "tag", "start-tag", "end-tag",
-                "max-planning-snapshot-count", "catalog-type", "warehouse", "catalog-database");
+                .containsEntry("split-size", 128L << 20)
+                .containsEntry("split-file-open-cost", 4L << 20)
+                .containsEntry("split-lookback", 10)
+                .containsEntry("case-sensitive", false)
+                .containsEntry("limit", -1L)
+                .containsEntry("max-allowed-planning-failures", 3)
+                .containsEntry("include-column-stats", false);
+        assertThat(source.optionalOptions().stream().map(ConfigOption::key))
+                .contains(
+                        "snapshot-id",
+                        "as-of-timestamp",
+                        "start-snapshot-id",
+                        "start-snapshot-timestamp",
+                        "end-snapshot-id",
+                        "branch",
+                        "tag",
+                        "start-tag",
+                        "end-tag",
+                        "max-planning-snapshot-count",
+                        "catalog-type",
+                        "warehouse",
+                        "catalog-database");
         assertThat(source.requiredOptions().stream().map(ConfigOption::key)).containsExactly("catalog-table");
         assertThat(source.optionPrefixes()).contains("header.", "s3.");
     }
@@ -76,25 +96,34 @@ class IcebergScanOptionsTest {
         assertThat(table.planOnce(context).splits()).hasSize(1);
 
         table.onTable(t -> {
-            t.updateProperties().set("read.split.open-file-cost", String.valueOf(128L << 20)).commit();
+            t.updateProperties()
+                    .set("read.split.open-file-cost", String.valueOf(128L << 20))
+                    .commit();
             return null;
         });
         assertThat(settings(context).scanContext().splitOpenFileCost()).isEqualTo(128L << 20);
-        assertThat(table.planOnce(context).splits()).as("the table property counts").hasSize(4);
+        assertThat(table.planOnce(context).splits())
+                .as("the table property counts")
+                .hasSize(4);
 
         context.setJob("connector.iceberg.split-file-open-cost", "1");
         assertThat(settings(context).scanContext().splitOpenFileCost()).isEqualTo(1L);
-        assertThat(table.planOnce(context).splits()).as("the job configuration beats the table").hasSize(1);
+        assertThat(table.planOnce(context).splits())
+                .as("the job configuration beats the table")
+                .hasSize(1);
 
         context.set("split-file-open-cost", String.valueOf(128L << 20));
         assertThat(settings(context).scanContext().splitOpenFileCost()).isEqualTo(128L << 20);
-        assertThat(table.planOnce(context).splits()).as("the option beats the job configuration").hasSize(4);
+        assertThat(table.planOnce(context).splits())
+                .as("the option beats the job configuration")
+                .hasSize(4);
     }
 
     @Test
     void streamingAndMonitorIntervalMayComeFromTheJobConfiguration() {
         table();
-        TestSourceContext context = context().setJob("connector.iceberg.streaming", "true")
+        TestSourceContext context = context()
+                .setJob("connector.iceberg.streaming", "true")
                 .setJob("connector.iceberg.monitor-interval", "7s");
         assertThat(source.monitorInterval(context)).contains(Duration.ofSeconds(7));
         context.set("streaming", "false");
@@ -105,75 +134,96 @@ class IcebergScanOptionsTest {
     @Test
     void incrementalFromSnapshotIdWithoutAStartSnapshotIdIsAClearError() {
         table();
-        assertThatThrownBy(() -> source.validate(context().set("streaming", "true")
-                .set("starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_ID")))
+        assertThatThrownBy(() -> source.validate(
+                        context().set("streaming", "true").set("starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_ID")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'starting-strategy' = 'INCREMENTAL_FROM_SNAPSHOT_ID' needs 'start-snapshot-id'");
-        assertThatThrownBy(() -> source.validate(context().set("streaming", "true")
-                .set("starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_TIMESTAMP")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs 'start-snapshot-timestamp'");
+        assertThatThrownBy(() -> source.validate(context()
+                        .set("streaming", "true")
+                        .set("starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_TIMESTAMP")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs 'start-snapshot-timestamp'");
     }
 
     @Test
     void optionsThatExcludeEachOtherAreAClearError() throws Exception {
         long snapshot = table().append(1, 1);
-        assertThatThrownBy(() -> source.validate(context().set("streaming", "true").set("snapshot-id", String.valueOf(snapshot))))
+        assertThatThrownBy(() -> source.validate(
+                        context().set("streaming", "true").set("snapshot-id", String.valueOf(snapshot))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'snapshot-id' is for bounded reads only");
-        assertThatThrownBy(() -> source.validate(context().set("start-tag", "a").set("start-snapshot-id", String.valueOf(snapshot))))
+        assertThatThrownBy(() -> source.validate(
+                        context().set("start-tag", "a").set("start-snapshot-id", String.valueOf(snapshot))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'start-snapshot-id' and 'start-tag' exclude each other");
-        assertThatThrownBy(() -> source.validate(context().set("as-of-timestamp", "1").set("snapshot-id", String.valueOf(snapshot))))
+        assertThatThrownBy(() -> source.validate(
+                        context().set("as-of-timestamp", "1").set("snapshot-id", String.valueOf(snapshot))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'snapshot-id', 'tag' and 'as-of-timestamp' exclude each other");
         assertThatThrownBy(() -> source.validate(context().set("max-allowed-planning-failures", "-2")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'max-allowed-planning-failures'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'max-allowed-planning-failures'");
     }
 
     @Test
     void anUnknownSnapshotOrTagIsAClearError() throws Exception {
         table().append(1, 1);
-        assertThatThrownBy(() -> source.validate(context().set("streaming", "true")
-                .set("starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_ID").set("start-snapshot-id", "12345")))
+        assertThatThrownBy(() -> source.validate(context()
+                        .set("streaming", "true")
+                        .set("starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_ID")
+                        .set("start-snapshot-id", "12345")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'start-snapshot-id' = 12345").hasMessageContaining("'default_catalog.db.t'")
+                .hasMessageContaining("'start-snapshot-id' = 12345")
+                .hasMessageContaining("'default_catalog.db.t'")
                 .hasMessageContaining("no such snapshot");
         assertThatThrownBy(() -> source.validate(context().set("snapshot-id", "777")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'snapshot-id' = 777");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'snapshot-id' = 777");
         assertThatThrownBy(() -> source.validate(context().set("as-of-timestamp", "1")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'as-of-timestamp' = 1")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'as-of-timestamp' = 1")
                 .hasMessageContaining("no snapshot at or before");
         assertThatThrownBy(() -> source.validate(context().set("tag", "nope")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'tag' = 'nope'").hasMessageContaining("no such tag");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'tag' = 'nope'")
+                .hasMessageContaining("no such tag");
     }
 
     @Test
     void aColumnThatIsNotInTheTableIsAClearError() {
         table();
-        RowType withExtra = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
+        RowType withExtra = RowType.of(
+                new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
                 new String[] {"id", "name", "nope"});
         assertThatThrownBy(() -> source.validate(TestSourceContext.hadoop(warehouse, withExtra)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[nope]")
-                .hasMessageContaining("'default_catalog.db.t'").hasMessageContaining("[id, name]");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[nope]")
+                .hasMessageContaining("'default_catalog.db.t'")
+                .hasMessageContaining("[id, name]");
     }
 
     @Test
     void aColumnOfAnotherTypeIsAClearError() {
         table();
-        RowType intId = RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+        RowType intId = RowType.of(
+                new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
                 new String[] {"id", "name"});
         assertThatThrownBy(() -> source.validate(TestSourceContext.hadoop(warehouse, intId)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'id' is INT in the source but BIGINT in the table");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'id' is INT in the source but BIGINT in the table");
     }
 
     @Test
     void nullabilityAndCaseDoNotMatterByDefault() {
         table();
-        RowType upperNotNull = RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(false, VarCharType.MAX_LENGTH)},
+        RowType upperNotNull = RowType.of(
+                new LogicalType[] {new BigIntType(false), new VarCharType(false, VarCharType.MAX_LENGTH)},
                 new String[] {"ID", "Name"});
         source.validate(TestSourceContext.hadoop(warehouse, upperNotNull));
-        assertThatThrownBy(() -> source.validate(TestSourceContext.hadoop(warehouse, upperNotNull).set("case-sensitive", "true")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[ID, Name]")
+        assertThatThrownBy(() -> source.validate(
+                        TestSourceContext.hadoop(warehouse, upperNotNull).set("case-sensitive", "true")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[ID, Name]")
                 .hasMessageContaining("'case-sensitive' = true");
     }
 
@@ -181,21 +231,27 @@ class IcebergScanOptionsTest {
     void aBadValueNamesItsOption() {
         table();
         assertThatThrownBy(() -> source.validate(context().set("split-size", "big")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("split-size");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("split-size");
         assertThatThrownBy(() -> source.validate(context().setJob("connector.iceberg.split-size", "big")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("job configuration");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("job configuration");
         assertThatThrownBy(() -> source.validate(context().set("split-size", "0")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'split-size'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'split-size'");
     }
 
     @Test
     void aMissingTableIsAClearError() throws IOException {
-        assertThatThrownBy(() -> source.validate(context())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> source.validate(context()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("No Iceberg table 'db.t'");
-        assertThatThrownBy(() -> source.createPlanner(context())).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> source.createPlanner(context()))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("No Iceberg table 'db.t'");
         try (ScanSplitReader reader = source.createReader(context())) {
-            assertThatThrownBy(() -> reader.open(new Payload(3, new byte[0]), 0, 0)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> reader.open(new Payload(3, new byte[0]), 0, 0))
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("No Iceberg table 'db.t'");
         }
     }
@@ -205,7 +261,8 @@ class IcebergScanOptionsTest {
         boolean listed = false;
         for (URL index : Collections.list(getClass().getClassLoader().getResources("META-INF/extensions.idx"))) {
             try (java.io.InputStream in = index.openStream()) {
-                listed |= new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                listed |= new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                        .lines()
                         .anyMatch(IcebergScanSourceFactory.class.getName()::equals);
             }
         }

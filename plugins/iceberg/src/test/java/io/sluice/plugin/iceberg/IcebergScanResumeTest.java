@@ -29,11 +29,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergScanResumeTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     @Test
     void resumingAfterEveryRowYieldsExactlyTheRest() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 3);
         table.append(4, 5);
         table.append(6, 9);
@@ -50,8 +52,10 @@ class IcebergScanResumeTest {
      */
     @Test
     void resumingWorksWhenTheFirstFilesRowsAreAllDeleted() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, IcebergUpsertTest.KEYED).primaryKey("id")
-                .option("upsert-enabled", "true").build());
+        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, IcebergUpsertTest.KEYED)
+                .primaryKey("id")
+                .option("upsert-enabled", "true")
+                .build());
         for (long id = 1; id <= 6; id += 2) {
             table.commit(List.of(row(RowKind.INSERT, id, "a"), row(RowKind.INSERT, id + 1, "a")));
         }
@@ -59,18 +63,24 @@ class IcebergScanResumeTest {
         TestSourceContext context = TestSourceContext.hadoop(warehouse, IcebergUpsertTest.KEYED);
         List<PlannedSplit> splits = table.planOnce(context).splits();
         assertThat(splits).as("all files in one split").hasSize(1);
-        assertResumesEverywhere(table, context, emptyFileFirst(table, context, splits.get(0).payload()), 4);
+        assertResumesEverywhere(
+                table, context, emptyFileFirst(table, context, splits.get(0).payload()), 4);
     }
 
     /** The split with its files reordered: those without live rows first. */
-    private static Payload emptyFileFirst(ScanFixture table, TestSourceContext context, Payload payload) throws IOException {
+    private static Payload emptyFileFirst(ScanFixture table, TestSourceContext context, Payload payload)
+            throws IOException {
         ScanSplits splits = new ScanSplits(false);
-        List<FileScanTask> files = new ArrayList<>(splits.fromPayload(payload).task().files());
+        List<FileScanTask> files =
+                new ArrayList<>(splits.fromPayload(payload).task().files());
         Map<FileScanTask, Integer> rows = new HashMap<>();
         try (ScanSplitReader reader = table.source.createReader(context)) {
             for (FileScanTask file : files) {
                 try (SplitRows read = reader.open(payloadOf(splits, List.of(file)), 0, 0)) {
-                    rows.put(file, ScanFixture.drain(read, context.rowType(), Integer.MAX_VALUE).size());
+                    rows.put(
+                            file,
+                            ScanFixture.drain(read, context.rowType(), Integer.MAX_VALUE)
+                                    .size());
                 }
             }
         }
@@ -81,7 +91,8 @@ class IcebergScanResumeTest {
 
     private static Payload payloadOf(ScanSplits splits, List<FileScanTask> files) throws IOException {
         return splits.toPlanned(List.of(IcebergSourceSplit.fromCombinedScanTask(new BaseCombinedScanTask(files))))
-                .get(0).payload();
+                .get(0)
+                .payload();
     }
 
     private static void assertResumesEverywhere(ScanFixture table, TestSourceContext context, Payload split, int rows)
@@ -113,13 +124,16 @@ class IcebergScanResumeTest {
 
     @Test
     void aPositionBeyondTheSplitIsAnIOException() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 2);
         TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW);
         PlannedSplit split = table.planOnce(context).splits().get(0);
         try (ScanSplitReader reader = table.source.createReader(context)) {
-            assertThatThrownBy(() -> reader.open(split.payload(), 0, 5)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("file 0, row 5");
+            assertThatThrownBy(() -> reader.open(split.payload(), 0, 5))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("file 0, row 5");
         }
     }
 }

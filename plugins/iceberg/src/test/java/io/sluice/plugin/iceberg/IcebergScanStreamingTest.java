@@ -22,15 +22,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergScanStreamingTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private TestSourceContext streaming(String strategy) {
-        return TestSourceContext.hadoop(warehouse, Writes.ROW).set("streaming", "true").set("starting-strategy", strategy);
+        return TestSourceContext.hadoop(warehouse, Writes.ROW)
+                .set("streaming", "true")
+                .set("starting-strategy", strategy);
     }
 
     @Test
     void tableScanThenIncrementalReadsTheTableThenEachNewAppendOnce() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 2);
         table.append(3, 3);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL").set("monitor-interval", "5s");
@@ -55,7 +59,8 @@ class IcebergScanStreamingTest {
 
     @Test
     void aRestoredPlannerContinuesAfterTheCheckpointedPosition() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL");
         io.sluice.spi.Payload position;
@@ -70,11 +75,13 @@ class IcebergScanStreamingTest {
 
     @Test
     void incrementalFromSnapshotIdStartsWithThatSnapshotsAppends() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         long second = table.append(2, 2);
         table.append(3, 3);
-        TestSourceContext context = streaming("INCREMENTAL_FROM_SNAPSHOT_ID").set("start-snapshot-id", String.valueOf(second));
+        TestSourceContext context =
+                streaming("INCREMENTAL_FROM_SNAPSHOT_ID").set("start-snapshot-id", String.valueOf(second));
         table.source.validate(context);
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
@@ -87,52 +94,61 @@ class IcebergScanStreamingTest {
 
     @Test
     void incrementalFromLatestSnapshotSkipsOlderSnapshotsButReadsTheLatest() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         table.append(2, 2);
         // upstream's default strategy; inclusive of the latest snapshot
-        TestSourceContext context = TestSourceContext.hadoop(warehouse, Writes.ROW).set("streaming", "true");
+        TestSourceContext context =
+                TestSourceContext.hadoop(warehouse, Writes.ROW).set("streaming", "true");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
             assertThat(first.splits()).isEmpty();
             ScanPlan next = planner.plan(first.position());
             assertThat(table.read(context, next.splits())).containsExactly("2,n2");
             table.append(3, 3);
-            assertThat(table.read(context, planner.plan(next.position()).splits())).containsExactly("3,n3");
+            assertThat(table.read(context, planner.plan(next.position()).splits()))
+                    .containsExactly("3,n3");
         }
     }
 
     @Test
     void incrementalFromLatestSnapshotExclusiveSkipsAllExistingData() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         table.append(2, 2);
-        TestSourceContext context = streaming("incremental_from_latest_snapshot_exclusive"); // any case, as Flink's enums
+        TestSourceContext context =
+                streaming("incremental_from_latest_snapshot_exclusive"); // any case, as Flink's enums
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
             ScanPlan nothing = planner.plan(first.position());
             assertThat(nothing.splits()).isEmpty();
             table.append(3, 3);
-            assertThat(table.read(context, planner.plan(nothing.position()).splits())).containsExactly("3,n3");
+            assertThat(table.read(context, planner.plan(nothing.position()).splits()))
+                    .containsExactly("3,n3");
         }
     }
 
     @Test
     void anEmptyTableIsReadFromItsFirstSnapshot() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
             assertThat(first.splits()).isEmpty();
             table.append(1, 1);
             table.append(2, 2);
-            assertThat(table.read(context, planner.plan(first.position()).splits())).containsExactlyInAnyOrder("1,n1", "2,n2");
+            assertThat(table.read(context, planner.plan(first.position()).splits()))
+                    .containsExactlyInAnyOrder("1,n1", "2,n2");
         }
     }
 
     @Test
     void maxPlanningSnapshotCountPlansFewSnapshotsAtATime() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL").set("max-planning-snapshot-count", "1");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
@@ -147,29 +163,36 @@ class IcebergScanStreamingTest {
 
     @Test
     void planningFailuresAreToleratedUpToTheLimit() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         table.append(1, 1);
         TestSourceContext context = streaming("TABLE_SCAN_THEN_INCREMENTAL").set("max-allowed-planning-failures", "1");
         try (ScanPlanner planner = table.source.createPlanner(context)) {
             ScanPlan first = planner.plan(null);
-            try (HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
+            try (HadoopCatalog catalog = new HadoopCatalog(
+                    new org.apache.hadoop.conf.Configuration(),
+                    warehouse.toUri().toString())) {
                 catalog.dropTable(TableIdentifier.of(Namespace.of("db"), "t"), true);
             }
             ScanPlan tolerated = planner.plan(first.position());
             assertThat(tolerated.splits()).isEmpty();
             assertThat(tolerated.position()).isEqualTo(first.position());
-            assertThatThrownBy(() -> planner.plan(first.position())).isInstanceOf(IOException.class)
-                    .hasMessageContaining("db.t").hasMessageContaining("'max-allowed-planning-failures' = 1");
+            assertThatThrownBy(() -> planner.plan(first.position()))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("db.t")
+                    .hasMessageContaining("'max-allowed-planning-failures' = 1");
         }
     }
 
     @Test
     void aStreamingPlannerRefusesABoundedPosition() throws Exception {
-        ScanFixture table = new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
+        ScanFixture table =
+                new ScanFixture(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
         TestSourceContext bounded = TestSourceContext.hadoop(warehouse, Writes.ROW);
         io.sluice.spi.Payload position = table.planOnce(bounded).position();
         try (ScanPlanner planner = table.source.createPlanner(streaming("TABLE_SCAN_THEN_INCREMENTAL"))) {
-            assertThatThrownBy(() -> planner.plan(position)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> planner.plan(position))
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("bounded read");
         }
     }

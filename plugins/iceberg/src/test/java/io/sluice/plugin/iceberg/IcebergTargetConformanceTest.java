@@ -29,14 +29,22 @@ class IcebergTargetConformanceTest extends TargetConformance {
 
     @Override
     protected Map<String, String> sinkOptions(Path dir) {
-        return Map.of("catalog-type", "hadoop", "warehouse", dir.toUri().toString(), "catalog-database", "db",
-                "catalog-table", "t");
+        return Map.of(
+                "catalog-type",
+                "hadoop",
+                "warehouse",
+                dir.toUri().toString(),
+                "catalog-database",
+                "db",
+                "catalog-table",
+                "t");
     }
 
     @Override
     protected List<String> committedRows(Path dir, Map<String, String> options) throws Exception {
         List<String> rows = new ArrayList<>();
-        try (HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), dir.toUri().toString())) {
+        try (HadoopCatalog catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), dir.toUri().toString())) {
             TableIdentifier id = TableIdentifier.of("db", "t");
             if (!catalog.tableExists(id)) {
                 return rows;

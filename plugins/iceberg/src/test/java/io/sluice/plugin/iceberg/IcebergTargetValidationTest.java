@@ -1,6 +1,7 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.testkit.TestSinkContext;
+
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -30,20 +31,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergTargetValidationTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
 
     @Test
     void createsAMissingTableWithItsDatabaseAndIdentityPartitions() {
-        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).partitionKeys("name").option("format-version", "1").build();
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .partitionKeys("name")
+                .option("format-version", "1")
+                .build();
         target.validate(context);
         try (CatalogTable table = CatalogTable.load(context.options())) {
             Table t = table.table();
-            assertThat(t.schema().asStruct()).isEqualTo(new Schema(
-                    Types.NestedField.optional(1, "id", Types.LongType.get()),
-                    Types.NestedField.optional(2, "name", Types.StringType.get())).asStruct());
-            assertThat(t.spec().fields()).extracting(f -> f.name() + ":" + f.transform()).containsExactly("name:identity");
+            assertThat(t.schema().asStruct())
+                    .isEqualTo(new Schema(
+                                    Types.NestedField.optional(1, "id", Types.LongType.get()),
+                                    Types.NestedField.optional(2, "name", Types.StringType.get()))
+                            .asStruct());
+            assertThat(t.spec().fields())
+                    .extracting(f -> f.name() + ":" + f.transform())
+                    .containsExactly("name:identity");
             assertThat(org.apache.iceberg.TableUtil.formatVersion(t)).isEqualTo(1);
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
@@ -52,122 +61,214 @@ class IcebergTargetValidationTest {
 
     @Test
     void anExistingTableKeepsItsSpecAndTakesWideningWrites() {
-        Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+        Schema schema = new Schema(
+                Types.NestedField.optional(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "name", Types.StringType.get()));
-        try (HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
-            catalog.createTable(TableIdentifier.of(Namespace.of("db"), "t"), schema,
-                    PartitionSpec.builderFor(schema).bucket("id", 4).build(), Collections.emptyMap());
+        try (HadoopCatalog catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
+            catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "t"),
+                    schema,
+                    PartitionSpec.builderFor(schema).bucket("id", 4).build(),
+                    Collections.emptyMap());
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
         // INT into a long column is a widening Iceberg accepts
-        RowType ints = RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"id", "name"});
-        target.validate(IcebergSinks.hadoop(warehouse, ints).partitionKeys("name").build());
+        RowType ints = RowType.of(
+                new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+                new String[] {"id", "name"});
+        target.validate(
+                IcebergSinks.hadoop(warehouse, ints).partitionKeys("name").build());
     }
 
     @Test
     void rowsThatDoNotFitTheTableAreRejected() {
         target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).build());
-        RowType other = RowType.of(new LogicalType[] {new BigIntType(), new BigIntType()}, new String[] {"id", "amount"});
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, other).build()))
+        RowType other =
+                RowType.of(new LogicalType[] {new BigIntType(), new BigIntType()}, new String[] {"id", "amount"});
+        assertThatThrownBy(() ->
+                        target.validate(IcebergSinks.hadoop(warehouse, other).build()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'catalog-table'").hasMessageContaining("db.t").hasMessageContaining("amount");
+                .hasMessageContaining("'catalog-table'")
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("amount");
     }
 
     @Test
     void catalogOptionsAreChecked() {
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("warehouse").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .withoutOption("warehouse")
+                        .build()))
                 .hasMessageContaining("'warehouse' is required with 'catalog-type' = 'hadoop'");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "hive").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("catalog-type", "hive")
+                        .build()))
                 .hasMessageContaining("'catalog-type' = 'hive' needs option 'uri'");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("catalog-type").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .withoutOption("catalog-type")
+                        .build()))
                 .hasMessageContaining("'hive' (the default when neither");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "hive")
-                        .option("uri", "localhost:9083").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("catalog-type", "hive")
+                        .option("uri", "localhost:9083")
+                        .build()))
                 .hasMessageContaining("Invalid 'uri' 'localhost:9083' for 'catalog-type' = 'hive'");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "rest").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("catalog-type", "rest")
+                        .build()))
                 .hasMessageContaining("Option 'uri' is required with 'catalog-type' = 'rest'");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "rest")
-                        .option("uri", "thrift://localhost:9083").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("catalog-type", "rest")
+                        .option("uri", "thrift://localhost:9083")
+                        .build()))
                 .hasMessageContaining("Invalid 'uri' 'thrift://localhost:9083' for 'catalog-type' = 'rest'");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("property-version", "2").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("property-version", "2")
+                        .build()))
                 .hasMessageContaining("Unsupported 'property-version' 2");
         assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
-                        .option("cache.expiration-interval-ms", "0").build()))
+                        .option("cache.expiration-interval-ms", "0")
+                        .build()))
                 .hasMessageContaining("Invalid 'cache.expiration-interval-ms' 0");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("clients", "0").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("clients", "0")
+                        .build()))
                 .hasMessageContaining("Invalid 'clients' 0");
         assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
-                        .option("hadoop-conf-dir", warehouse.resolve("nowhere").toString()).build()))
-                .hasMessageContaining("Option 'hadoop-conf-dir' = '" + warehouse.resolve("nowhere") + "': no such local directory");
+                        .option("hadoop-conf-dir", warehouse.resolve("nowhere").toString())
+                        .build()))
+                .hasMessageContaining(
+                        "Option 'hadoop-conf-dir' = '" + warehouse.resolve("nowhere") + "': no such local directory");
         assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
-                        .option("hadoop-conf-dir", warehouse.toString()).build()))
+                        .option("hadoop-conf-dir", warehouse.toString())
+                        .build()))
                 .hasMessageContaining("the directory has none of [core-site.xml, hdfs-site.xml]");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("catalog-type", "glue").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("catalog-type", "glue")
+                        .build()))
                 .hasMessageContaining("Invalid 'catalog-type' 'glue'");
         assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
-                        .option("catalog-impl", HadoopCatalog.class.getName()).build()))
+                        .option("catalog-impl", HadoopCatalog.class.getName())
+                        .build()))
                 .hasMessageContaining("'catalog-type' ('hadoop') and 'catalog-impl'");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("catalog-type")
-                        .option("catalog-impl", "com.example.NoSuchCatalog").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .withoutOption("catalog-type")
+                        .option("catalog-impl", "com.example.NoSuchCatalog")
+                        .build()))
                 .hasMessageContaining("com.example.NoSuchCatalog");
     }
 
     @Test
     void aCatalogClassWorksInsteadOfAType() {
-        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).withoutOption("catalog-type")
-                .option("catalog-impl", HadoopCatalog.class.getName()).build();
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .withoutOption("catalog-type")
+                .option("catalog-impl", HadoopCatalog.class.getName())
+                .build();
         target.validate(context);
         assertThat(warehouse.resolve("db").resolve("t").resolve("metadata")).isDirectory();
     }
 
     @Test
     void passesTheAllowListedCatalogPropertiesUnderTheirOwnKeys() {
-        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW).option("clients", "4")
-                .option("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO").option("token", "t").option("credential", "id:secret")
-                .option("oauth2-server-uri", "http://auth/token").option("scope", "catalog").option("cache-enabled", "false")
-                .option("cache.expiration-interval-ms", "5000").option("property-version", "1").option("catalog-database", "db")
-                .option("header.X-Tenant", "blue").option("rest.auth.type", "oauth2").option("write-format", "orc").build();
-        assertThat(IcebergCatalogs.properties(context.options())).containsOnly(
-                Map.entry("warehouse", warehouse.toUri().toString()), Map.entry("clients", "4"),
-                Map.entry("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO"), Map.entry("token", "t"),
-                Map.entry("credential", "id:secret"), Map.entry("oauth2-server-uri", "http://auth/token"),
-                Map.entry("scope", "catalog"), Map.entry("cache-enabled", "false"),
-                Map.entry("cache.expiration-interval-ms", "5000"), Map.entry("header.X-Tenant", "blue"),
-                Map.entry("rest.auth.type", "oauth2"));
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("clients", "4")
+                .option("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO")
+                .option("token", "t")
+                .option("credential", "id:secret")
+                .option("oauth2-server-uri", "http://auth/token")
+                .option("scope", "catalog")
+                .option("cache-enabled", "false")
+                .option("cache.expiration-interval-ms", "5000")
+                .option("property-version", "1")
+                .option("catalog-database", "db")
+                .option("header.X-Tenant", "blue")
+                .option("rest.auth.type", "oauth2")
+                .option("write-format", "orc")
+                .build();
+        assertThat(IcebergCatalogs.properties(context.options()))
+                .containsOnly(
+                        Map.entry("warehouse", warehouse.toUri().toString()),
+                        Map.entry("clients", "4"),
+                        Map.entry("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO"),
+                        Map.entry("token", "t"),
+                        Map.entry("credential", "id:secret"),
+                        Map.entry("oauth2-server-uri", "http://auth/token"),
+                        Map.entry("scope", "catalog"),
+                        Map.entry("cache-enabled", "false"),
+                        Map.entry("cache.expiration-interval-ms", "5000"),
+                        Map.entry("header.X-Tenant", "blue"),
+                        Map.entry("rest.auth.type", "oauth2"));
         assertThat(target.optionPrefixes()).contains("header.", "rest.", "table-default.");
     }
 
     @Test
     void hadoopConfDirSiteFilesReachTheCatalog() throws java.io.IOException {
         Path conf = java.nio.file.Files.createDirectories(warehouse.resolveSibling(warehouse.getFileName() + "-conf"));
-        java.nio.file.Files.writeString(conf.resolve("core-site.xml"), "<configuration><property><name>sluice.test.key</name>"
-                + "<value>from-site</value></property></configuration>");
-        assertThat(HadoopConfigurations.create(conf.toString(), null).get("sluice.test.key")).isEqualTo("from-site");
-        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("hadoop-conf-dir", conf.toString()).build());
+        java.nio.file.Files.writeString(
+                conf.resolve("core-site.xml"),
+                "<configuration><property><name>sluice.test.key</name>"
+                        + "<value>from-site</value></property></configuration>");
+        assertThat(HadoopConfigurations.create(conf.toString(), null).get("sluice.test.key"))
+                .isEqualTo("from-site");
+        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("hadoop-conf-dir", conf.toString())
+                .build());
     }
 
     @Test
     void writeOptionsAreChecked() {
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("write-format", "csv").build()))
-                .hasMessageContaining("Invalid 'write-format'").hasMessageContaining("csv");
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("target-file-size-bytes", "0").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("write-format", "csv")
+                        .build()))
+                .hasMessageContaining("Invalid 'write-format'")
+                .hasMessageContaining("csv");
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("target-file-size-bytes", "0")
+                        .build()))
                 .hasMessageContaining("'target-file-size-bytes' 0");
         assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
-                        .option("snapshot-properties", "flink.job-id:x").build()))
-                .hasMessageContaining("'snapshot-properties'").hasMessageContaining("'flink.job-id' is reserved");
-        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("write-format", "orc")
-                .option("compression-codec", "zstd").option("target-file-size-bytes", "1048576").build());
+                        .option("snapshot-properties", "flink.job-id:x")
+                        .build()))
+                .hasMessageContaining("'snapshot-properties'")
+                .hasMessageContaining("'flink.job-id' is reserved");
+        target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("write-format", "orc")
+                .option("compression-codec", "zstd")
+                .option("target-file-size-bytes", "1048576")
+                .build());
     }
 
     @Test
     void declaresTheUpstreamOptionNames() {
         assertThat(target.requiredOptions()).extracting(o -> o.key()).containsExactly("catalog-table");
-        assertThat(target.optionalOptions()).extracting(o -> o.key()).contains("catalog-name", "catalog-type", "catalog-impl",
-                "warehouse", "uri", "catalog-database", "write-format", "target-file-size-bytes", "branch", "upsert-enabled",
-                "clients", "hive-conf-dir", "hadoop-conf-dir", "property-version", "cache-enabled", "cache.expiration-interval-ms",
-                "io-impl", "credential", "token", "oauth2-server-uri", "scope",
-                "write.upsert.enabled", "overwrite-enabled", "snapshot-properties");
+        assertThat(target.optionalOptions())
+                .extracting(o -> o.key())
+                .contains(
+                        "catalog-name",
+                        "catalog-type",
+                        "catalog-impl",
+                        "warehouse",
+                        "uri",
+                        "catalog-database",
+                        "write-format",
+                        "target-file-size-bytes",
+                        "branch",
+                        "upsert-enabled",
+                        "clients",
+                        "hive-conf-dir",
+                        "hadoop-conf-dir",
+                        "property-version",
+                        "cache-enabled",
+                        "cache.expiration-interval-ms",
+                        "io-impl",
+                        "credential",
+                        "token",
+                        "oauth2-server-uri",
+                        "scope",
+                        "write.upsert.enabled",
+                        "overwrite-enabled",
+                        "snapshot-properties");
         assertThat(target.supportsOverwrite()).isTrue();
     }
 }

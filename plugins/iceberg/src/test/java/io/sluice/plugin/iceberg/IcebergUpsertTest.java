@@ -50,10 +50,12 @@ class IcebergUpsertTest {
     private static final String OPERATOR = "000000000000000000000000000000aa";
 
     /** {@code id BIGINT NOT NULL, name STRING}: a key column must be required in Iceberg. */
-    static final RowType KEYED = RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
+    static final RowType KEYED = RowType.of(
+            new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
             new String[] {"id", "name"});
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
 
@@ -111,54 +113,78 @@ class IcebergUpsertTest {
             expected.put(11L, "c");
             assertThat(contents(t)).isEqualTo(expected);
             assertThat(snapshots(t)).isEqualTo(2);
-            assertThat(t.currentSnapshot().summary()).containsKey("added-delete-files")
+            assertThat(t.currentSnapshot().summary())
+                    .containsKey("added-delete-files")
                     .containsEntry("flink.max-committed-checkpoint-id", "2");
         }
     }
 
     @Test
     void theWriteOptionBeatsTheTableProperty() {
-        TestSinkContext byProperty = IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").option("write.upsert.enabled", "true").build();
-        assertThat(target.acceptsChanges(byProperty)).as("table property set on the created table").isTrue();
+        TestSinkContext byProperty = IcebergSinks.hadoop(warehouse, KEYED)
+                .primaryKey("id")
+                .option("write.upsert.enabled", "true")
+                .build();
+        assertThat(target.acceptsChanges(byProperty))
+                .as("table property set on the created table")
+                .isTrue();
         try (CatalogTable table = CatalogTable.load(byProperty.options())) {
             assertThat(table.table().properties()).containsEntry("write.upsert.enabled", "true");
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-        TestSinkContext off = IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").option("upsert-enabled", "false").build();
+        TestSinkContext off = IcebergSinks.hadoop(warehouse, KEYED)
+                .primaryKey("id")
+                .option("upsert-enabled", "false")
+                .build();
         assertThat(target.acceptsChanges(off)).isFalse();
-        assertThat(target.acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").build())).isTrue();
+        assertThat(target.acceptsChanges(
+                        IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").build()))
+                .isTrue();
     }
 
     @Test
     void theTablesIdentifierFieldsAreTheKeyWithoutAPrimaryKey() {
-        Schema schema = new Schema(List.of(Types.NestedField.required(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "name", Types.StringType.get())), java.util.Set.of(1));
+        Schema schema = new Schema(
+                List.of(
+                        Types.NestedField.required(1, "id", Types.LongType.get()),
+                        Types.NestedField.optional(2, "name", Types.StringType.get())),
+                java.util.Set.of(1));
         createTable(schema, PartitionSpec.unpartitioned(), 2);
-        assertThat(target.acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED).option("upsert-enabled", "true").build())).isTrue();
+        assertThat(target.acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED)
+                        .option("upsert-enabled", "true")
+                        .build()))
+                .isTrue();
     }
 
     @Test
     void upsertIntoAFormatV1TableIsAClearError() {
         TestSinkContext v1 = upsertContext().option("format-version", "1").build();
-        assertThatThrownBy(() -> target.validate(v1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Upsert ('upsert-enabled'").hasMessageContaining("format version 2")
+        assertThatThrownBy(() -> target.validate(v1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Upsert ('upsert-enabled'")
+                .hasMessageContaining("format version 2")
                 .hasMessageContaining("'default_catalog.db.t' is format version 1");
         assertUnchanged();
     }
 
     @Test
     void upsertWithoutAKeyIsAClearError() {
-        TestSinkContext noKey = IcebergSinks.hadoop(warehouse, KEYED).option("upsert-enabled", "true").build();
-        assertThatThrownBy(() -> target.acceptsChanges(noKey)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("needs equality fields").hasMessageContaining("PRIMARY KEY");
+        TestSinkContext noKey = IcebergSinks.hadoop(warehouse, KEYED)
+                .option("upsert-enabled", "true")
+                .build();
+        assertThatThrownBy(() -> target.acceptsChanges(noKey))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs equality fields")
+                .hasMessageContaining("PRIMARY KEY");
         assertUnchanged();
     }
 
     @Test
     void aPartitionColumnOutsideTheKeyIsAClearError() {
         TestSinkContext partitioned = upsertContext().partitionKeys("name").build();
-        assertThatThrownBy(() -> target.validate(partitioned)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> target.validate(partitioned))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("source column 'name' of partition field 'name'")
                 .hasMessageContaining("equality fields [id]");
         assertUnchanged();
@@ -166,21 +192,26 @@ class IcebergUpsertTest {
 
     @Test
     void upsertAndOverwriteExcludeEachOther() {
-        assertThatThrownBy(() -> target.validate(upsertContext().overwrite(true).build())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> target.validate(upsertContext().overwrite(true).build()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("exclude each other");
-        assertThatThrownBy(() -> target.validate(upsertContext().option("overwrite-enabled", "true").build()))
+        assertThatThrownBy(() -> target.validate(
+                        upsertContext().option("overwrite-enabled", "true").build()))
                 .hasMessageContaining("exclude each other");
         assertUnchanged();
     }
 
     @Test
     void aKeyColumnMissingFromTheTableIsAClearError() {
-        assertThatThrownBy(() -> target.validate(upsertContext().primaryKey("nope").build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
+        assertThatThrownBy(
+                        () -> target.validate(upsertContext().primaryKey("nope").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nope");
     }
 
     private void assertUnchanged() {
-        try (HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
+        try (HadoopCatalog catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
             TableIdentifier id = TableIdentifier.of(Namespace.of("db"), "t");
             if (catalog.tableExists(id)) {
                 assertThat(catalog.loadTable(id).snapshots()).as("no snapshot").isEmpty();
@@ -191,8 +222,12 @@ class IcebergUpsertTest {
     }
 
     private void createTable(Schema schema, PartitionSpec spec, int formatVersion) {
-        try (HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
-            catalog.createTable(TableIdentifier.of(Namespace.of("db"), "t"), schema, spec,
+        try (HadoopCatalog catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())) {
+            catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "t"),
+                    schema,
+                    spec,
                     Map.of("format-version", String.valueOf(formatVersion)));
         } catch (IOException e) {
             throw new AssertionError(e);

@@ -12,16 +12,15 @@ import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.SmallIntType;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -55,15 +54,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class IcebergWriteSchemaTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
 
     private void createTable(Type type) {
-        Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "v", type));
-        try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
-            catalog.createTable(TableIdentifier.of(Namespace.of("db"), "t"), schema, PartitionSpec.unpartitioned(),
+        Schema schema = new Schema(
+                Types.NestedField.optional(1, "id", Types.LongType.get()), Types.NestedField.optional(2, "v", type));
+        try (HadoopCatalog catalog =
+                new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
+            catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "t"),
+                    schema,
+                    PartitionSpec.unpartitioned(),
                     Collections.emptyMap());
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
@@ -77,21 +81,28 @@ class IcebergWriteSchemaTest {
     static Stream<Arguments> widenings() {
         List<Arguments> cases = new ArrayList<>();
         for (String format : new String[] {"parquet", "orc", "avro"}) {
-            cases.add(Arguments.of(format, new IntType(), Types.LongType.get(), Integer.MIN_VALUE, (long) Integer.MIN_VALUE));
+            cases.add(Arguments.of(
+                    format, new IntType(), Types.LongType.get(), Integer.MIN_VALUE, (long) Integer.MIN_VALUE));
             cases.add(Arguments.of(format, new SmallIntType(), Types.LongType.get(), (short) -7, -7L));
             cases.add(Arguments.of(format, new FloatType(), Types.DoubleType.get(), 1.5f, 1.5d));
-            cases.add(Arguments.of(format, new DecimalType(5, 2), Types.DecimalType.of(20, 2),
-                    DecimalData.fromBigDecimal(new BigDecimal("-123.45"), 5, 2), new BigDecimal("-123.45")));
+            cases.add(Arguments.of(
+                    format,
+                    new DecimalType(5, 2),
+                    Types.DecimalType.of(20, 2),
+                    DecimalData.fromBigDecimal(new BigDecimal("-123.45"), 5, 2),
+                    new BigDecimal("-123.45")));
         }
         return cases.stream();
     }
 
     @ParameterizedTest(name = "{0}: {1} into {2}")
     @MethodSource("widenings")
-    void promotionsAreWrittenAsTheTablesType(String format, LogicalType queryType, Type tableType, Object value,
-            Object expected) throws Exception {
+    void promotionsAreWrittenAsTheTablesType(
+            String format, LogicalType queryType, Type tableType, Object value, Object expected) throws Exception {
         createTable(tableType);
-        TestSinkContext context = IcebergSinks.hadoop(warehouse, rowType(queryType)).option("write-format", format).build();
+        TestSinkContext context = IcebergSinks.hadoop(warehouse, rowType(queryType))
+                .option("write-format", format)
+                .build();
         target.validate(context);
         List<Payload> pending = new ArrayList<>();
         try (TargetWriter writer = target.createWriter(context, new ArrayList<>())) {
@@ -104,7 +115,8 @@ class IcebergWriteSchemaTest {
         }
         List<Object> values = new ArrayList<>();
         try (CatalogTable table = CatalogTable.load(context.options());
-                CloseableIterable<Record> records = IcebergGenerics.read(table.table()).build()) {
+                CloseableIterable<Record> records =
+                        IcebergGenerics.read(table.table()).build()) {
             for (Record r : records) {
                 values.add(r.getField("id") + "=" + r.getField("v"));
             }
@@ -121,17 +133,21 @@ class IcebergWriteSchemaTest {
                 Arguments.of(new VarCharType(VarCharType.MAX_LENGTH), Types.IntegerType.get(), "int", "STRING"),
                 Arguments.of(new IntType(), Types.StringType.get(), "string", "INT"),
                 Arguments.of(new TimestampType(6), Types.TimestampType.withZone(), "timestamptz", "TIMESTAMP(6)"),
-                Arguments.of(new LocalZonedTimestampType(6), Types.TimestampType.withoutZone(), "timestamp",
+                Arguments.of(
+                        new LocalZonedTimestampType(6),
+                        Types.TimestampType.withoutZone(),
+                        "timestamp",
                         "TIMESTAMP_LTZ(6)"),
                 Arguments.of(new IntType(), Types.DoubleType.get(), "double", "INT"));
     }
 
     @ParameterizedTest(name = "{3} into {2}")
     @MethodSource("mismatches")
-    void otherPairsAreAPlanningErrorNamingColumnAndBothTypes(LogicalType queryType, Type tableType, String tableName,
-            String queryName) {
+    void otherPairsAreAPlanningErrorNamingColumnAndBothTypes(
+            LogicalType queryType, Type tableType, String tableName, String queryName) {
         createTable(tableType);
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, rowType(queryType)).build()))
+        assertThatThrownBy(() -> target.validate(
+                        IcebergSinks.hadoop(warehouse, rowType(queryType)).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("column 'v' has type " + tableName + " in the table")
                 .hasMessageContaining(queryName + " (");
@@ -141,16 +157,23 @@ class IcebergWriteSchemaTest {
     void fewerColumnsThanAPartitionedTableIsAPlanningErrorNamingTheMissingOnes() throws Exception {
         // optional columns, partitioned by the last one: upstream's validateWriteSchema accepts the
         // query, and Iceberg's row wrapper failed on the first row with ArrayIndexOutOfBoundsException
-        Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+        Schema schema = new Schema(
+                Types.NestedField.optional(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "note", Types.StringType.get()),
                 Types.NestedField.optional(3, "dt", Types.StringType.get()));
-        try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
-            catalog.createTable(TableIdentifier.of(Namespace.of("db"), "t"), schema,
-                    PartitionSpec.builderFor(schema).identity("dt").build(), Collections.emptyMap());
+        try (HadoopCatalog catalog =
+                new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
+            catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "t"),
+                    schema,
+                    PartitionSpec.builderFor(schema).identity("dt").build(),
+                    Collections.emptyMap());
         }
-        RowType twoColumns = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+        RowType twoColumns = RowType.of(
+                new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
                 new String[] {"id", "dt"});
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, twoColumns).build()))
+        assertThatThrownBy(() -> target.validate(
+                        IcebergSinks.hadoop(warehouse, twoColumns).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("column(s) [note] are missing")
                 .hasMessageContaining("[id, note, dt]");
@@ -160,10 +183,14 @@ class IcebergWriteSchemaTest {
     @ValueSource(strings = {"write-format=csv", "target-file-size-bytes=0", "snapshot-properties=flink.job-id:x"})
     void aRejectedStatementCreatesNoTable(String option) {
         String[] kv = option.split("=", 2);
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option(kv[0], kv[1]).build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option(kv[0], kv[1])
+                        .build()))
                 .hasMessageContaining(kv[0]);
-        try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
-            assertThat(catalog.tableExists(TableIdentifier.of(Namespace.of("db"), "t"))).isFalse();
+        try (HadoopCatalog catalog =
+                new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
+            assertThat(catalog.tableExists(TableIdentifier.of(Namespace.of("db"), "t")))
+                    .isFalse();
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
@@ -172,10 +199,14 @@ class IcebergWriteSchemaTest {
     @org.junit.jupiter.api.Test
     void anUpsertMisuseCreatesNoTable() {
         // upsert without a key: found by the checks of the staged table, before anything is created
-        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW).option("upsert-enabled", "true").build()))
+        assertThatThrownBy(() -> target.validate(IcebergSinks.hadoop(warehouse, Writes.ROW)
+                        .option("upsert-enabled", "true")
+                        .build()))
                 .hasMessageContaining("needs equality fields");
-        try (HadoopCatalog catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
-            assertThat(catalog.tableExists(TableIdentifier.of(Namespace.of("db"), "t"))).isFalse();
+        try (HadoopCatalog catalog =
+                new HadoopCatalog(new Configuration(), warehouse.toUri().toString())) {
+            assertThat(catalog.tableExists(TableIdentifier.of(Namespace.of("db"), "t")))
+                    .isFalse();
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }

@@ -59,7 +59,9 @@ final class ScanFixture {
             for (RowData row : rows) {
                 writer.write(row, Writes.NO_TIME);
             }
-            pending.addAll(writer.prepareCommit(false).stream().map(PendingCommit::payload).collect(Collectors.toList()));
+            pending.addAll(writer.prepareCommit(false).stream()
+                    .map(PendingCommit::payload)
+                    .collect(Collectors.toList()));
         }
         try (TargetCommitter committer = target.createCommitter(sink)) {
             committer.commit(Writes.request(IcebergSinks.JOB, OPERATOR, ++checkpoint, pending));
@@ -110,7 +112,8 @@ final class ScanFixture {
     static String format(RowData row, RowType type) {
         StringJoiner fields = new StringJoiner(",");
         for (int i = 0; i < type.getFieldCount(); i++) {
-            fields.add(String.valueOf(RowData.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row)));
+            fields.add(String.valueOf(
+                    RowData.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row)));
         }
         return fields.toString();
     }

@@ -1,8 +1,8 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.ExtensionLookup;
-import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.Payload;
+import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.source.SourceContext;
 
 import org.apache.flink.configuration.Configuration;

@@ -1,6 +1,7 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.testkit.TestSinkContext;
+
 import org.apache.iceberg.FileFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A write option comes from the sink's options, else the job's configuration, else the table's properties. */
 class WriteSettingsPrecedenceTest {
 
-    @TempDir Path warehouse;
+    @TempDir
+    Path warehouse;
 
     private final IcebergTargetFactory target = new IcebergTargetFactory();
 
@@ -24,10 +26,12 @@ class WriteSettingsPrecedenceTest {
             table.table().updateProperties().set("write.format.default", "avro").commit();
             assertThat(WriteSettings.of(table.table(), context).format()).isEqualTo(FileFormat.AVRO);
 
-            TestSinkContext withJob = context.toBuilder().jobOption("write-format", "orc").build();
+            TestSinkContext withJob =
+                    context.toBuilder().jobOption("write-format", "orc").build();
             assertThat(WriteSettings.of(table.table(), withJob).format()).isEqualTo(FileFormat.ORC);
 
-            TestSinkContext withOption = withJob.toBuilder().option("write-format", "parquet").build();
+            TestSinkContext withOption =
+                    withJob.toBuilder().option("write-format", "parquet").build();
             assertThat(WriteSettings.of(table.table(), withOption).format()).isEqualTo(FileFormat.PARQUET);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

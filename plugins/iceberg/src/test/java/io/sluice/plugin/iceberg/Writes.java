@@ -1,7 +1,7 @@
 package io.sluice.plugin.iceberg;
 
-import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetWriter;
@@ -27,8 +27,8 @@ import java.util.stream.Collectors;
 final class Writes {
 
     /** {@code id BIGINT, name STRING}. */
-    static final RowType ROW = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
-            new String[] {"id", "name"});
+    static final RowType ROW = RowType.of(
+            new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"id", "name"});
 
     static final RecordContext NO_TIME = new RecordContext() {
         @Override

@@ -70,7 +70,10 @@ public final class AvroRecordConverter implements RecordConverter {
     public RowData convert(Object record) {
         if (!(record instanceof IndexedRecord)) {
             throw new IllegalArgumentException("Not an Avro record of " + describe(IndexedRecord.class) + ": "
-                    + (record == null ? "null" : record.getClass().getName() + " of " + record.getClass().getClassLoader()));
+                    + (record == null
+                            ? "null"
+                            : record.getClass().getName() + " of "
+                                    + record.getClass().getClassLoader()));
         }
         return (RowData) root.convert(record);
     }
@@ -128,17 +131,21 @@ public final class AvroRecordConverter implements RecordConverter {
                 }
                 if (v == null) {
                     if (!nullable[i]) {
-                        throw new IllegalArgumentException("Avro field '" + fieldPath(i)
-                                + "' is null, but its schema has no null: " + schema.getFields().get(i).schema());
+                        throw new IllegalArgumentException(
+                                "Avro field '" + fieldPath(i) + "' is null, but its schema has no null: "
+                                        + schema.getFields().get(i).schema());
                     }
                     continue;
                 }
                 try {
                     row.setField(i, fields[i].convert(v));
                 } catch (ClassCastException e) {
-                    throw new IllegalArgumentException("Avro field '" + fieldPath(i) + "' of schema "
-                            + schema.getFields().get(i).schema() + " holds a " + v.getClass().getName()
-                            + ", which is not a value of that schema: " + e.getMessage(), e);
+                    throw new IllegalArgumentException(
+                            "Avro field '" + fieldPath(i) + "' of schema "
+                                    + schema.getFields().get(i).schema() + " holds a "
+                                    + v.getClass().getName()
+                                    + ", which is not a value of that schema: " + e.getMessage(),
+                            e);
                 }
             }
             return row;
@@ -171,8 +178,8 @@ public final class AvroRecordConverter implements RecordConverter {
             case LONG:
                 if ("time-micros".equals(logical)) {
                     // TIME is milliseconds: drop the microseconds, never read them as milliseconds
-                    return v -> v instanceof LocalTime ? millisOfDay((LocalTime) v)
-                            : (int) Math.floorDiv((Long) v, 1000L);
+                    return v ->
+                            v instanceof LocalTime ? millisOfDay((LocalTime) v) : (int) Math.floorDiv((Long) v, 1000L);
                 }
                 return timestampOrLong(logical);
             case FLOAT:
@@ -218,15 +225,16 @@ public final class AvroRecordConverter implements RecordConverter {
                             throw new IllegalArgumentException("Avro map '" + path + "' has a null key");
                         }
                         Object x = e.getValue();
-                        out.put(StringData.fromString(e.getKey().toString()),
+                        out.put(
+                                StringData.fromString(e.getKey().toString()),
                                 x == null ? nullOrFail(nullable, path + "{}") : value.convert(x));
                     }
                     return new GenericMapData(out);
                 };
             }
             default:
-                throw new IllegalArgumentException("Avro field '" + path + "': type " + schema.getType()
-                        + " has no row equivalent");
+                throw new IllegalArgumentException(
+                        "Avro field '" + path + "': type " + schema.getType() + " has no row equivalent");
         }
     }
 
@@ -243,20 +251,24 @@ public final class AvroRecordConverter implements RecordConverter {
         }
         switch (logical) {
             case "timestamp-millis":
-                return v -> v instanceof Instant ? TimestampData.fromInstant((Instant) v)
+                return v -> v instanceof Instant
+                        ? TimestampData.fromInstant((Instant) v)
                         : TimestampData.fromEpochMillis((Long) v);
             case "timestamp-micros":
                 return v -> v instanceof Instant ? TimestampData.fromInstant((Instant) v) : fromMicros((Long) v);
             case "timestamp-nanos":
                 return v -> v instanceof Instant ? TimestampData.fromInstant((Instant) v) : fromNanos((Long) v);
             case "local-timestamp-millis":
-                return v -> v instanceof LocalDateTime ? TimestampData.fromLocalDateTime((LocalDateTime) v)
+                return v -> v instanceof LocalDateTime
+                        ? TimestampData.fromLocalDateTime((LocalDateTime) v)
                         : TimestampData.fromEpochMillis((Long) v);
             case "local-timestamp-micros":
-                return v -> v instanceof LocalDateTime ? TimestampData.fromLocalDateTime((LocalDateTime) v)
+                return v -> v instanceof LocalDateTime
+                        ? TimestampData.fromLocalDateTime((LocalDateTime) v)
                         : fromMicros((Long) v);
             case "local-timestamp-nanos":
-                return v -> v instanceof LocalDateTime ? TimestampData.fromLocalDateTime((LocalDateTime) v)
+                return v -> v instanceof LocalDateTime
+                        ? TimestampData.fromLocalDateTime((LocalDateTime) v)
                         : fromNanos((Long) v);
             default:
                 return v -> (Long) v;
@@ -296,8 +308,8 @@ public final class AvroRecordConverter implements RecordConverter {
             try {
                 value = value.setScale(scale, RoundingMode.UNNECESSARY);
             } catch (ArithmeticException e) {
-                throw new IllegalArgumentException("Avro decimal '" + path + "': " + value + " has more than "
-                        + scale + " digits after the point");
+                throw new IllegalArgumentException("Avro decimal '" + path + "': " + value + " has more than " + scale
+                        + " digits after the point");
             }
         }
         DecimalData decimal = DecimalData.fromBigDecimal(value, precision, scale);

@@ -40,8 +40,8 @@ public final class AvroRowTypes {
      */
     public static RowType rowType(Schema schema) {
         if (schema.getType() != Schema.Type.RECORD) {
-            throw new IllegalArgumentException("An Avro schema for rows must be a record, not " + schema.getType()
-                    + ": " + schema);
+            throw new IllegalArgumentException(
+                    "An Avro schema for rows must be a record, not " + schema.getType() + ": " + schema);
         }
         return (RowType) convert(schema, "", new HashSet<>());
     }
@@ -121,8 +121,11 @@ public final class AvroRowTypes {
                 if (schema.getLogicalType() instanceof LogicalTypes.Decimal) {
                     LogicalTypes.Decimal decimal = (LogicalTypes.Decimal) schema.getLogicalType();
                     if (decimal.getPrecision() > DecimalType.MAX_PRECISION) {
-                        throw unsupported(path, schema, "decimal precision " + decimal.getPrecision()
-                                + " is more than Flink's " + DecimalType.MAX_PRECISION);
+                        throw unsupported(
+                                path,
+                                schema,
+                                "decimal precision " + decimal.getPrecision() + " is more than Flink's "
+                                        + DecimalType.MAX_PRECISION);
                     }
                     return new DecimalType(false, decimal.getPrecision(), decimal.getScale());
                 }
@@ -131,7 +134,9 @@ public final class AvroRowTypes {
                 return new ArrayType(false, convert(schema.getElementType(), path + "[]", enclosing));
             case MAP:
                 // Avro map keys are strings, always present
-                return new MapType(false, new VarCharType(false, VarCharType.MAX_LENGTH),
+                return new MapType(
+                        false,
+                        new VarCharType(false, VarCharType.MAX_LENGTH),
                         convert(schema.getValueType(), path + "{}", enclosing));
             default:
                 throw unsupported(path, schema, "type " + schema.getType() + " has no row equivalent");
@@ -172,7 +177,7 @@ public final class AvroRowTypes {
     }
 
     private static IllegalArgumentException unsupported(String path, Schema schema, String why) {
-        return new IllegalArgumentException("Avro " + (path.isEmpty() ? "schema" : "field '" + path + "'")
-                + ": " + why + " (" + schema + ")");
+        return new IllegalArgumentException(
+                "Avro " + (path.isEmpty() ? "schema" : "field '" + path + "'") + ": " + why + " (" + schema + ")");
     }
 }

@@ -24,23 +24,21 @@ import java.util.List;
 public final class SpiWrappers {
 
     /** Every SPI factory type, in the order extensions are listed. */
-    public static final List<Class<? extends SluiceFactory>> SPI_TYPES =
-            Collections.unmodifiableList(
-                    Arrays.asList(
-                            TargetFactory.class,
-                            FormatFactory.class,
-                            RowEncodingFormat.class,
-                            BulkWritingFormat.class,
-                            StreamReadingFormat.class,
-                            BulkReadingFormat.class,
-                            BucketAssignerFactory.class,
-                            RollingPolicyFactory.class,
-                            CommitPolicyFactory.class,
-                            PartitionTimeExtractorFactory.class,
-                            FileEnumeratorFactory.class,
-                            FileCompactorFactory.class,
-                            TargetCatalogFactory.class,
-                            ScanSourceFactory.class));
+    public static final List<Class<? extends SluiceFactory>> SPI_TYPES = Collections.unmodifiableList(Arrays.asList(
+            TargetFactory.class,
+            FormatFactory.class,
+            RowEncodingFormat.class,
+            BulkWritingFormat.class,
+            StreamReadingFormat.class,
+            BulkReadingFormat.class,
+            BucketAssignerFactory.class,
+            RollingPolicyFactory.class,
+            CommitPolicyFactory.class,
+            PartitionTimeExtractorFactory.class,
+            FileEnumeratorFactory.class,
+            FileCompactorFactory.class,
+            TargetCatalogFactory.class,
+            ScanSourceFactory.class));
 
     private SpiWrappers() {}
 

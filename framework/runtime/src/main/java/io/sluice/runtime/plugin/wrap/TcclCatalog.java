@@ -228,7 +228,8 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void alterTable(ObjectPath objectPath, CatalogBaseTable table, List<TableChange> changes, boolean ignoreIfNotExists)
+    public void alterTable(
+            ObjectPath objectPath, CatalogBaseTable table, List<TableChange> changes, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTable(objectPath, table, changes, ignoreIfNotExists);
@@ -252,7 +253,8 @@ public class TcclCatalog implements Catalog, PluginBound {
 
     @Override
     public List<CatalogPartitionSpec> listPartitions(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
-            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException, CatalogException {
+            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException,
+                    CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listPartitions(objectPath, partitionSpec);
         }
@@ -282,8 +284,13 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void createPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogPartition partition, boolean ignoreIfExists)
-            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException, PartitionAlreadyExistsException, CatalogException {
+    public void createPartition(
+            ObjectPath objectPath,
+            CatalogPartitionSpec partitionSpec,
+            CatalogPartition partition,
+            boolean ignoreIfExists)
+            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException,
+                    PartitionAlreadyExistsException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.createPartition(objectPath, partitionSpec, partition, ignoreIfExists);
         }
@@ -298,7 +305,11 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void alterPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogPartition partition, boolean ignoreIfNotExists)
+    public void alterPartition(
+            ObjectPath objectPath,
+            CatalogPartitionSpec partitionSpec,
+            CatalogPartition partition,
+            boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterPartition(objectPath, partitionSpec, partition, ignoreIfNotExists);
@@ -389,7 +400,8 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public List<CatalogTableStatistics> bulkGetPartitionStatistics(ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
+    public List<CatalogTableStatistics> bulkGetPartitionStatistics(
+            ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
             throws PartitionNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.bulkGetPartitionStatistics(objectPath, partitionSpecs);
@@ -397,7 +409,8 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public CatalogColumnStatistics getPartitionColumnStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
+    public CatalogColumnStatistics getPartitionColumnStatistics(
+            ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
             throws PartitionNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.getPartitionColumnStatistics(objectPath, partitionSpec);
@@ -405,7 +418,8 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public List<CatalogColumnStatistics> bulkGetPartitionColumnStatistics(ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
+    public List<CatalogColumnStatistics> bulkGetPartitionColumnStatistics(
+            ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
             throws PartitionNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.bulkGetPartitionColumnStatistics(objectPath, partitionSpecs);
@@ -413,7 +427,8 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void alterTableStatistics(ObjectPath objectPath, CatalogTableStatistics statistics, boolean ignoreIfNotExists)
+    public void alterTableStatistics(
+            ObjectPath objectPath, CatalogTableStatistics statistics, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTableStatistics(objectPath, statistics, ignoreIfNotExists);
@@ -421,7 +436,8 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void alterTableColumnStatistics(ObjectPath objectPath, CatalogColumnStatistics columnStatistics, boolean ignoreIfNotExists)
+    public void alterTableColumnStatistics(
+            ObjectPath objectPath, CatalogColumnStatistics columnStatistics, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException, TablePartitionedException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterTableColumnStatistics(objectPath, columnStatistics, ignoreIfNotExists);
@@ -429,7 +445,11 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void alterPartitionStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogTableStatistics statistics, boolean ignoreIfNotExists)
+    public void alterPartitionStatistics(
+            ObjectPath objectPath,
+            CatalogPartitionSpec partitionSpec,
+            CatalogTableStatistics statistics,
+            boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterPartitionStatistics(objectPath, partitionSpec, statistics, ignoreIfNotExists);
@@ -437,7 +457,11 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public void alterPartitionColumnStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, CatalogColumnStatistics columnStatistics, boolean ignoreIfNotExists)
+    public void alterPartitionColumnStatistics(
+            ObjectPath objectPath,
+            CatalogPartitionSpec partitionSpec,
+            CatalogColumnStatistics columnStatistics,
+            boolean ignoreIfNotExists)
             throws PartitionNotExistException, CatalogException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.alterPartitionColumnStatistics(objectPath, partitionSpec, columnStatistics, ignoreIfNotExists);

@@ -8,8 +8,7 @@ import io.sluice.spi.sink.SinkContext;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** {@link CommitPolicyFactory} of a plugin, called under the plugin's context class loader. */
-public final class TcclCommitPolicyFactory extends TcclFactory<CommitPolicyFactory>
-        implements CommitPolicyFactory {
+public final class TcclCommitPolicyFactory extends TcclFactory<CommitPolicyFactory> implements CommitPolicyFactory {
 
     public TcclCommitPolicyFactory(CommitPolicyFactory delegate, ClassLoader loader) {
         super(delegate, loader);

@@ -7,8 +7,7 @@ import io.sluice.spi.sink.SinkContext;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
 /** {@link RollingPolicyFactory} of a plugin, called under the plugin's context class loader. */
-public final class TcclRollingPolicyFactory extends TcclFactory<RollingPolicyFactory>
-        implements RollingPolicyFactory {
+public final class TcclRollingPolicyFactory extends TcclFactory<RollingPolicyFactory> implements RollingPolicyFactory {
 
     public TcclRollingPolicyFactory(RollingPolicyFactory delegate, ClassLoader loader) {
         super(delegate, loader);

@@ -26,16 +26,17 @@ public final class TcclStreamFormat implements StreamFormat<RowData>, PluginBoun
     }
 
     @Override
-    public StreamFormat.Reader<RowData> createReader(Configuration config, FSDataInputStream stream, long fileLen,
-            long splitEnd) throws IOException {
+    public StreamFormat.Reader<RowData> createReader(
+            Configuration config, FSDataInputStream stream, long fileLen, long splitEnd) throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.createReader(config, stream, fileLen, splitEnd), loader);
         }
     }
 
     @Override
-    public StreamFormat.Reader<RowData> restoreReader(Configuration config, FSDataInputStream stream, long restoredOffset,
-            long fileLen, long splitEnd) throws IOException {
+    public StreamFormat.Reader<RowData> restoreReader(
+            Configuration config, FSDataInputStream stream, long restoredOffset, long fileLen, long splitEnd)
+            throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Reader(delegate.restoreReader(config, stream, restoredOffset, fileLen, splitEnd), loader);
         }

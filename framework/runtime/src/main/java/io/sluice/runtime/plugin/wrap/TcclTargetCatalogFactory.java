@@ -3,7 +3,6 @@ package io.sluice.runtime.plugin.wrap;
 import io.sluice.spi.catalog.CatalogContext;
 import io.sluice.spi.catalog.TargetCatalogFactory;
 
-import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
@@ -24,7 +23,8 @@ public final class TcclTargetCatalogFactory extends TcclFactory<TargetCatalogFac
     }
 
     @Override
-    public Map<String, String> tableOptions(CatalogContext context, ObjectPath table, Map<String, String> tableProperties) {
+    public Map<String, String> tableOptions(
+            CatalogContext context, ObjectPath table, Map<String, String> tableProperties) {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.tableOptions(context, table, tableProperties);
         }

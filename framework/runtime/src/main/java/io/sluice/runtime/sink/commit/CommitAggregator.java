@@ -10,13 +10,13 @@ import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 
 import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -108,9 +108,11 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
 
     /** checkpoint id (or EOI) -> what the writers handed over for it, not emitted yet. */
     private transient TreeMap<Long, List<Committable.Entry>> pending;
+
     private transient ListState<byte[]> pendingState;
     /** partition -> processing time it was first written (the earliest of its writers). */
     private transient TreeMap<String, Long> waitingPartitions;
+
     private transient ListState<Tuple2<String, Long>> waitingState;
     private transient CompactionPlanner compaction;
     private transient ListState<byte[]> compactionState;
@@ -118,6 +120,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     private transient String operatorId;
     /** New with every start and restore: see {@link Committable#epoch()}. */
     private transient String epoch;
+
     private transient PartitionCommitTrigger trigger;
     private transient PluginLifecycle.Attachment attachment;
     private transient long watermark;
@@ -126,9 +129,11 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
      * #NOT_SNAPSHOTTED}: made at the end of input, in no snapshot yet).
      */
     private transient TreeMap<Long, List<Committable>> uncommitted;
+
     private transient ListState<byte[]> uncommittedState;
     /** From the restored checkpoint, which completed: committed in {@link #open}. */
     private transient List<Committable> restoredUncommitted;
+
     private transient Committer<Committable> committer;
     private transient boolean checkpointing;
 
@@ -156,19 +161,23 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         waitingPartitions = new TreeMap<>();
         watermark = Long.MIN_VALUE;
         // Flink's own tuple serializer: its snapshot, kept by Flink with the state, reads old bytes
-        waitingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                "sluice-waiting-partitions", Types.TUPLE(Types.STRING, Types.LONG)));
-        pendingState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                PENDING_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        waitingState = context.getOperatorStateStore()
+                .getListState(
+                        new ListStateDescriptor<>("sluice-waiting-partitions", Types.TUPLE(Types.STRING, Types.LONG)));
+        pendingState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>(
+                        PENDING_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         readPending(pendingState.get(), pending);
         for (Tuple2<String, Long> t : waitingState.get()) {
             waitingPartitions.merge(t.f0, t.f1, Math::min);
         }
         compaction = CompactionPlanner.of(descriptor.configuration(), descriptor.options());
-        compactionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                COMPACTION_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        ListState<byte[]> unframedCompactionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                UNFRAMED_COMPACTION_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        compactionState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>(
+                        COMPACTION_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        ListState<byte[]> unframedCompactionState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>(
+                        UNFRAMED_COMPACTION_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         for (byte[] snapshot : unframedCompactionState.get()) {
             compaction.restoreUnframed(snapshot);
         }
@@ -178,8 +187,9 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             compaction.restore(snapshot);
         }
         uncommitted = new TreeMap<>();
-        uncommittedState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(
-                UNCOMMITTED_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        uncommittedState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>(
+                        UNCOMMITTED_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         restoredUncommitted = readUncommitted(uncommittedState.get());
     }
 
@@ -211,8 +221,8 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     static List<byte[]> pendingState(TreeMap<Long, List<Committable.Entry>> pending) throws IOException {
         List<byte[]> state = new ArrayList<>(pending.size());
         for (Map.Entry<Long, List<Committable.Entry>> e : pending.entrySet()) {
-            Committable c = new Committable(e.getKey(), "", "", "", e.getValue(), Collections.emptyList(),
-                    Collections.emptyList());
+            Committable c = new Committable(
+                    e.getKey(), "", "", "", e.getValue(), Collections.emptyList(), Collections.emptyList());
             state.add(SimpleVersionedSerialization.writeVersionAndSerialize(new CommittableSerializer(), c));
         }
         return state;
@@ -241,8 +251,12 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             restoredUncommitted = Collections.emptyList();
         }
         if (tracksPartitions) {
-            trigger = new PartitionCommitTrigger(new TaskSinkContext(descriptor,
-                    getRuntimeContext().getJobInfo().getJobId().toHexString(), 0, 1, getMetricGroup(),
+            trigger = new PartitionCommitTrigger(new TaskSinkContext(
+                    descriptor,
+                    getRuntimeContext().getJobInfo().getJobId().toHexString(),
+                    0,
+                    1,
+                    getMetricGroup(),
                     descriptor.registry()));
         }
     }
@@ -277,7 +291,8 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
                         + " run in BATCH mode; this job committed at checkpoint " + message.getCheckpointIdOrEOI());
             }
             Committable c = ((CommittableWithLineage<Committable>) message).getCommittable();
-            pending.computeIfAbsent(message.getCheckpointIdOrEOI(), k -> new ArrayList<>()).addAll(c.entries());
+            pending.computeIfAbsent(message.getCheckpointIdOrEOI(), k -> new ArrayList<>())
+                    .addAll(c.entries());
         }
     }
 
@@ -302,7 +317,9 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         List<Committable> atEnd = uncommitted.remove(NOT_SNAPSHOTTED);
         if (atEnd != null) {
             // the first snapshot that holds them: its completion commits them
-            uncommitted.computeIfAbsent(context.getCheckpointId(), k -> new ArrayList<>()).addAll(atEnd);
+            uncommitted
+                    .computeIfAbsent(context.getCheckpointId(), k -> new ArrayList<>())
+                    .addAll(atEnd);
         }
         List<Committable> all = new ArrayList<>();
         uncommitted.values().forEach(all::addAll);
@@ -387,8 +404,14 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             List<Committable.Entry> entries = pending.containsKey(id) ? pending.remove(id) : new ArrayList<>();
             // due partitions go with the last committable: all their files are committed before
             boolean last = i == ids.size() - 1;
-            made.add(new Committable(id, jobId, operatorId, epoch, entries,
-                    last ? units : new ArrayList<>(), last ? due : new ArrayList<>()));
+            made.add(new Committable(
+                    id,
+                    jobId,
+                    operatorId,
+                    epoch,
+                    entries,
+                    last ? units : new ArrayList<>(),
+                    last ? due : new ArrayList<>()));
         }
         return made;
     }
@@ -449,7 +472,9 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         Iterator<Map.Entry<String, Long>> it = waitingPartitions.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Long> e = it.next();
-            if (all || (trigger.isReady(e.getKey(), e.getValue(), now, watermark) && !compaction.isWaiting(e.getKey()))) {
+            if (all
+                    || (trigger.isReady(e.getKey(), e.getValue(), now, watermark)
+                            && !compaction.isWaiting(e.getKey()))) {
                 due.add(e.getKey());
                 it.remove();
             }

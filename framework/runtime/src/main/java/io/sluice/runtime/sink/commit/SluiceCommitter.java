@@ -2,15 +2,14 @@ package io.sluice.runtime.sink.commit;
 
 import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.FailFast;
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.TaskSinkContext;
 import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
-import io.sluice.spi.sink.CompactionUnit;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CompactionUnit;
 import io.sluice.spi.sink.TargetCommitter;
-
-import io.sluice.runtime.sink.SinkDescriptor;
-import io.sluice.runtime.sink.TaskSinkContext;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.MetricGroup;
@@ -43,16 +42,23 @@ public final class SluiceCommitter implements Committer<Committable> {
      * The committer of a sink: the target's, with the commit policies its options configure, as
      * subtask {@code subtask} of {@code subtasks}; attached to the plugins until closed.
      */
-    public static SluiceCommitter forSink(SinkDescriptor descriptor, String jobId, int subtask, int subtasks,
-            MetricGroup metrics) throws IOException {
+    public static SluiceCommitter forSink(
+            SinkDescriptor descriptor, String jobId, int subtask, int subtasks, MetricGroup metrics)
+            throws IOException {
         PluginLifecycle.Attachment attachment = PluginLifecycle.attach(null);
         try {
-            TaskSinkContext context = new TaskSinkContext(descriptor, jobId, subtask, subtasks, metrics,
-                    descriptor.registry());
+            TaskSinkContext context =
+                    new TaskSinkContext(descriptor, jobId, subtask, subtasks, metrics, descriptor.registry());
             PartitionCommitPolicies policies = PartitionCommitPolicies.isConfigured(descriptor.configuration())
-                    ? new PartitionCommitPolicies(context) : null;
-            return new SluiceCommitter(descriptor.targetFactory().createCommitter(context),
-                    descriptor.pluginId(), descriptor.target(), jobId, policies, attachment);
+                    ? new PartitionCommitPolicies(context)
+                    : null;
+            return new SluiceCommitter(
+                    descriptor.targetFactory().createCommitter(context),
+                    descriptor.pluginId(),
+                    descriptor.target(),
+                    jobId,
+                    policies,
+                    attachment);
         } catch (IOException | RuntimeException e) {
             attachment.close();
             throw e;
@@ -65,14 +71,19 @@ public final class SluiceCommitter implements Committer<Committable> {
     }
 
     /** A committer attached to nothing (tests). */
-    public SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
-            PartitionCommitPolicies policies) {
+    public SluiceCommitter(
+            TargetCommitter committer, String pluginId, String target, String jobId, PartitionCommitPolicies policies) {
         this(committer, pluginId, target, jobId, policies, PluginLifecycle.Attachment.NONE);
     }
 
     /** @param attachment closed with the committer */
-    public SluiceCommitter(TargetCommitter committer, String pluginId, String target, String jobId,
-            PartitionCommitPolicies policies, PluginLifecycle.Attachment attachment) {
+    public SluiceCommitter(
+            TargetCommitter committer,
+            String pluginId,
+            String target,
+            String jobId,
+            PartitionCommitPolicies policies,
+            PluginLifecycle.Attachment attachment) {
         this.attachment = attachment;
         this.committer = committer;
         this.pluginId = pluginId;
@@ -146,7 +157,12 @@ public final class SluiceCommitter implements Committer<Committable> {
         private final List<Payload> pending;
         private final List<CompactionUnit> compactions;
 
-        Request(String jobId, String operatorId, String epoch, long checkpointId, List<Payload> pending,
+        Request(
+                String jobId,
+                String operatorId,
+                String epoch,
+                long checkpointId,
+                List<Payload> pending,
                 List<CompactionUnit> compactions) {
             this.jobId = jobId;
             this.operatorId = operatorId;

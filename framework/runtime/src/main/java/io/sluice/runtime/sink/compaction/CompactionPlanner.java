@@ -1,11 +1,10 @@
 package io.sluice.runtime.sink.compaction;
 
-import io.sluice.spi.FileOptions;
-
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
+import io.sluice.spi.FileOptions;
 
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
@@ -42,12 +41,13 @@ public final class CompactionPlanner {
     private final int everyCheckpoints;
     /** bucket -> files waiting, in the order they arrived. */
     private final LinkedHashMap<String, List<Committable.Entry>> waiting = new LinkedHashMap<>();
+
     private int checkpointsSinceCompaction;
 
     public CompactionPlanner(boolean enabled, long targetSize, int everyCheckpoints) {
         if (targetSize <= 0) {
-            throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_FILE_SIZE.key() + "' " + targetSize
-                    + ": must be positive");
+            throw new IllegalArgumentException(
+                    "Invalid '" + SluiceOptions.COMPACTION_FILE_SIZE.key() + "' " + targetSize + ": must be positive");
         }
         if (everyCheckpoints < 0) {
             throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_CHECKPOINTS.key() + "' "
@@ -60,9 +60,13 @@ public final class CompactionPlanner {
 
     /** The planner a sink's options describe. */
     public static CompactionPlanner of(ReadableConfig options, Map<String, String> raw) {
-        MemorySize size = options.getOptional(SluiceOptions.COMPACTION_FILE_SIZE).orElseGet(() ->
-                raw.containsKey(ROLLING_FILE_SIZE) ? MemorySize.parse(raw.get(ROLLING_FILE_SIZE)) : DEFAULT_FILE_SIZE);
-        return new CompactionPlanner(options.get(SluiceOptions.AUTO_COMPACTION), size.getBytes(),
+        MemorySize size = options.getOptional(SluiceOptions.COMPACTION_FILE_SIZE)
+                .orElseGet(() -> raw.containsKey(ROLLING_FILE_SIZE)
+                        ? MemorySize.parse(raw.get(ROLLING_FILE_SIZE))
+                        : DEFAULT_FILE_SIZE);
+        return new CompactionPlanner(
+                options.get(SluiceOptions.AUTO_COMPACTION),
+                size.getBytes(),
                 options.get(SluiceOptions.COMPACTION_CHECKPOINTS));
     }
 
@@ -78,10 +82,11 @@ public final class CompactionPlanner {
      */
     public List<Committable.Unit> onCheckpoint(boolean endOfInput) {
         checkpointsSinceCompaction++;
-        boolean all = endOfInput || !enabled
-                || (everyCheckpoints > 0 && checkpointsSinceCompaction >= everyCheckpoints);
+        boolean all =
+                endOfInput || !enabled || (everyCheckpoints > 0 && checkpointsSinceCompaction >= everyCheckpoints);
         List<Committable.Unit> units = new ArrayList<>();
-        Iterator<Map.Entry<String, List<Committable.Entry>>> it = waiting.entrySet().iterator();
+        Iterator<Map.Entry<String, List<Committable.Entry>>> it =
+                waiting.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, List<Committable.Entry>> bucket = it.next();
             List<Committable.Entry> files = bucket.getValue();
@@ -162,8 +167,8 @@ public final class CompactionPlanner {
     public byte[] snapshot() throws IOException {
         List<Committable.Entry> all = new ArrayList<>();
         waiting.values().forEach(all::addAll);
-        return SimpleVersionedSerialization.writeVersionAndSerialize(StateSerializer.INSTANCE,
-                new State(checkpointsSinceCompaction, all));
+        return SimpleVersionedSerialization.writeVersionAndSerialize(
+                StateSerializer.INSTANCE, new State(checkpointsSinceCompaction, all));
     }
 
     /** Adds what a {@link #snapshot()} held (several, when aggregator states are merged). */

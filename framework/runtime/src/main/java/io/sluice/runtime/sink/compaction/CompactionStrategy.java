@@ -1,7 +1,7 @@
 package io.sluice.runtime.sink.compaction;
 
-import io.sluice.runtime.sink.SluiceSinkBuilder;
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.sink.SluiceSinkBuilder;
 
 import org.apache.flink.configuration.MemorySize;
 

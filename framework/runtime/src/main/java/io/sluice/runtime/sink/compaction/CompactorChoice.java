@@ -1,10 +1,9 @@
 package io.sluice.runtime.sink.compaction;
 
-import io.sluice.runtime.plugin.Extensions;
-import io.sluice.spi.FileOptions;
-
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.Extensions;
 import io.sluice.spi.ExtensionLookup;
+import io.sluice.spi.FileOptions;
 import io.sluice.spi.compact.CompactorContext;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.BulkReadingFormat;
@@ -28,19 +27,22 @@ public final class CompactorChoice {
 
     private CompactorChoice() {}
 
-    public static FileCompactorFactory factory(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
+    public static FileCompactorFactory factory(
+            ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
         CompactorContext context = context(options, raw, extensions);
         String name = options.getOptional(SluiceOptions.COMPACTION_COMPACTOR)
                 .orElse(context.bulkFormat() ? RECORD_WISE : CONCAT);
-        return Extensions.byNameOrClass(extensions, FileCompactorFactory.class, name,
-                SluiceOptions.COMPACTION_COMPACTOR.key());
+        return Extensions.byNameOrClass(
+                extensions, FileCompactorFactory.class, name, SluiceOptions.COMPACTION_COMPACTOR.key());
     }
 
-    public static CompactorContext context(ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
+    public static CompactorContext context(
+            ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
         String format = raw.get(FileOptions.FORMAT.key());
         boolean bulk = format != null && Formats.offers(extensions, BulkWritingFormat.class, format);
-        boolean readable = format != null && (Formats.offers(extensions, StreamReadingFormat.class, format)
-                || Formats.offers(extensions, BulkReadingFormat.class, format));
+        boolean readable = format != null
+                && (Formats.offers(extensions, StreamReadingFormat.class, format)
+                        || Formats.offers(extensions, BulkReadingFormat.class, format));
         return new CompactorContext() {
             @Override
             public String format() {

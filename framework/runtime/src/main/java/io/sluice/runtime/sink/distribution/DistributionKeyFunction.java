@@ -33,9 +33,12 @@ final class DistributionKeyFunction extends RichMapFunction<RowData, Tuple2<Stri
     @Override
     public void open(OpenContext openContext) throws Exception {
         attachment = PluginLifecycle.attach(null);
-        TaskSinkContext context = new TaskSinkContext(descriptor, getRuntimeContext().getJobInfo().getJobId().toHexString(),
+        TaskSinkContext context = new TaskSinkContext(
+                descriptor,
+                getRuntimeContext().getJobInfo().getJobId().toHexString(),
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(), getRuntimeContext().getMetricGroup(),
+                getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+                getRuntimeContext().getMetricGroup(),
                 descriptor.registry());
         key = descriptor.targetFactory().distributionKey(context);
     }

@@ -70,12 +70,13 @@ public final class WriterDistribution {
         Set<DistributionMode> allowed = target.distributionModes(context);
         if (!allowed.contains(mode)) {
             throw new IllegalArgumentException("Invalid " + source + ": target '" + descriptor.target()
-                    + "' writes with " + allowed.stream().map(WriterDistribution::name).sorted()
-                            .collect(Collectors.joining(", ")) + " here");
+                    + "' writes with "
+                    + allowed.stream().map(WriterDistribution::name).sorted().collect(Collectors.joining(", "))
+                    + " here");
         }
         if (mode == DistributionMode.RANGE) {
-            throw new IllegalArgumentException("Invalid " + source + ": Sluice does not distribute by range yet;"
-                    + " use 'none' or 'hash'");
+            throw new IllegalArgumentException(
+                    "Invalid " + source + ": Sluice does not distribute by range yet;" + " use 'none' or 'hash'");
         }
         return mode;
     }
@@ -87,7 +88,9 @@ public final class WriterDistribution {
             }
         }
         throw new IllegalArgumentException("Invalid '" + SluiceOptions.DISTRIBUTION_MODE.key() + "' '" + value
-                + "': one of " + Arrays.stream(DistributionMode.values()).map(WriterDistribution::name)
+                + "': one of "
+                + Arrays.stream(DistributionMode.values())
+                        .map(WriterDistribution::name)
                         .collect(Collectors.joining(", ")));
     }
 
@@ -110,13 +113,15 @@ public final class WriterDistribution {
         try {
             descriptor.targetFactory().distributionKey(context);
         } catch (IllegalArgumentException nothingToDistributeBy) {
-            LOG.warn("Target '{}' writes with distribution mode 'none' instead of '{}': {}", descriptor.target(),
-                    name(mode), nothingToDistributeBy.getMessage());
+            LOG.warn(
+                    "Target '{}' writes with distribution mode 'none' instead of '{}': {}",
+                    descriptor.target(),
+                    name(mode),
+                    nothingToDistributeBy.getMessage());
             return input;
         }
         InternalTypeInfo<RowData> rows = InternalTypeInfo.of(descriptor.rowType());
-        return input
-                .map(new DistributionKeyFunction(descriptor))
+        return input.map(new DistributionKeyFunction(descriptor))
                 .returns(Types.TUPLE(Types.STRING, rows))
                 .name("Distribution key: " + descriptor.target())
                 .keyBy(new ByKey(), Types.STRING)
@@ -136,7 +141,8 @@ public final class WriterDistribution {
     }
 
     /** The row of a keyed row. */
-    private static final class Row implements org.apache.flink.api.common.functions.MapFunction<Tuple2<String, RowData>, RowData> {
+    private static final class Row
+            implements org.apache.flink.api.common.functions.MapFunction<Tuple2<String, RowData>, RowData> {
         private static final long serialVersionUID = 1L;
 
         @Override

@@ -30,8 +30,10 @@ final class DefaultPartitionTimeExtractor implements PartitionTimeExtractor {
         try {
             this.formatter = DateTimeFormatter.ofPattern(formatterPattern);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid 'partition.time-extractor.timestamp-formatter' '"
-                    + formatterPattern + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Invalid 'partition.time-extractor.timestamp-formatter' '" + formatterPattern + "': "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -58,9 +60,11 @@ final class DefaultPartitionTimeExtractor implements PartitionTimeExtractor {
                 try {
                     return LocalDate.parse(text).atStartOfDay();
                 } catch (DateTimeParseException e) {
-                    throw new IllegalArgumentException("Cannot extract a time from partition " + keys + "=" + values
-                            + ": '" + text + "' does not match 'partition.time-extractor.timestamp-formatter' '"
-                            + formatterPattern + "'", notDateTime);
+                    throw new IllegalArgumentException(
+                            "Cannot extract a time from partition " + keys + "=" + values
+                                    + ": '" + text + "' does not match 'partition.time-extractor.timestamp-formatter' '"
+                                    + formatterPattern + "'",
+                            notDateTime);
                 }
             }
         }

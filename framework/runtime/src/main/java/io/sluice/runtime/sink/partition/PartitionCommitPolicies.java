@@ -1,14 +1,14 @@
 package io.sluice.runtime.sink.partition;
 
-import io.sluice.runtime.plugin.Extensions;
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.Extensions;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionCommitContext;
-import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.Path;
@@ -36,12 +36,14 @@ public final class PartitionCommitPolicies {
     /** Whether any policy is configured; without one, partitions need no tracking at all. */
     public static boolean isConfigured(ReadableConfig options) {
         return options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_KIND)
-                .map(kinds -> !kinds.trim().isEmpty()).orElse(false);
+                .map(kinds -> !kinds.trim().isEmpty())
+                .orElse(false);
     }
 
     private static List<CommitPolicy> create(ReadableConfig options, SinkContext context) {
         List<CommitPolicy> policies = new ArrayList<>();
-        String kinds = options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_KIND).orElse("");
+        String kinds =
+                options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_KIND).orElse("");
         ExtensionLookup extensions = context.extensions();
         for (String kind : kinds.split(",")) {
             kind = kind.trim();
@@ -49,16 +51,25 @@ public final class PartitionCommitPolicies {
                 continue;
             }
             if (kind.equals("custom")) {
-                String classes = options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_CLASS).orElseThrow(() ->
-                        new IllegalArgumentException("'" + SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key()
-                                + "' 'custom' needs '" + SluiceOptions.PARTITION_COMMIT_POLICY_CLASS.key() + "'"));
+                String classes = options.getOptional(SluiceOptions.PARTITION_COMMIT_POLICY_CLASS)
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                "'" + SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key() + "' 'custom' needs '"
+                                        + SluiceOptions.PARTITION_COMMIT_POLICY_CLASS.key() + "'"));
                 for (String name : classes.split(",")) {
-                    policies.add(Extensions.byNameOrClass(extensions, CommitPolicyFactory.class, name.trim(),
-                            SluiceOptions.PARTITION_COMMIT_POLICY_CLASS.key()).create(context));
+                    policies.add(Extensions.byNameOrClass(
+                                    extensions,
+                                    CommitPolicyFactory.class,
+                                    name.trim(),
+                                    SluiceOptions.PARTITION_COMMIT_POLICY_CLASS.key())
+                            .create(context));
                 }
             } else {
-                policies.add(Extensions.byNameOrClass(extensions, CommitPolicyFactory.class, kind,
-                        SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key()).create(context));
+                policies.add(Extensions.byNameOrClass(
+                                extensions,
+                                CommitPolicyFactory.class,
+                                kind,
+                                SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key())
+                        .create(context));
             }
         }
         return policies;
@@ -81,8 +92,10 @@ public final class PartitionCommitPolicies {
             @Override
             public Path partitionLocation() {
                 try {
-                    return committer.partitionLocation(partition).orElseThrow(() -> new IllegalStateException(
-                            "Target '" + target + "' has no partition directories: a commit policy of '"
+                    return committer
+                            .partitionLocation(partition)
+                            .orElseThrow(() -> new IllegalStateException("Target '" + target
+                                    + "' has no partition directories: a commit policy of '"
                                     + SluiceOptions.PARTITION_COMMIT_POLICY_KIND.key() + "' asked for the location of"
                                     + " partition '" + partition + "'"));
                 } catch (IOException e) {

@@ -1,7 +1,7 @@
 package io.sluice.runtime.sink.partition;
 
-import io.sluice.runtime.plugin.Extensions;
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.Extensions;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.partition.PartitionTimeExtractor;
 import io.sluice.spi.partition.PartitionTimeExtractorFactory;
@@ -27,7 +27,10 @@ import java.util.regex.Pattern;
  */
 public final class PartitionCommitTrigger {
 
-    private enum Kind { PROCESS_TIME, PARTITION_TIME }
+    private enum Kind {
+        PROCESS_TIME,
+        PARTITION_TIME
+    }
 
     private final Kind kind;
     private final long delayMillis;
@@ -62,8 +65,10 @@ public final class PartitionCommitTrigger {
                     + extractorKind + "': expected 'default' or 'custom'");
         }
         // the constructor parses the formatter and reports it with the option's name
-        new DefaultPartitionTimeExtractor(null, options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER));
-        String pattern = options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN).orElse(null);
+        new DefaultPartitionTimeExtractor(
+                null, options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER));
+        String pattern = options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN)
+                .orElse(null);
         if (pattern != null) {
             checkPattern(pattern, columns, partitionKeys);
         }
@@ -81,8 +86,9 @@ public final class PartitionCommitTrigger {
                 continue;
             }
             String what = columns.contains(name) ? "is not a partition column" : "is not a column of the table";
-            throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN.key()
-                    + "' '" + pattern + "': '$" + name + "' " + what + "; partition columns: " + partitionKeys);
+            throw new IllegalArgumentException(
+                    "Invalid '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN.key() + "' '" + pattern
+                            + "': '$" + name + "' " + what + "; partition columns: " + partitionKeys);
         }
     }
 
@@ -104,8 +110,10 @@ public final class PartitionCommitTrigger {
         try {
             return ZoneId.of(zone);
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_COMMIT_WATERMARK_TIME_ZONE.key()
-                    + "' '" + zone + "': not a time zone id such as 'UTC' or 'Asia/Shanghai'", e);
+            throw new IllegalArgumentException(
+                    "Invalid '" + SluiceOptions.PARTITION_COMMIT_WATERMARK_TIME_ZONE.key() + "' '" + zone
+                            + "': not a time zone id such as 'UTC' or 'Asia/Shanghai'",
+                    e);
         }
     }
 
@@ -113,15 +121,21 @@ public final class PartitionCommitTrigger {
         String kind = options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND);
         if (kind.equals("default")) {
             return new DefaultPartitionTimeExtractor(
-                    options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN).orElse(null),
+                    options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_PATTERN)
+                            .orElse(null),
                     options.get(SluiceOptions.PARTITION_TIME_EXTRACTOR_TIMESTAMP_FORMATTER));
         }
         if (kind.equals("custom")) {
-            String name = options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_CLASS).orElseThrow(() ->
-                    new IllegalArgumentException("'" + SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND.key()
-                            + "' 'custom' needs '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_CLASS.key() + "'"));
-            return Extensions.byNameOrClass(context.extensions(), PartitionTimeExtractorFactory.class, name,
-                    SluiceOptions.PARTITION_TIME_EXTRACTOR_CLASS.key()).create(context);
+            String name = options.getOptional(SluiceOptions.PARTITION_TIME_EXTRACTOR_CLASS)
+                    .orElseThrow(
+                            () -> new IllegalArgumentException("'" + SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND.key()
+                                    + "' 'custom' needs '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_CLASS.key() + "'"));
+            return Extensions.byNameOrClass(
+                            context.extensions(),
+                            PartitionTimeExtractorFactory.class,
+                            name,
+                            SluiceOptions.PARTITION_TIME_EXTRACTOR_CLASS.key())
+                    .create(context);
         }
         throw new IllegalArgumentException("Invalid '" + SluiceOptions.PARTITION_TIME_EXTRACTOR_KIND.key() + "' '"
                 + kind + "': expected 'default' or 'custom'");

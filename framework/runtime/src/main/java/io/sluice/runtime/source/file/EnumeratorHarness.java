@@ -35,7 +35,9 @@ public final class EnumeratorHarness {
      *     {@code source.monitor-interval} defaults to one second when absent
      */
     public static SplitEnumerator<FileSourceSplit, EnumeratorState> continuous(
-            SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
+            SplitEnumeratorContext<FileSourceSplit> context,
+            FileEnumerator fileEnumerator,
+            Path[] paths,
             Map<String, String> options) {
         return FileSplitEnumerator.continuous(context, fileEnumerator, paths, configuration(options), null);
     }
@@ -46,8 +48,11 @@ public final class EnumeratorHarness {
      * job would create.
      */
     public static SplitEnumerator<FileSourceSplit, EnumeratorState> restoreContinuous(
-            SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
-            Map<String, String> options, EnumeratorState checkpoint) {
+            SplitEnumeratorContext<FileSourceSplit> context,
+            FileEnumerator fileEnumerator,
+            Path[] paths,
+            Map<String, String> options,
+            EnumeratorState checkpoint) {
         return FileSplitEnumerator.continuous(context, fileEnumerator, paths, configuration(options), checkpoint);
     }
 

@@ -28,11 +28,18 @@ final class FileReadingFormat implements BulkFormat<RowData, FileSourceSplit> {
 
     private final transient BulkFormat<RowData, FileSourceSplit> fileFormat;
     private final RowType producedType;
-    @Nullable private final transient PartitionValues partitions; // null: no partition columns
-    @Nullable private final int[] outputMapping; // fields of (file row ++ partition row) in table order
 
-    FileReadingFormat(BulkFormat<RowData, FileSourceSplit> fileFormat, RowType producedType,
-            @Nullable PartitionValues partitions, @Nullable int[] outputMapping) {
+    @Nullable
+    private final transient PartitionValues partitions; // null: no partition columns
+
+    @Nullable
+    private final int[] outputMapping; // fields of (file row ++ partition row) in table order
+
+    FileReadingFormat(
+            BulkFormat<RowData, FileSourceSplit> fileFormat,
+            RowType producedType,
+            @Nullable PartitionValues partitions,
+            @Nullable int[] outputMapping) {
         this.fileFormat = fileFormat;
         this.producedType = producedType;
         this.partitions = partitions;
@@ -63,8 +70,10 @@ final class FileReadingFormat implements BulkFormat<RowData, FileSourceSplit> {
     }
 
     static IOException failure(FileSourceSplit split, Throwable e) {
-        return new IOException("Cannot read file " + split.path() + " (split offset " + split.offset()
-                + ", length " + split.length() + "): " + e.getMessage(), e);
+        return new IOException(
+                "Cannot read file " + split.path() + " (split offset " + split.offset() + ", length " + split.length()
+                        + "): " + e.getMessage(),
+                e);
     }
 
     @Override
@@ -80,10 +89,17 @@ final class FileReadingFormat implements BulkFormat<RowData, FileSourceSplit> {
     private static final class Reader implements BulkFormat.Reader<RowData> {
         private final BulkFormat.Reader<RowData> reader;
         private final FileSourceSplit split;
-        @Nullable private final GenericRowData partitionRow;
-        @Nullable private final int[] mapping;
 
-        Reader(BulkFormat.Reader<RowData> reader, FileSourceSplit split, @Nullable GenericRowData partitionRow,
+        @Nullable
+        private final GenericRowData partitionRow;
+
+        @Nullable
+        private final int[] mapping;
+
+        Reader(
+                BulkFormat.Reader<RowData> reader,
+                FileSourceSplit split,
+                @Nullable GenericRowData partitionRow,
                 @Nullable int[] mapping) {
             this.reader = reader;
             this.split = split;

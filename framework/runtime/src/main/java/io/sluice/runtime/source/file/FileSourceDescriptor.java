@@ -1,9 +1,8 @@
 package io.sluice.runtime.source.file;
 
-import io.sluice.spi.FileOptions;
-
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.spi.FileOptions;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
@@ -33,8 +32,13 @@ public final class FileSourceDescriptor implements Serializable {
     private final String enumerator;
     private final PluginSettings pluginSettings;
 
-    FileSourceDescriptor(Map<String, String> options, RowType rowType, List<String> partitionKeys, List<String> paths,
-            String enumerator, PluginSettings pluginSettings) {
+    FileSourceDescriptor(
+            Map<String, String> options,
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> paths,
+            String enumerator,
+            PluginSettings pluginSettings) {
         this.options = new LinkedHashMap<>(options);
         this.rowType = Objects.requireNonNull(rowType);
         this.partitionKeys = new ArrayList<>(partitionKeys);

@@ -49,8 +49,8 @@ public final class FileSourcePlanner {
         }
         PluginSettings settings = PluginSettings.fromOptions(own);
         PluginRegistry registry = PluginRegistry.get(settings);
-        FormatFactory formatFactory = Formats.reader(registry, format)
-                .orElseThrow(() -> Formats.lacking(registry, format, "be read"));
+        FormatFactory formatFactory =
+                Formats.reader(registry, format).orElseThrow(() -> Formats.lacking(registry, format, "be read"));
         List<String> paths = new ArrayList<>();
         for (String p : path.split(",")) {
             if (!p.trim().isEmpty()) {
@@ -58,14 +58,15 @@ public final class FileSourcePlanner {
             }
         }
         String enumerator = own.get(FileSourceOptions.ENUMERATOR.key());
-        FileSourceDescriptor draft = new FileSourceDescriptor(own, rowType, partitionKeys, paths,
-                enumerator == null ? "recursive" : enumerator, settings);
+        FileSourceDescriptor draft = new FileSourceDescriptor(
+                own, rowType, partitionKeys, paths, enumerator == null ? "recursive" : enumerator, settings);
         if (enumerator == null) {
             // as Flink's FileSource: block splitting where the format can start mid-file
             boolean splittable = SluiceFileSource.readingFormat(draft, registry).isSplittable();
             enumerator = splittable ? "block-splitting" : "recursive";
         }
-        FileSourceDescriptor descriptor = new FileSourceDescriptor(own, rowType, partitionKeys, paths, enumerator, settings);
+        FileSourceDescriptor descriptor =
+                new FileSourceDescriptor(own, rowType, partitionKeys, paths, enumerator, settings);
         validate(descriptor, registry, formatFactory);
         return descriptor;
     }

@@ -1,6 +1,7 @@
 package io.sluice.runtime.source.file;
 
 import io.sluice.runtime.source.SplitAssignment;
+
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.configuration.ReadableConfig;
@@ -31,11 +32,19 @@ final class FileSplitEnumerator implements SplitEnumerator<FileSourceSplit, Enum
     private final FileEnumerator fileEnumerator;
     private final Path[] paths;
     private final long monitorIntervalMillis; // <= 0: bounded
-    @Nullable private final SeenFiles seen;
+
+    @Nullable
+    private final SeenFiles seen;
+
     private final SplitAssignment<FileSourceSplit> assignment;
 
-    FileSplitEnumerator(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator, Path[] paths,
-            long monitorIntervalMillis, @Nullable SeenFiles seen, Collection<FileSourceSplit> pending) {
+    FileSplitEnumerator(
+            SplitEnumeratorContext<FileSourceSplit> context,
+            FileEnumerator fileEnumerator,
+            Path[] paths,
+            long monitorIntervalMillis,
+            @Nullable SeenFiles seen,
+            Collection<FileSourceSplit> pending) {
         this.context = context;
         this.fileEnumerator = fileEnumerator;
         this.paths = paths;
@@ -49,14 +58,26 @@ final class FileSplitEnumerator implements SplitEnumerator<FileSourceSplit, Enum
      * checkpointed state; the one place that reads the monitor options, shared by {@link
      * SluiceFileSource} and {@link EnumeratorHarness} so a test harness cannot drift from a job.
      */
-    static FileSplitEnumerator continuous(SplitEnumeratorContext<FileSourceSplit> context, FileEnumerator fileEnumerator,
-            Path[] paths, ReadableConfig options, @Nullable EnumeratorState restored) {
-        long interval = Math.max(1, options.get(FileSourceOptions.MONITOR_INTERVAL).toMillis());
+    static FileSplitEnumerator continuous(
+            SplitEnumeratorContext<FileSourceSplit> context,
+            FileEnumerator fileEnumerator,
+            Path[] paths,
+            ReadableConfig options,
+            @Nullable EnumeratorState restored) {
+        long interval =
+                Math.max(1, options.get(FileSourceOptions.MONITOR_INTERVAL).toMillis());
         if (restored == null) {
-            return new FileSplitEnumerator(context, fileEnumerator, paths, interval,
-                    new SeenFiles(options.get(FileSourceOptions.MONITOR_LOOKBACK).toMillis()), new ArrayList<>());
+            return new FileSplitEnumerator(
+                    context,
+                    fileEnumerator,
+                    paths,
+                    interval,
+                    new SeenFiles(
+                            options.get(FileSourceOptions.MONITOR_LOOKBACK).toMillis()),
+                    new ArrayList<>());
         }
-        return new FileSplitEnumerator(context, fileEnumerator, paths, interval, restored.seen(), restored.pendingSplits());
+        return new FileSplitEnumerator(
+                context, fileEnumerator, paths, interval, restored.seen(), restored.pendingSplits());
     }
 
     @Override
@@ -72,7 +93,8 @@ final class FileSplitEnumerator implements SplitEnumerator<FileSourceSplit, Enum
 
     private void addNewSplits(Collection<FileSourceSplit> listed, Throwable error) {
         if (error != null) {
-            throw new FlinkRuntimeException("Cannot list files under " + Arrays.toString(paths) + ": " + error.getMessage(), error);
+            throw new FlinkRuntimeException(
+                    "Cannot list files under " + Arrays.toString(paths) + ": " + error.getMessage(), error);
         }
         // all splits of a file are new or none: decide per path, then keep its splits
         Map<String, Boolean> isNew = new HashMap<>();
@@ -99,8 +121,14 @@ final class FileSplitEnumerator implements SplitEnumerator<FileSourceSplit, Enum
      */
     static FileSourceSplit withStableId(FileSourceSplit split) {
         String id = split.path() + "@" + split.offset() + "+" + split.length() + "#" + split.fileModificationTime();
-        return new FileSourceSplit(id, split.path(), split.offset(), split.length(), split.fileModificationTime(),
-                split.fileSize(), split.hostnames());
+        return new FileSourceSplit(
+                id,
+                split.path(),
+                split.offset(),
+                split.length(),
+                split.fileModificationTime(),
+                split.fileSize(),
+                split.hostnames());
     }
 
     @Override
@@ -120,7 +148,8 @@ final class FileSplitEnumerator implements SplitEnumerator<FileSourceSplit, Enum
 
     @Override
     public EnumeratorState snapshotState(long checkpointId) {
-        SeenFiles copy = seen == null ? null
+        SeenFiles copy = seen == null
+                ? null
                 : new SeenFiles(seen.lookbackMillis(), seen.watermark(), new HashMap<>(seen.recent()));
         return new EnumeratorState(assignment.pending(), copy);
     }

@@ -59,8 +59,8 @@ final class PartitionValues {
             try {
                 row.setField(i, value.equals(defaultName) ? null : convert(value, types.get(i)));
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("Partition value " + key + "='" + value + "' of file " + path
-                        + " is not a " + types.get(i), e);
+                throw new IllegalArgumentException(
+                        "Partition value " + key + "='" + value + "' of file " + path + " is not a " + types.get(i), e);
             }
         }
         return row;

@@ -1,12 +1,12 @@
 package io.sluice.runtime.source.file;
 
-import io.sluice.runtime.source.AttachedSplitEnumerator;
-import io.sluice.runtime.source.AttachedSourceReader;
 import io.sluice.runtime.plugin.PluginLifecycle;
-import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.plugin.PluginRegistry;
-import io.sluice.spi.format.FormatContext;
+import io.sluice.runtime.source.AttachedSourceReader;
+import io.sluice.runtime.source.AttachedSplitEnumerator;
+import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.spi.format.BulkReadingFormat;
+import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.format.Formats;
 import io.sluice.spi.format.StreamReadingFormat;
@@ -86,10 +86,12 @@ public final class SluiceFileSource
     public SourceReader<RowData, FileSourceSplit> createReader(SourceReaderContext readerContext) {
         PluginLifecycle.Attachment attachment = PluginLifecycle.attach(readerContext.getUserCodeClassLoader());
         try {
-            BulkFormat<RowData, FileSourceSplit> format = readingFormat(descriptor, descriptor.registry(),
+            BulkFormat<RowData, FileSourceSplit> format = readingFormat(
+                    descriptor,
+                    descriptor.registry(),
                     readerContext.metricGroup().getNumRecordsInErrorsCounter());
-            return new AttachedSourceReader<>(new FileSourceReader<>(readerContext, format, descriptor.configuration()),
-                    attachment);
+            return new AttachedSourceReader<>(
+                    new FileSourceReader<>(readerContext, format, descriptor.configuration()), attachment);
         } catch (RuntimeException e) {
             attachment.close();
             throw e;
@@ -120,10 +122,12 @@ public final class SluiceFileSource
         }
     }
 
-    private SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator(SplitEnumeratorContext<FileSourceSplit> context) {
+    private SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator(
+            SplitEnumeratorContext<FileSourceSplit> context) {
         FileEnumerator files = fileEnumerator();
         if (descriptor.isContinuous()) {
-            return FileSplitEnumerator.continuous(context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
+            return FileSplitEnumerator.continuous(
+                    context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
         }
         // a bounded read lists once, here, so a restored enumerator never lists again
         Collection<FileSourceSplit> splits;
@@ -140,11 +144,11 @@ public final class SluiceFileSource
     private SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator(
             SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
         if (descriptor.isContinuous()) {
-            return FileSplitEnumerator.continuous(context, fileEnumerator(), descriptor.flinkPaths(),
-                    descriptor.configuration(), checkpoint);
+            return FileSplitEnumerator.continuous(
+                    context, fileEnumerator(), descriptor.flinkPaths(), descriptor.configuration(), checkpoint);
         }
-        return new FileSplitEnumerator(context, fileEnumerator(), descriptor.flinkPaths(), 0, checkpoint.seen(),
-                checkpoint.pendingSplits());
+        return new FileSplitEnumerator(
+                context, fileEnumerator(), descriptor.flinkPaths(), 0, checkpoint.seen(), checkpoint.pendingSplits());
     }
 
     private FileEnumerator fileEnumerator() {
@@ -174,13 +178,14 @@ public final class SluiceFileSource
      *
      * @throws IllegalArgumentException if the format cannot be read or its options are invalid
      */
-    static BulkFormat<RowData, FileSourceSplit> readingFormat(FileSourceDescriptor descriptor, PluginRegistry registry) {
+    static BulkFormat<RowData, FileSourceSplit> readingFormat(
+            FileSourceDescriptor descriptor, PluginRegistry registry) {
         return readingFormat(descriptor, registry, new SimpleCounter());
     }
 
     /** As {@link #readingFormat(FileSourceDescriptor, PluginRegistry)}, counting skipped records in {@code skipped}. */
-    static BulkFormat<RowData, FileSourceSplit> readingFormat(FileSourceDescriptor descriptor, PluginRegistry registry,
-            Counter skipped) {
+    static BulkFormat<RowData, FileSourceSplit> readingFormat(
+            FileSourceDescriptor descriptor, PluginRegistry registry, Counter skipped) {
         FormatFactory format = Formats.reader(registry, descriptor.format())
                 .orElseThrow(() -> Formats.lacking(registry, descriptor.format(), "be read"));
         RowType rowType = descriptor.rowType();

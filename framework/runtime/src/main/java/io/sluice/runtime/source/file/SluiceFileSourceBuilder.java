@@ -1,8 +1,7 @@
 package io.sluice.runtime.source.file;
 
-import io.sluice.spi.FileOptions;
-
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.spi.FileOptions;
 
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.TimeUtils;

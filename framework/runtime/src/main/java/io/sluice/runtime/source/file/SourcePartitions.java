@@ -40,8 +40,14 @@ public final class SourcePartitions {
         return partitions;
     }
 
-    private static void collect(FileSystem fs, Path dir, List<String> keys, int depth, LinkedHashMap<String, String> spec,
-            List<Map<String, String>> out) throws IOException {
+    private static void collect(
+            FileSystem fs,
+            Path dir,
+            List<String> keys,
+            int depth,
+            LinkedHashMap<String, String> spec,
+            List<Map<String, String>> out)
+            throws IOException {
         if (depth == keys.size()) {
             out.add(new LinkedHashMap<>(spec));
             return;
@@ -65,7 +71,8 @@ public final class SourcePartitions {
     }
 
     /** The source reading only the given partitions. */
-    public static FileSourceDescriptor restrictTo(FileSourceDescriptor descriptor, List<Map<String, String>> partitions) {
+    public static FileSourceDescriptor restrictTo(
+            FileSourceDescriptor descriptor, List<Map<String, String>> partitions) {
         List<String> paths = new ArrayList<>();
         for (String base : descriptor.paths()) {
             for (Map<String, String> partition : partitions) {

@@ -2,7 +2,6 @@ package io.sluice.runtime.source.scan;
 
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
-
 import io.sluice.spi.Payload;
 
 import org.apache.flink.table.types.logical.RowType;
@@ -39,22 +38,49 @@ public final class ScanDescriptor implements Serializable {
     private final PluginSettings pluginSettings;
     // the target's pushed filters (a Payload is not Serializable): version and bytes, or null
     private final int pushedFiltersVersion;
-    @Nullable private final byte[] pushedFilters;
+
+    @Nullable
+    private final byte[] pushedFilters;
+
     private final long pushedLimit; // < 0: none
 
-    ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
-            List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
+    ScanDescriptor(
+            Map<String, String> options,
+            Map<String, String> jobConfiguration,
+            RowType rowType,
+            List<String> partitionKeys,
+            String target,
+            String pluginId,
+            long monitorIntervalMillis,
             PluginSettings pluginSettings) {
-        this(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis, pluginSettings,
-                null, -1);
+        this(
+                options,
+                jobConfiguration,
+                rowType,
+                partitionKeys,
+                target,
+                pluginId,
+                monitorIntervalMillis,
+                pluginSettings,
+                null,
+                -1);
     }
 
-    private ScanDescriptor(Map<String, String> options, Map<String, String> jobConfiguration, RowType rowType,
-            List<String> partitionKeys, String target, String pluginId, long monitorIntervalMillis,
-            PluginSettings pluginSettings, @Nullable Payload pushedFilters, long pushedLimit) {
+    private ScanDescriptor(
+            Map<String, String> options,
+            Map<String, String> jobConfiguration,
+            RowType rowType,
+            List<String> partitionKeys,
+            String target,
+            String pluginId,
+            long monitorIntervalMillis,
+            PluginSettings pluginSettings,
+            @Nullable Payload pushedFilters,
+            long pushedLimit) {
         this.pushedLimit = pushedLimit;
         this.pushedFiltersVersion = pushedFilters == null ? 0 : pushedFilters.version();
-        this.pushedFilters = pushedFilters == null ? null : pushedFilters.bytes().clone();
+        this.pushedFilters =
+                pushedFilters == null ? null : pushedFilters.bytes().clone();
         this.options = new LinkedHashMap<>(options);
         this.jobConfiguration = new LinkedHashMap<>(jobConfiguration);
         this.rowType = Objects.requireNonNull(rowType);
@@ -112,19 +138,39 @@ public final class ScanDescriptor implements Serializable {
 
     /** The filters the target took from the query, in its own form. */
     public Optional<Payload> pushedFilters() {
-        return pushedFilters == null ? Optional.empty() : Optional.of(new Payload(pushedFiltersVersion, pushedFilters.clone()));
+        return pushedFilters == null
+                ? Optional.empty()
+                : Optional.of(new Payload(pushedFiltersVersion, pushedFilters.clone()));
     }
 
     /** A copy that reads other columns (a subset of the validated ones: projection push-down). */
     public ScanDescriptor withRowType(RowType columns) {
-        return new ScanDescriptor(options, jobConfiguration, columns, partitionKeys, target, pluginId, monitorIntervalMillis,
-                pluginSettings, pushedFilters().orElse(null), pushedLimit);
+        return new ScanDescriptor(
+                options,
+                jobConfiguration,
+                columns,
+                partitionKeys,
+                target,
+                pluginId,
+                monitorIntervalMillis,
+                pluginSettings,
+                pushedFilters().orElse(null),
+                pushedLimit);
     }
 
     /** A copy with the filters the target took from the query (filter push-down). */
     public ScanDescriptor withPushedFilters(@Nullable Payload filters) {
-        return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis,
-                pluginSettings, filters, pushedLimit);
+        return new ScanDescriptor(
+                options,
+                jobConfiguration,
+                rowType,
+                partitionKeys,
+                target,
+                pluginId,
+                monitorIntervalMillis,
+                pluginSettings,
+                filters,
+                pushedLimit);
     }
 
     /** The query's row limit, if it has one. */
@@ -134,8 +180,17 @@ public final class ScanDescriptor implements Serializable {
 
     /** A copy with the query's row limit (limit push-down). */
     public ScanDescriptor withPushedLimit(long limit) {
-        return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, monitorIntervalMillis,
-                pluginSettings, pushedFilters().orElse(null), limit);
+        return new ScanDescriptor(
+                options,
+                jobConfiguration,
+                rowType,
+                partitionKeys,
+                target,
+                pluginId,
+                monitorIntervalMillis,
+                pluginSettings,
+                pushedFilters().orElse(null),
+                limit);
     }
 
     @Override

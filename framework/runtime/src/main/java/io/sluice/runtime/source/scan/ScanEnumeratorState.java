@@ -15,7 +15,10 @@ import java.util.List;
 public final class ScanEnumeratorState {
 
     private final List<ScanSourceSplit> pendingSplits;
-    @Nullable private final Envelope position;
+
+    @Nullable
+    private final Envelope position;
+
     private final long nextSplitNumber;
 
     ScanEnumeratorState(List<ScanSourceSplit> pendingSplits, @Nullable Envelope position, long nextSplitNumber) {

@@ -70,8 +70,10 @@ public final class ScanEnumeratorStateSerializer implements SimpleVersionedSeria
         int n = in.readInt();
         List<ScanSourceSplit> pending = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
-            pending.add(framedSplits ? SimpleVersionedSerialization.readVersionAndDeSerialize(SPLITS, in)
-                    : ScanSplitSerializer.read(in));
+            pending.add(
+                    framedSplits
+                            ? SimpleVersionedSerialization.readVersionAndDeSerialize(SPLITS, in)
+                            : ScanSplitSerializer.read(in));
         }
         Envelope position = in.readBoolean() ? Envelope.read(in) : null;
         return new ScanEnumeratorState(pending, position, nextSplitNumber);

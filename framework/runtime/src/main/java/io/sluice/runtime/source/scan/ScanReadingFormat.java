@@ -63,8 +63,8 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
     }
 
     static IOException failure(ScanSourceSplit split, Throwable e) {
-        return new IOException("Cannot read split " + split.splitId() + " (" + split.description() + "): "
-                + e.getMessage(), e);
+        return new IOException(
+                "Cannot read split " + split.splitId() + " (" + split.description() + "): " + e.getMessage(), e);
     }
 
     @Override

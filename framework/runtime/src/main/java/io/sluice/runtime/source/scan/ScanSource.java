@@ -1,10 +1,10 @@
 package io.sluice.runtime.source.scan;
 
-import io.sluice.runtime.source.AttachedSplitEnumerator;
-import io.sluice.runtime.source.AttachedSourceReader;
 import io.sluice.runtime.plugin.PluginLifecycle;
-import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.plugin.PluginRegistry;
+import io.sluice.runtime.source.AttachedSourceReader;
+import io.sluice.runtime.source.AttachedSplitEnumerator;
+import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.spi.source.ScanPlanner;
 import io.sluice.spi.source.ScanSourceFactory;
 import io.sluice.spi.source.ScanSplitReader;
@@ -68,7 +68,8 @@ public final class ScanSource
             // Flink's file reader does not close its format, so the plugin's split reader is closed with it
             return new AttachedSourceReader<>(
                     new FileSourceReader<>(readerContext, format, Configuration.fromMap(descriptor.options())),
-                    splitReader, attachment);
+                    splitReader,
+                    attachment);
         } catch (Exception e) {
             attachment.close();
             throw e;
@@ -104,12 +105,20 @@ public final class ScanSource
             SplitEnumeratorContext<ScanSourceSplit> context) throws Exception {
         ScanPlanner planner = factory().createPlanner(context());
         if (descriptor.isContinuous()) {
-            return ScanSplitEnumerator.continuous(context, planner, descriptor.pluginId(), descriptor.target(),
-                    descriptor.monitorIntervalMillis(), null);
+            return ScanSplitEnumerator.continuous(
+                    context,
+                    planner,
+                    descriptor.pluginId(),
+                    descriptor.target(),
+                    descriptor.monitorIntervalMillis(),
+                    null);
         }
         // a bounded read plans once, here, so a restored enumerator never plans again
         try (ScanPlanner once = planner) {
-            return ScanSplitEnumerator.bounded(context, descriptor.pluginId(), descriptor.target(),
+            return ScanSplitEnumerator.bounded(
+                    context,
+                    descriptor.pluginId(),
+                    descriptor.target(),
                     ScanSplitEnumerator.planOnce(once, descriptor.pluginId(), descriptor.target()));
         }
     }
@@ -117,8 +126,13 @@ public final class ScanSource
     private SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> enumerator(
             SplitEnumeratorContext<ScanSourceSplit> context, ScanEnumeratorState checkpoint) throws Exception {
         if (descriptor.isContinuous()) {
-            return ScanSplitEnumerator.continuous(context, factory().createPlanner(context()), descriptor.pluginId(),
-                    descriptor.target(), descriptor.monitorIntervalMillis(), checkpoint);
+            return ScanSplitEnumerator.continuous(
+                    context,
+                    factory().createPlanner(context()),
+                    descriptor.pluginId(),
+                    descriptor.target(),
+                    descriptor.monitorIntervalMillis(),
+                    checkpoint);
         }
         return ScanSplitEnumerator.bounded(context, descriptor.pluginId(), descriptor.target(), checkpoint);
     }

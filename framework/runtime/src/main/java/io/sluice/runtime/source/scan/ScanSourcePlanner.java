@@ -29,7 +29,8 @@ public final class ScanSourcePlanner {
     public static ScanDescriptor pushFilters(ScanDescriptor descriptor, List<ResolvedExpression> filters) {
         PluginRegistry registry = descriptor.registry();
         return descriptor.withPushedFilters(registry.find(ScanSourceFactory.class, descriptor.target())
-                .pushFilters(new TaskSourceContext(descriptor, registry), filters).orElse(null));
+                .pushFilters(new TaskSourceContext(descriptor, registry), filters)
+                .orElse(null));
     }
 
     /** Whether the options choose a target that is read by planning scans rather than listing files. */
@@ -46,7 +47,10 @@ public final class ScanSourcePlanner {
      * Checks the options of a scan source and makes its descriptor: every option must be known to
      * the framework or the target, and the target must accept them (table, columns, read options).
      */
-    public static ScanDescriptor plan(Map<String, String> options, RowType rowType, List<String> partitionKeys,
+    public static ScanDescriptor plan(
+            Map<String, String> options,
+            RowType rowType,
+            List<String> partitionKeys,
             Map<String, String> jobConfiguration) {
         String target = options.get(SluiceOptions.TARGET.key());
         if (target == null || target.trim().isEmpty()) {
@@ -57,11 +61,14 @@ public final class ScanSourcePlanner {
         ScanSourceFactory factory = registry.find(ScanSourceFactory.class, target);
         String pluginId = registry.pluginOf(ScanSourceFactory.class, target);
         KnownOptions.of(options, registry).check(options, "the '" + target + "' source");
-        ScanDescriptor draft = new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId,
-                0, settings);
+        ScanDescriptor draft =
+                new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, 0, settings);
         TaskSourceContext context = new TaskSourceContext(draft, registry);
         factory.validate(context);
-        long interval = factory.monitorInterval(context).map(d -> Math.max(1, d.toMillis())).orElse(0L);
-        return new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, interval, settings);
+        long interval = factory.monitorInterval(context)
+                .map(d -> Math.max(1, d.toMillis()))
+                .orElse(0L);
+        return new ScanDescriptor(
+                options, jobConfiguration, rowType, partitionKeys, target, pluginId, interval, settings);
     }
 }

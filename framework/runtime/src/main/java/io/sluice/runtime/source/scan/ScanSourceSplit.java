@@ -27,9 +27,17 @@ public final class ScanSourceSplit extends FileSourceSplit {
     private final Envelope split;
 
     ScanSourceSplit(String id, String description, Envelope split, @Nullable CheckpointedPosition position) {
-        super(id, new Path("/scan-split/" + id), 0, split.payload().bytes().length, 0,
-                split.payload().bytes().length, new String[0], position);
-        this.description = Objects.requireNonNull(description).length() <= MAX_DESCRIPTION ? description
+        super(
+                id,
+                new Path("/scan-split/" + id),
+                0,
+                split.payload().bytes().length,
+                0,
+                split.payload().bytes().length,
+                new String[0],
+                position);
+        this.description = Objects.requireNonNull(description).length() <= MAX_DESCRIPTION
+                ? description
                 : description.substring(0, MAX_DESCRIPTION) + "...";
         this.split = split;
     }
@@ -51,6 +59,7 @@ public final class ScanSourceSplit extends FileSourceSplit {
 
     @Override
     public String toString() {
-        return "ScanSourceSplit{" + splitId() + ": " + description + ", position=" + getReaderPosition().orElse(null) + "}";
+        return "ScanSourceSplit{" + splitId() + ": " + description + ", position="
+                + getReaderPosition().orElse(null) + "}";
     }
 }

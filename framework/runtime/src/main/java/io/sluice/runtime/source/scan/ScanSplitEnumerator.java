@@ -28,16 +28,27 @@ import java.util.Objects;
 final class ScanSplitEnumerator implements SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> {
 
     private final SplitEnumeratorContext<ScanSourceSplit> context;
-    @Nullable private final ScanPlanner planner; // null: bounded, already planned
+
+    @Nullable
+    private final ScanPlanner planner; // null: bounded, already planned
+
     private final String pluginId;
     private final String target;
     private final long monitorIntervalMillis;
     private final SplitAssignment<ScanSourceSplit> assignment;
-    @Nullable private volatile Envelope position;
+
+    @Nullable
+    private volatile Envelope position;
+
     private long nextSplitNumber;
 
-    private ScanSplitEnumerator(SplitEnumeratorContext<ScanSourceSplit> context, @Nullable ScanPlanner planner,
-            String pluginId, String target, long monitorIntervalMillis, ScanEnumeratorState state) {
+    private ScanSplitEnumerator(
+            SplitEnumeratorContext<ScanSourceSplit> context,
+            @Nullable ScanPlanner planner,
+            String pluginId,
+            String target,
+            long monitorIntervalMillis,
+            ScanEnumeratorState state) {
         this.context = context;
         this.planner = planner;
         this.pluginId = pluginId;
@@ -49,14 +60,22 @@ final class ScanSplitEnumerator implements SplitEnumerator<ScanSourceSplit, Scan
     }
 
     /** The enumerator of a bounded read, holding the splits of its one plan (or of a checkpoint). */
-    static ScanSplitEnumerator bounded(SplitEnumeratorContext<ScanSourceSplit> context, String pluginId, String target,
+    static ScanSplitEnumerator bounded(
+            SplitEnumeratorContext<ScanSourceSplit> context,
+            String pluginId,
+            String target,
             ScanEnumeratorState state) {
         return new ScanSplitEnumerator(context, null, pluginId, target, 0, state);
     }
 
     /** The enumerator of a continuous read, new ({@code restored} null) or restored. */
-    static ScanSplitEnumerator continuous(SplitEnumeratorContext<ScanSourceSplit> context, ScanPlanner planner,
-            String pluginId, String target, long monitorIntervalMillis, @Nullable ScanEnumeratorState restored) {
+    static ScanSplitEnumerator continuous(
+            SplitEnumeratorContext<ScanSourceSplit> context,
+            ScanPlanner planner,
+            String pluginId,
+            String target,
+            long monitorIntervalMillis,
+            @Nullable ScanEnumeratorState restored) {
         ScanEnumeratorState state = restored != null ? restored : new ScanEnumeratorState(new ArrayList<>(), null, 0);
         return new ScanSplitEnumerator(context, planner, pluginId, target, monitorIntervalMillis, state);
     }
@@ -72,7 +91,8 @@ final class ScanSplitEnumerator implements SplitEnumerator<ScanSourceSplit, Scan
             List<ScanSourceSplit> splits = splitsOf(plan, pluginId, target, 0);
             return new ScanEnumeratorState(splits, envelope(plan.position(), pluginId, target), splits.size());
         } catch (IOException | RuntimeException e) {
-            throw new FlinkRuntimeException("Cannot plan the splits of the '" + target + "' source: " + e.getMessage(), e);
+            throw new FlinkRuntimeException(
+                    "Cannot plan the splits of the '" + target + "' source: " + e.getMessage(), e);
         }
     }
 
@@ -93,8 +113,8 @@ final class ScanSplitEnumerator implements SplitEnumerator<ScanSourceSplit, Scan
     /** In the coordinator thread: takes the plan's splits and position, unless the position moved meanwhile. */
     private void takePlan(PlanAfter result, Throwable error) {
         if (error != null) {
-            throw new FlinkRuntimeException("Cannot plan new splits of the '" + target + "' source: " + error.getMessage(),
-                    error);
+            throw new FlinkRuntimeException(
+                    "Cannot plan new splits of the '" + target + "' source: " + error.getMessage(), error);
         }
         if (!Objects.equals(result.from, position)) {
             return; // planned from a position an earlier plan has since moved; the next round plans again
@@ -109,8 +129,11 @@ final class ScanSplitEnumerator implements SplitEnumerator<ScanSourceSplit, Scan
         List<ScanSourceSplit> splits = new ArrayList<>(plan.splits().size());
         long number = firstNumber;
         for (PlannedSplit planned : plan.splits()) {
-            splits.add(new ScanSourceSplit("scan-" + number++, planned.description(),
-                    new Envelope(pluginId, target, planned.payload()), null));
+            splits.add(new ScanSourceSplit(
+                    "scan-" + number++,
+                    planned.description(),
+                    new Envelope(pluginId, target, planned.payload()),
+                    null));
         }
         return splits;
     }
@@ -149,7 +172,9 @@ final class ScanSplitEnumerator implements SplitEnumerator<ScanSourceSplit, Scan
 
     /** A plan and the position it was made from. */
     private static final class PlanAfter {
-        @Nullable final Envelope from;
+        @Nullable
+        final Envelope from;
+
         final ScanPlan plan;
 
         PlanAfter(@Nullable Envelope from, ScanPlan plan) {

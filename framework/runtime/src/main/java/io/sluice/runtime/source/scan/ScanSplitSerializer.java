@@ -27,7 +27,8 @@ public final class ScanSplitSerializer implements SimpleVersionedSerializer<Scan
 
     @Override
     public byte[] serialize(ScanSourceSplit split) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(split.split().payload().bytes().length + 128);
+        DataOutputSerializer out =
+                new DataOutputSerializer(split.split().payload().bytes().length + 128);
         write(split, out);
         return out.getCopyOfBuffer();
     }
@@ -62,7 +63,8 @@ public final class ScanSplitSerializer implements SimpleVersionedSerializer<Scan
         String id = in.readUTF();
         String description = in.readUTF();
         Envelope envelope = Envelope.read(in);
-        CheckpointedPosition position = in.readBoolean() ? new CheckpointedPosition(in.readLong(), in.readLong()) : null;
+        CheckpointedPosition position =
+                in.readBoolean() ? new CheckpointedPosition(in.readLong(), in.readLong()) : null;
         return new ScanSourceSplit(id, description, envelope, position);
     }
 }

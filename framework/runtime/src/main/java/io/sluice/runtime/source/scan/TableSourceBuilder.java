@@ -141,7 +141,8 @@ public final class TableSourceBuilder {
             throw new IllegalArgumentException("No target: call target(...), e.g. target(\"iceberg\")");
         }
         PluginRegistry registry = PluginRegistry.get(PluginSettings.fromOptions(options));
-        return registry.find(ScanSourceFactory.class, target).tableRowType(Configuration.fromMap(options))
+        return registry.find(ScanSourceFactory.class, target)
+                .tableRowType(Configuration.fromMap(options))
                 .orElseThrow(() -> new IllegalArgumentException("Target '" + target
                         + "' cannot tell the table's columns: call tableSchema(...) with the columns to read"));
     }

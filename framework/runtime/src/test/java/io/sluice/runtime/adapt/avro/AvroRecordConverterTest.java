@@ -84,14 +84,18 @@ class AvroRecordConverterTest {
     }
 
     static Schema nonNull(Schema union) {
-        return union.getTypes().stream().filter(s -> s.getType() != Schema.Type.NULL).findFirst().get();
+        return union.getTypes().stream()
+                .filter(s -> s.getType() != Schema.Type.NULL)
+                .findFirst()
+                .get();
     }
 
     static GenericRecord nested(int x, String y) {
         GenericRecord n = new GenericData.Record(field("nested"));
         n.put("x", x);
         if (y != null) {
-            GenericRecord inner = new GenericData.Record(nonNull(field("nested").getField("inner").schema()));
+            GenericRecord inner = new GenericData.Record(
+                    nonNull(field("nested").getField("inner").schema()));
             inner.put("y", new Utf8(y));
             n.put("inner", inner);
         }
@@ -111,8 +115,18 @@ class AvroRecordConverterTest {
         r.put("e", new GenericData.EnumSymbol(field("e"), "GREEN"));
         r.put("by", ByteBuffer.wrap(new byte[] {1, 2, 3}));
         r.put("fx", new GenericData.Fixed(field("fx"), new byte[] {9, 8, 7, 6}));
-        r.put("dec", decimals.toBytes(new BigDecimal("-1234567.891"), field("dec"), field("dec").getLogicalType()));
-        r.put("decf", decimals.toFixed(new BigDecimal("12345678901234.5678"), field("decf"), field("decf").getLogicalType()));
+        r.put(
+                "dec",
+                decimals.toBytes(
+                        new BigDecimal("-1234567.891"),
+                        field("dec"),
+                        field("dec").getLogicalType()));
+        r.put(
+                "decf",
+                decimals.toFixed(
+                        new BigDecimal("12345678901234.5678"),
+                        field("decf"),
+                        field("decf").getLogicalType()));
         r.put("date", 19_675);
         r.put("tms", 45_296_789);
         r.put("tus", 45_296_789_123L);
@@ -174,7 +188,9 @@ class AvroRecordConverterTest {
         expected.put("optTs", "TIMESTAMP(6)");
         assertThat(type.getFieldNames()).containsExactlyElementsOf(expected.keySet());
         for (Map.Entry<String, String> e : expected.entrySet()) {
-            assertThat(type.getTypeAt(type.getFieldIndex(e.getKey())).asSummaryString()).as(e.getKey()).isEqualTo(e.getValue());
+            assertThat(type.getTypeAt(type.getFieldIndex(e.getKey())).asSummaryString())
+                    .as(e.getKey())
+                    .isEqualTo(e.getValue());
         }
         assertThat(type.isNullable()).isFalse();
         assertThat(type.getFields().get(pos("l")).getDescription()).contains("a long");
@@ -248,11 +264,13 @@ class AvroRecordConverterTest {
 
     @Test
     void millisAndMicrosOfTheSameNumberAreDifferentInstants() {
-        Schema schema = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"T\",\"fields\":["
-                + "{\"name\":\"ms\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}},"
-                + "{\"name\":\"us\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}},"
-                + "{\"name\":\"lms\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-millis\"}},"
-                + "{\"name\":\"lus\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-micros\"}}]}");
+        Schema schema = new Schema.Parser()
+                .parse(
+                        "{\"type\":\"record\",\"name\":\"T\",\"fields\":["
+                                + "{\"name\":\"ms\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}},"
+                                + "{\"name\":\"us\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}},"
+                                + "{\"name\":\"lms\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-millis\"}},"
+                                + "{\"name\":\"lus\",\"type\":{\"type\":\"long\",\"logicalType\":\"local-timestamp-micros\"}}]}");
         GenericRecord r = new GenericData.Record(schema);
         long n = 1_700_000_000_123L;
         r.put("ms", n);
@@ -263,7 +281,8 @@ class AvroRecordConverterTest {
         assertThat(row.getTimestamp(0, 3).toInstant()).isEqualTo(Instant.parse("2023-11-14T22:13:20.123Z"));
         assertThat(row.getTimestamp(1, 6).toInstant()).isEqualTo(Instant.parse("1970-01-20T16:13:20.000123Z"));
         assertThat(row.getTimestamp(2, 3).toLocalDateTime()).isEqualTo(LocalDateTime.parse("2023-11-14T22:13:20.123"));
-        assertThat(row.getTimestamp(3, 6).toLocalDateTime()).isEqualTo(LocalDateTime.parse("1970-01-20T16:13:20.000123"));
+        assertThat(row.getTimestamp(3, 6).toLocalDateTime())
+                .isEqualTo(LocalDateTime.parse("1970-01-20T16:13:20.000123"));
     }
 
     @Test
@@ -305,11 +324,13 @@ class AvroRecordConverterTest {
     @Test
     void aRecordOfAnotherSchemaIsReadByFieldName() {
         // a reader's view of the same data: fields reordered, the nullable 'opt' missing
-        Schema other = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Small\",\"fields\":["
-                + "{\"name\":\"y\",\"type\":\"string\"},{\"name\":\"x\",\"type\":\"int\"}]}");
-        Schema ours = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Ours\",\"fields\":["
-                + "{\"name\":\"x\",\"type\":\"int\"},{\"name\":\"y\",\"type\":\"string\"},"
-                + "{\"name\":\"opt\",\"type\":[\"null\",\"string\"]}]}");
+        Schema other = new Schema.Parser()
+                .parse("{\"type\":\"record\",\"name\":\"Small\",\"fields\":["
+                        + "{\"name\":\"y\",\"type\":\"string\"},{\"name\":\"x\",\"type\":\"int\"}]}");
+        Schema ours = new Schema.Parser()
+                .parse("{\"type\":\"record\",\"name\":\"Ours\",\"fields\":["
+                        + "{\"name\":\"x\",\"type\":\"int\"},{\"name\":\"y\",\"type\":\"string\"},"
+                        + "{\"name\":\"opt\",\"type\":[\"null\",\"string\"]}]}");
         GenericRecord r = new GenericData.Record(other);
         r.put("y", "why");
         r.put("x", 10);
@@ -321,15 +342,18 @@ class AvroRecordConverterTest {
         GenericRecord same = new GenericData.Record(new Schema.Parser().parse(ours.toString()));
         same.put("x", 1);
         same.put("y", "a");
-        assertThat(AvroAdapters.forSchema(ours).map(same).getString(1).toString()).isEqualTo("a");
+        assertThat(AvroAdapters.forSchema(ours).map(same).getString(1).toString())
+                .isEqualTo("a");
     }
 
     @Test
     void aNullInAFieldWithoutNullIsAClearError() {
         GenericRecord r = raw();
         r.put("i", null);
-        assertThatThrownBy(() -> adapter().map(r)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'i'").hasMessageContaining("null");
+        assertThatThrownBy(() -> adapter().map(r))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'i'")
+                .hasMessageContaining("null");
         GenericRecord n = raw();
         ((GenericRecord) n.get("nested")).put("x", null);
         assertThatThrownBy(() -> adapter().map(n)).hasMessageContaining("'nested.x'");
@@ -344,8 +368,10 @@ class AvroRecordConverterTest {
     void aValueOfTheWrongJavaTypeNamesTheField() {
         GenericRecord r = raw();
         r.put("i", 5L);
-        assertThatThrownBy(() -> adapter().map(r)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'i'").hasMessageContaining("java.lang.Long");
+        assertThatThrownBy(() -> adapter().map(r))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'i'")
+                .hasMessageContaining("java.lang.Long");
         GenericRecord n = raw();
         ((GenericRecord) n.get("nested")).put("x", "one");
         assertThatThrownBy(() -> adapter().map(n)).hasMessageContaining("'nested.x'");
@@ -355,7 +381,9 @@ class AvroRecordConverterTest {
     void aDecimalThatDoesNotFitIsAClearError() {
         GenericRecord r = raw();
         r.put("dec", new BigDecimal("1.2345"));
-        assertThatThrownBy(() -> adapter().map(r)).hasMessageContaining("'dec'").hasMessageContaining("digits after the point");
+        assertThatThrownBy(() -> adapter().map(r))
+                .hasMessageContaining("'dec'")
+                .hasMessageContaining("digits after the point");
         GenericRecord big = raw();
         big.put("dec", new BigDecimal("123456789.000"));
         assertThatThrownBy(() -> adapter().map(big)).hasMessageContaining("does not fit DECIMAL(10, 3)");
@@ -364,27 +392,41 @@ class AvroRecordConverterTest {
     @Test
     void schemasWithoutARowEquivalentAreRejected() {
         assertThatThrownBy(() -> AvroAdapters.forSchema(new Schema.Parser().parse("\"string\"")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be a record");
-        assertThatThrownBy(() -> AvroAdapters.forSchema(new Schema.Parser().parse(
-                "{\"type\":\"record\",\"name\":\"U\",\"fields\":[{\"name\":\"u\",\"type\":[\"int\",\"string\"]}]}")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'u'").hasMessageContaining("several non-null");
-        assertThatThrownBy(() -> AvroAdapters.forSchema(new Schema.Parser().parse(
-                "{\"type\":\"record\",\"name\":\"Node\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\",\"Node\"]}]}")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'next'").hasMessageContaining("recurse");
-        assertThatThrownBy(() -> AvroAdapters.forSchema(new Schema.Parser().parse(
-                "{\"type\":\"record\",\"name\":\"N\",\"fields\":[{\"name\":\"n\",\"type\":\"null\"}]}")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'n'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must be a record");
+        assertThatThrownBy(
+                        () -> AvroAdapters.forSchema(
+                                new Schema.Parser()
+                                        .parse(
+                                                "{\"type\":\"record\",\"name\":\"U\",\"fields\":[{\"name\":\"u\",\"type\":[\"int\",\"string\"]}]}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'u'")
+                .hasMessageContaining("several non-null");
+        assertThatThrownBy(
+                        () -> AvroAdapters.forSchema(
+                                new Schema.Parser()
+                                        .parse(
+                                                "{\"type\":\"record\",\"name\":\"Node\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\",\"Node\"]}]}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'next'")
+                .hasMessageContaining("recurse");
+        assertThatThrownBy(() -> AvroAdapters.forSchema(new Schema.Parser()
+                        .parse("{\"type\":\"record\",\"name\":\"N\",\"fields\":[{\"name\":\"n\",\"type\":\"null\"}]}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'n'");
         Schema wide = LogicalTypes.decimal(40, 2).addToSchema(Schema.create(Schema.Type.BYTES));
-        Schema withWide = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"W\",\"fields\":[{\"name\":\"w\",\"type\":"
-                + wide + "}]}");
+        Schema withWide = new Schema.Parser()
+                .parse("{\"type\":\"record\",\"name\":\"W\",\"fields\":[{\"name\":\"w\",\"type\":" + wide + "}]}");
         assertThatThrownBy(() -> AvroAdapters.forSchema(withWide)).hasMessageContaining("precision 40");
     }
 
     @Test
     void somethingThatIsNotAnAvroRecordIsAClearError() {
         RowAdapter<Object> adapter = RowAdapters.forAvroSchema(ALL);
-        assertThatThrownBy(() -> adapter.map("not a record")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Not an Avro record").hasMessageContaining("java.lang.String");
+        assertThatThrownBy(() -> adapter.map("not a record"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Not an Avro record")
+                .hasMessageContaining("java.lang.String");
     }
 
     @Test
@@ -393,8 +435,10 @@ class AvroRecordConverterTest {
         adapter.map(raw()); // a converter with Avro objects now exists: it must not travel
         byte[] bytes = InstantiationUtil.serializeObject(adapter);
         assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1))
-                .doesNotContain("org.apache.avro").contains("\"name\":\"All\"");
-        RowAdapter<GenericRecord> copy = InstantiationUtil.deserializeObject(bytes, getClass().getClassLoader());
+                .doesNotContain("org.apache.avro")
+                .contains("\"name\":\"All\"");
+        RowAdapter<GenericRecord> copy =
+                InstantiationUtil.deserializeObject(bytes, getClass().getClassLoader());
         assertAll(copy.map(raw()));
         assertThat(copy.getProducedType()).isEqualTo(InternalTypeInfo.of(adapter.rowType()));
         assertThat(RowAdapters.<GenericRecord>forAvroSchema(ALL).rowType()).isEqualTo(adapter.rowType());

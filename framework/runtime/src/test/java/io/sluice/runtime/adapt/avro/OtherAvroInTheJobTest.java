@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class OtherAvroInTheJobTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** Child-first for Avro and the job's own classes, parent-first for the rest (the framework). */
     static final class ChildFirstLoader extends URLClassLoader {
@@ -61,23 +62,29 @@ class OtherAvroInTheJobTest {
         String frameworkAvro = Schema.class.getPackage().getImplementationVersion();
         assertThat(frameworkAvro).isNotEqualTo(JobClassBridgeTest.AVRO);
         Path avro = TestPlugins.testLib("avro-" + JobClassBridgeTest.AVRO + ".jar");
-        Path job = TestPlugins.compileJar(tmp.resolve("job.jar"), Map.of("job.AvroJob", JobClassBridgeTest.JOB),
-                Map.of(), List.of(avro));
-        try (URLClassLoader jobLoader = new ChildFirstLoader(new URL[] {avro.toUri().toURL(), job.toUri().toURL()},
+        Path job = TestPlugins.compileJar(
+                tmp.resolve("job.jar"), Map.of("job.AvroJob", JobClassBridgeTest.JOB), Map.of(), List.of(avro));
+        try (URLClassLoader jobLoader = new ChildFirstLoader(
+                new URL[] {avro.toUri().toURL(), job.toUri().toURL()},
                 getClass().getClassLoader())) {
             Class<?> jobClass = jobLoader.loadClass("job.AvroJob");
             assertThat(jobLoader.loadClass("org.apache.avro.Schema")).isNotSameAs(Schema.class);
 
             // a framework method that names Avro's Schema cannot link to a job whose Schema is
             // another class than the one the framework's loader sees: the JVM refuses, loudly
-            assertThatThrownBy(() -> jobClass.getMethod("adapter", String.class).invoke(null, JobClassBridgeTest.SCHEMA))
+            assertThatThrownBy(
+                            () -> jobClass.getMethod("adapter", String.class).invoke(null, JobClassBridgeTest.SCHEMA))
                     .isInstanceOf(InvocationTargetException.class)
-                    .cause().isInstanceOf(LinkageError.class).hasMessageContaining("loader constraint violation");
+                    .cause()
+                    .isInstanceOf(LinkageError.class)
+                    .hasMessageContaining("loader constraint violation");
             // the schema as text links everywhere
-            RowAdapter<Object> adapter = (RowAdapter<Object>) jobClass.getMethod("adapterFromText", String.class)
-                    .invoke(null, JobClassBridgeTest.SCHEMA);
-            RowAdapter<Object> onTask = InstantiationUtil.deserializeObject(InstantiationUtil.serializeObject(adapter), jobLoader);
-            Object record = jobClass.getMethod("record", String.class, long.class).invoke(null, JobClassBridgeTest.SCHEMA, 9L);
+            RowAdapter<Object> adapter = (RowAdapter<Object>)
+                    jobClass.getMethod("adapterFromText", String.class).invoke(null, JobClassBridgeTest.SCHEMA);
+            RowAdapter<Object> onTask =
+                    InstantiationUtil.deserializeObject(InstantiationUtil.serializeObject(adapter), jobLoader);
+            Object record =
+                    jobClass.getMethod("record", String.class, long.class).invoke(null, JobClassBridgeTest.SCHEMA, 9L);
             assertThat(record.getClass().getClassLoader()).isSameAs(jobLoader);
 
             Thread thread = Thread.currentThread();

@@ -56,7 +56,8 @@ class CommitAggregatorStateMigrationTest {
     @ParameterizedTest
     @ValueSource(ints = {3})
     void uncommittedCommittablesOfEveryVersionReadToWhatTheyHeld(int version) throws IOException {
-        List<Committable> read = CommitAggregator.readUncommitted(CheckedInBytes.readList(uncommittedResource(version)));
+        List<Committable> read =
+                CommitAggregator.readUncommitted(CheckedInBytes.readList(uncommittedResource(version)));
 
         assertThat(read).usingRecursiveComparison().isEqualTo(uncommitted());
     }
@@ -73,11 +74,13 @@ class CommitAggregatorStateMigrationTest {
         byte[] checkedIn = CheckedInBytes.read("compaction-migration/" + scenario + "/v1.b64");
         CompactionPlanner.State expected = compaction(scenario);
 
-        assertThat(CompactionPlanner.StateSerializer.INSTANCE.deserialize(1, checkedIn)).usingRecursiveComparison()
+        assertThat(CompactionPlanner.StateSerializer.INSTANCE.deserialize(1, checkedIn))
+                .usingRecursiveComparison()
                 .isEqualTo(expected);
         // the current version: the same bytes again, framed in the current state
         assertThat(CompactionPlanner.StateSerializer.INSTANCE.getVersion()).isEqualTo(1);
-        assertThat(CompactionPlanner.StateSerializer.INSTANCE.serialize(expected)).isEqualTo(checkedIn);
+        assertThat(CompactionPlanner.StateSerializer.INSTANCE.serialize(expected))
+                .isEqualTo(checkedIn);
     }
 
     @Test
@@ -91,20 +94,25 @@ class CommitAggregatorStateMigrationTest {
         assertThat(planner.isWaiting("")).isTrue();
         // the state framed as the aggregator writes it now, and read back
         byte[] framed = planner.snapshot();
-        assertThat(framed).isEqualTo(SimpleVersionedSerialization.writeVersionAndSerialize(
-                CompactionPlanner.StateSerializer.INSTANCE, CompactionPlanner.StateSerializer.INSTANCE.deserialize(1, unframed)));
+        assertThat(framed)
+                .isEqualTo(SimpleVersionedSerialization.writeVersionAndSerialize(
+                        CompactionPlanner.StateSerializer.INSTANCE,
+                        CompactionPlanner.StateSerializer.INSTANCE.deserialize(1, unframed)));
         CompactionPlanner again = new CompactionPlanner(true, 1 << 20, 5);
         again.restore(framed);
         // two checkpoints had passed: the files are due at the third after the restore, the fifth since compaction
         assertThat(again.onCheckpoint(false)).isEmpty();
         assertThat(again.onCheckpoint(false)).isEmpty();
-        assertThat(again.onCheckpoint(false)).extracting(Committable.Unit::bucketId).containsExactly("dt=2024-03-05", "");
+        assertThat(again.onCheckpoint(false))
+                .extracting(Committable.Unit::bucketId)
+                .containsExactly("dt=2024-03-05", "");
     }
 
     @Test
     void anUnknownCompactionStateVersionIsAnErrorNamingTheVersionsRead() {
         assertThatThrownBy(() -> CompactionPlanner.StateSerializer.INSTANCE.deserialize(2, new byte[0]))
-                .isInstanceOf(IOException.class).hasMessageContaining("compaction state of version 2")
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("compaction state of version 2")
                 .hasMessageContaining("reads version 1");
     }
 
@@ -112,13 +120,16 @@ class CommitAggregatorStateMigrationTest {
     @Test
     @EnabledIfSystemProperty(named = CheckedInBytes.WRITE_PROPERTY, matches = "true")
     void writeCurrentVersions() throws IOException {
-        CheckedInBytes.writeList(pendingResource(new io.sluice.runtime.state.CommittableSerializer().getVersion()),
+        CheckedInBytes.writeList(
+                pendingResource(new io.sluice.runtime.state.CommittableSerializer().getVersion()),
                 CommitAggregator.pendingState(pending()));
-        CheckedInBytes.writeList(uncommittedResource(new io.sluice.runtime.state.CommittableSerializer().getVersion()),
+        CheckedInBytes.writeList(
+                uncommittedResource(new io.sluice.runtime.state.CommittableSerializer().getVersion()),
                 CommitAggregator.uncommittedState(uncommitted()));
         for (String scenario : Arrays.asList("empty", "waiting-files")) {
-            CheckedInBytes.write("compaction-migration/" + scenario + "/v" + CompactionPlanner.StateSerializer.VERSION
-                    + ".b64", CompactionPlanner.StateSerializer.INSTANCE.serialize(compaction(scenario)));
+            CheckedInBytes.write(
+                    "compaction-migration/" + scenario + "/v" + CompactionPlanner.StateSerializer.VERSION + ".b64",
+                    CompactionPlanner.StateSerializer.INSTANCE.serialize(compaction(scenario)));
         }
     }
 
@@ -133,14 +144,25 @@ class CommitAggregatorStateMigrationTest {
     /** Made for checkpoint 4 (files, a compaction unit, a due partition) and at the end of input. */
     private static List<Committable> uncommitted() {
         return Arrays.asList(
-                new Committable(4L, "job-a", "operator-b", "epoch-c",
-                        Collections.singletonList(new Committable.Entry(envelope("part-0-4"), "dt=2024-03-05", T0, 1024, false)),
-                        Collections.singletonList(new Committable.Unit("dt=2024-03-04",
-                                Arrays.asList(envelope("part-0-2"), envelope("part-1-2")))),
+                new Committable(
+                        4L,
+                        "job-a",
+                        "operator-b",
+                        "epoch-c",
+                        Collections.singletonList(
+                                new Committable.Entry(envelope("part-0-4"), "dt=2024-03-05", T0, 1024, false)),
+                        Collections.singletonList(new Committable.Unit(
+                                "dt=2024-03-04", Arrays.asList(envelope("part-0-2"), envelope("part-1-2")))),
                         Collections.singletonList("dt=2024-03-04")),
-                new Committable(CommittableMessage.EOI, "job-a", "operator-b", "epoch-c",
-                        Collections.singletonList(new Committable.Entry(envelope("part-1-5"), null, T0 + 9, 2048, false)),
-                        Collections.emptyList(), Collections.emptyList()));
+                new Committable(
+                        CommittableMessage.EOI,
+                        "job-a",
+                        "operator-b",
+                        "epoch-c",
+                        Collections.singletonList(
+                                new Committable.Entry(envelope("part-1-5"), null, T0 + 9, 2048, false)),
+                        Collections.emptyList(),
+                        Collections.emptyList()));
     }
 
     private static Envelope envelope(String bytes) {
@@ -150,11 +172,15 @@ class CommitAggregatorStateMigrationTest {
     /** Handed over for checkpoint 3, and by a writer that finished. */
     private static TreeMap<Long, List<Committable.Entry>> pending() {
         TreeMap<Long, List<Committable.Entry>> pending = new TreeMap<>();
-        pending.put(3L, Arrays.asList(
-                new Committable.Entry(envelope("part-0-0"), "dt=2024-03-05", T0, 1024, false),
-                new Committable.Entry(envelope("part-0-1"), null, T0 + 1, -1, true)));
-        pending.put(CommittableMessage.EOI, Collections.singletonList(
-                new Committable.Entry(envelope("part-1-0"), "dt=2024-03-05", T0 + 5, 2048, false)));
+        pending.put(
+                3L,
+                Arrays.asList(
+                        new Committable.Entry(envelope("part-0-0"), "dt=2024-03-05", T0, 1024, false),
+                        new Committable.Entry(envelope("part-0-1"), null, T0 + 1, -1, true)));
+        pending.put(
+                CommittableMessage.EOI,
+                Collections.singletonList(
+                        new Committable.Entry(envelope("part-1-0"), "dt=2024-03-05", T0 + 5, 2048, false)));
         return pending;
     }
 
@@ -163,9 +189,11 @@ class CommitAggregatorStateMigrationTest {
             return new CompactionPlanner.State(0, Collections.emptyList());
         }
         // in the planner's order: per bucket, in the order the files arrived
-        return new CompactionPlanner.State(2, Arrays.asList(
-                new Committable.Entry(envelope("part-0-2"), "dt=2024-03-05", T0, 1000, true),
-                new Committable.Entry(envelope("part-0-3"), "dt=2024-03-05", T0 + 3, 3000, true),
-                new Committable.Entry(envelope("part-1-2"), null, T0 + 2, 2000, true)));
+        return new CompactionPlanner.State(
+                2,
+                Arrays.asList(
+                        new Committable.Entry(envelope("part-0-2"), "dt=2024-03-05", T0, 1000, true),
+                        new Committable.Entry(envelope("part-0-3"), "dt=2024-03-05", T0 + 3, 3000, true),
+                        new Committable.Entry(envelope("part-1-2"), null, T0 + 2, 2000, true)));
     }
 }

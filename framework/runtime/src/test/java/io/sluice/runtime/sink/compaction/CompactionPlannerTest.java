@@ -24,9 +24,11 @@ class CompactionPlannerTest {
     }
 
     private static List<List<String>> names(List<Committable.Unit> units) {
-        return units.stream().map(u -> u.inputs().stream()
-                .map(e -> u.bucketId() + "/" + new String(e.payload().bytes(), StandardCharsets.UTF_8))
-                .collect(Collectors.toList())).collect(Collectors.toList());
+        return units.stream()
+                .map(u -> u.inputs().stream()
+                        .map(e -> u.bucketId() + "/" + new String(e.payload().bytes(), StandardCharsets.UTF_8))
+                        .collect(Collectors.toList()))
+                .collect(Collectors.toList());
     }
 
     @Test
@@ -99,7 +101,9 @@ class CompactionPlannerTest {
         raw.put("sink.rolling-policy.file-size", "1kb");
         CompactionPlanner planner = CompactionPlanner.of(Configuration.fromMap(raw), raw);
         planner.add(file("a", "1", 1023));
-        assertThat(planner.onCheckpoint(false)).as("auto-compaction off: due at once").hasSize(1);
+        assertThat(planner.onCheckpoint(false))
+                .as("auto-compaction off: due at once")
+                .hasSize(1);
 
         raw.put("auto-compaction", "true");
         raw.put("compaction.checkpoints", "0");
@@ -111,7 +115,8 @@ class CompactionPlannerTest {
 
         raw.put("compaction.checkpoints", "-1");
         assertThatThrownBy(() -> CompactionPlanner.of(Configuration.fromMap(raw), raw))
-                .hasMessageContaining("compaction.checkpoints").hasMessageContaining("-1");
+                .hasMessageContaining("compaction.checkpoints")
+                .hasMessageContaining("-1");
         raw.put("compaction.checkpoints", "1");
         raw.put("compaction.file-size", "0b");
         assertThatThrownBy(() -> CompactionPlanner.of(Configuration.fromMap(raw), raw))

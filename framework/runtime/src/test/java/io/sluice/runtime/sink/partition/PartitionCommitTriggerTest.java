@@ -56,20 +56,27 @@ class PartitionCommitTriggerTest {
 
     @Test
     void partitionTimeWaitsForTheWatermark() {
-        PartitionCommitTrigger day = committer("sink.partition-commit.trigger", "partition-time",
-                "sink.partition-commit.delay", "1 d");
+        PartitionCommitTrigger day =
+                committer("sink.partition-commit.trigger", "partition-time", "sink.partition-commit.delay", "1 d");
         long endOfDay = utc("2024-01-02T00:00:00");
-        assertThat(day.isReady("dt=2024-01-01", 0, Long.MAX_VALUE, Long.MIN_VALUE)).as("no watermark yet").isFalse();
+        assertThat(day.isReady("dt=2024-01-01", 0, Long.MAX_VALUE, Long.MIN_VALUE))
+                .as("no watermark yet")
+                .isFalse();
         assertThat(day.isReady("dt=2024-01-01", 0, 0, endOfDay - 1)).isFalse();
         assertThat(day.isReady("dt=2024-01-01", 0, 0, endOfDay)).isTrue();
     }
 
     @Test
     void timestampPatternAndTimeZone() {
-        PartitionCommitTrigger hourly = committer("sink.partition-commit.trigger", "partition-time",
-                "partition.time-extractor.timestamp-pattern", "$dt $hour:00:00",
-                "sink.partition-commit.delay", "1 h",
-                "sink.partition-commit.watermark-time-zone", "Asia/Shanghai");
+        PartitionCommitTrigger hourly = committer(
+                "sink.partition-commit.trigger",
+                "partition-time",
+                "partition.time-extractor.timestamp-pattern",
+                "$dt $hour:00:00",
+                "sink.partition-commit.delay",
+                "1 h",
+                "sink.partition-commit.watermark-time-zone",
+                "Asia/Shanghai");
         // 2024-01-01 10:00 in Shanghai is 02:00 UTC; plus one hour of delay
         long ready = utc("2024-01-01T03:00:00");
         assertThat(hourly.isReady("dt=2024-01-01/hour=10", 0, 0, ready - 1)).isFalse();
@@ -78,24 +85,36 @@ class PartitionCommitTriggerTest {
 
     @Test
     void customFormatter() {
-        PartitionCommitTrigger compact = committer("sink.partition-commit.trigger", "partition-time",
-                "partition.time-extractor.timestamp-formatter", "yyyyMMdd");
-        assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-05T00:00:00"))).isTrue();
-        assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-04T23:59:59"))).isFalse();
+        PartitionCommitTrigger compact = committer(
+                "sink.partition-commit.trigger",
+                "partition-time",
+                "partition.time-extractor.timestamp-formatter",
+                "yyyyMMdd");
+        assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-05T00:00:00")))
+                .isTrue();
+        assertThat(compact.isReady("day=20240105", 0, 0, utc("2024-01-04T23:59:59")))
+                .isFalse();
     }
 
     @Test
     void badValuesNameTheOption() {
         assertThatThrownBy(() -> committer("sink.partition-commit.trigger", "sometimes"))
-                .hasMessageContaining("sink.partition-commit.trigger").hasMessageContaining("sometimes");
+                .hasMessageContaining("sink.partition-commit.trigger")
+                .hasMessageContaining("sometimes");
         assertThatThrownBy(() -> committer("sink.partition-commit.watermark-time-zone", "Mars/Olympus"))
-                .hasMessageContaining("sink.partition-commit.watermark-time-zone").hasMessageContaining("Mars/Olympus");
-        assertThatThrownBy(() -> committer("sink.partition-commit.trigger", "partition-time",
-                "partition.time-extractor.timestamp-formatter", "yyyy bbbb"))
-                .hasMessageContaining("partition.time-extractor.timestamp-formatter").hasMessageContaining("yyyy bbbb");
+                .hasMessageContaining("sink.partition-commit.watermark-time-zone")
+                .hasMessageContaining("Mars/Olympus");
+        assertThatThrownBy(() -> committer(
+                        "sink.partition-commit.trigger",
+                        "partition-time",
+                        "partition.time-extractor.timestamp-formatter",
+                        "yyyy bbbb"))
+                .hasMessageContaining("partition.time-extractor.timestamp-formatter")
+                .hasMessageContaining("yyyy bbbb");
         PartitionCommitTrigger daily = committer("sink.partition-commit.trigger", "partition-time");
         assertThatThrownBy(() -> daily.isReady("dt=not-a-date", 0, 0, 0))
-                .hasMessageContaining("not-a-date").hasMessageContaining("partition.time-extractor.timestamp-formatter");
+                .hasMessageContaining("not-a-date")
+                .hasMessageContaining("partition.time-extractor.timestamp-formatter");
     }
 
     private static void validate(List<String> partitionKeys, String... keyValues) {
@@ -103,31 +122,42 @@ class PartitionCommitTriggerTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             options.put(keyValues[i], keyValues[i + 1]);
         }
-        PartitionCommitTrigger.validate(Configuration.fromMap(options), Arrays.asList("id", "dt", "hour"), partitionKeys);
+        PartitionCommitTrigger.validate(
+                Configuration.fromMap(options), Arrays.asList("id", "dt", "hour"), partitionKeys);
     }
 
     @Test
     void everyOptionIsCheckedWithoutACommitPolicyOrThePartitionTimeTrigger() {
         List<String> keys = Arrays.asList("dt", "hour");
         assertThatThrownBy(() -> validate(keys, "sink.partition-commit.trigger", "sometimes"))
-                .hasMessageContaining("sink.partition-commit.trigger").hasMessageContaining("sometimes");
+                .hasMessageContaining("sink.partition-commit.trigger")
+                .hasMessageContaining("sometimes");
         assertThatThrownBy(() -> validate(keys, "sink.partition-commit.watermark-time-zone", "Mars/Olympus"))
-                .hasMessageContaining("sink.partition-commit.watermark-time-zone").hasMessageContaining("Mars/Olympus");
+                .hasMessageContaining("sink.partition-commit.watermark-time-zone")
+                .hasMessageContaining("Mars/Olympus");
         // process-time (the default) never parses partition times, yet a bad formatter is still an error
         assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-formatter", "yyyy bbbb"))
-                .hasMessageContaining("partition.time-extractor.timestamp-formatter").hasMessageContaining("yyyy bbbb");
+                .hasMessageContaining("partition.time-extractor.timestamp-formatter")
+                .hasMessageContaining("yyyy bbbb");
         assertThatThrownBy(() -> validate(keys, "partition.time-extractor.kind", "magic"))
-                .hasMessageContaining("partition.time-extractor.kind").hasMessageContaining("magic");
-        validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $hour:00:00",
-                "sink.partition-commit.watermark-time-zone", "Asia/Shanghai");
+                .hasMessageContaining("partition.time-extractor.kind")
+                .hasMessageContaining("magic");
+        validate(
+                keys,
+                "partition.time-extractor.timestamp-pattern",
+                "$dt $hour:00:00",
+                "sink.partition-commit.watermark-time-zone",
+                "Asia/Shanghai");
     }
 
     @Test
     void theTimestampPatternNamesOnlyPartitionColumns() {
         List<String> keys = Arrays.asList("dt", "hour");
         assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $nope:00:00"))
-                .hasMessageContaining("partition.time-extractor.timestamp-pattern").hasMessageContaining("$dt $nope:00:00")
-                .hasMessageContaining("'$nope' is not a column of the table").hasMessageContaining("[dt, hour]");
+                .hasMessageContaining("partition.time-extractor.timestamp-pattern")
+                .hasMessageContaining("$dt $nope:00:00")
+                .hasMessageContaining("'$nope' is not a column of the table")
+                .hasMessageContaining("[dt, hour]");
         assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $id:00:00"))
                 .hasMessageContaining("'$id' is not a partition column");
         assertThatThrownBy(() -> validate(Collections.emptyList(), "partition.time-extractor.timestamp-pattern", "$dt"))

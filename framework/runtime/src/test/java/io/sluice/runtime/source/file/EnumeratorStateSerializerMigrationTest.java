@@ -40,23 +40,28 @@ class EnumeratorStateSerializerMigrationTest {
     void everyVersionReadsToWhatItHeld(String scenario, int version) throws IOException {
         EnumeratorState read = serializer.deserialize(version, CheckedInBytes.read(resource(scenario, version)));
 
-        assertThat(read).usingRecursiveComparison()
-                .ignoringFieldsMatchingRegexes(SERIALIZED_FORM_CACHE).isEqualTo(expected(scenario));
+        assertThat(read)
+                .usingRecursiveComparison()
+                .ignoringFieldsMatchingRegexes(SERIALIZED_FORM_CACHE)
+                .isEqualTo(expected(scenario));
     }
 
     @Test
     void theCurrentVersionWritesItsCheckedInBytes() throws IOException {
         assertThat(serializer.getVersion()).isEqualTo(2);
         for (String scenario : SCENARIOS) {
-            assertThat(serializer.serialize(expected(scenario))).as(scenario)
+            assertThat(serializer.serialize(expected(scenario)))
+                    .as(scenario)
                     .isEqualTo(CheckedInBytes.read(resource(scenario, 2)));
         }
     }
 
     @Test
     void anUnknownVersionIsAnErrorNamingTheVersionsRead() {
-        assertThatThrownBy(() -> serializer.deserialize(3, new byte[0])).isInstanceOf(IOException.class)
-                .hasMessageContaining("file source enumerator state of version 3").hasMessageContaining("versions 1 and 2");
+        assertThatThrownBy(() -> serializer.deserialize(3, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("file source enumerator state of version 3")
+                .hasMessageContaining("versions 1 and 2");
     }
 
     /** Checks in the bytes of the current version (run with -Dsluice.migration.write=true). */
@@ -79,7 +84,14 @@ class EnumeratorStateSerializerMigrationTest {
         Path file = new Path("file:/data/t/dt=2024-03-05/part-0.csv");
         List<FileSourceSplit> splits = Arrays.asList(
                 new FileSourceSplit("part-0.csv-0-1709622489010", file, 0, 100, T0, 250, new String[] {"host-a"}, null),
-                new FileSourceSplit("part-0.csv-100-1709622489010", file, 100, 150, T0, 250, new String[0],
+                new FileSourceSplit(
+                        "part-0.csv-100-1709622489010",
+                        file,
+                        100,
+                        150,
+                        T0,
+                        250,
+                        new String[0],
                         new CheckpointedPosition(120, 3)));
         Map<String, Long> recent = new HashMap<>();
         recent.put("file:/data/t/dt=2024-03-05/part-0.csv", T0);

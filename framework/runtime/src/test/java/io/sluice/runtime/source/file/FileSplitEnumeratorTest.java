@@ -1,6 +1,7 @@
 package io.sluice.runtime.source.file;
 
 import io.sluice.runtime.source.TestEnumeratorContext;
+
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.NonSplittingRecursiveEnumerator;
 import org.apache.flink.core.fs.Path;
@@ -23,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FileSplitEnumeratorTest {
 
-    @TempDir java.nio.file.Path dir;
+    @TempDir
+    java.nio.file.Path dir;
 
     @Test
     void everyNewFileOnceAcrossListingsAndRestore() throws Exception {
@@ -69,8 +71,9 @@ class FileSplitEnumeratorTest {
         context.runPeriodic();
         assertThat(enumerator.snapshotState(0).pendingSplits().size()).isEqualTo(files);
 
-        byte[] state = new EnumeratorStateSerializer().serialize(
-                new EnumeratorState(new ArrayList<>(), enumerator.snapshotState(1).seen()));
+        byte[] state = new EnumeratorStateSerializer()
+                .serialize(new EnumeratorState(
+                        new ArrayList<>(), enumerator.snapshotState(1).seen()));
         assertThat(enumerator.rememberedPaths()).hasSizeLessThanOrEqualTo(61);
         assertThat(state.length).as("serialized seen-files state").isLessThan(10_000);
 
@@ -79,9 +82,15 @@ class FileSplitEnumeratorTest {
         assertThat(enumerator.snapshotState(0).pendingSplits().size()).isEqualTo(files);
     }
 
-    private FileSplitEnumerator continuous(TestEnumeratorContext<FileSourceSplit> context, SeenFiles seen, List<FileSourceSplit> pending) {
-        return new FileSplitEnumerator(context, new NonSplittingRecursiveEnumerator(),
-                new Path[] {new Path(dir.toUri())}, 1000, seen, pending);
+    private FileSplitEnumerator continuous(
+            TestEnumeratorContext<FileSourceSplit> context, SeenFiles seen, List<FileSourceSplit> pending) {
+        return new FileSplitEnumerator(
+                context,
+                new NonSplittingRecursiveEnumerator(),
+                new Path[] {new Path(dir.toUri())},
+                1000,
+                seen,
+                pending);
     }
 
     private void write(String name, long modificationTime) throws IOException {

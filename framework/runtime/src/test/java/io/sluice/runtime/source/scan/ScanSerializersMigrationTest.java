@@ -38,8 +38,10 @@ class ScanSerializersMigrationTest {
         byte[] checkedIn = CheckedInBytes.read("scan-split-migration/" + scenario + "/v1.b64");
 
         ScanSourceSplit read = splits.deserialize(1, checkedIn);
-        assertThat(read).usingRecursiveComparison()
-                .ignoringFieldsMatchingRegexes(SERIALIZED_FORM_CACHE).isEqualTo(split(scenario));
+        assertThat(read)
+                .usingRecursiveComparison()
+                .ignoringFieldsMatchingRegexes(SERIALIZED_FORM_CACHE)
+                .isEqualTo(split(scenario));
         assertThat(read.splitId()).isEqualTo(scenario.equals("unread") ? "0" : "1");
         // the current version: the same bytes again, or the layout changed without a new version
         assertThat(splits.getVersion()).isEqualTo(1);
@@ -51,24 +53,32 @@ class ScanSerializersMigrationTest {
     void everyEnumeratorStateVersionReadsToWhatItHeld(String scenario, int version) throws IOException {
         ScanEnumeratorState read = states.deserialize(version, CheckedInBytes.read(stateResource(scenario, version)));
 
-        assertThat(read).usingRecursiveComparison()
-                .ignoringFieldsMatchingRegexes(SERIALIZED_FORM_CACHE).isEqualTo(state(scenario));
+        assertThat(read)
+                .usingRecursiveComparison()
+                .ignoringFieldsMatchingRegexes(SERIALIZED_FORM_CACHE)
+                .isEqualTo(state(scenario));
     }
 
     @Test
     void theCurrentEnumeratorStateVersionWritesItsCheckedInBytes() throws IOException {
         assertThat(states.getVersion()).isEqualTo(2);
         for (String scenario : Arrays.asList("empty", "splits-and-position")) {
-            assertThat(states.serialize(state(scenario))).as(scenario).isEqualTo(CheckedInBytes.read(stateResource(scenario, 2)));
+            assertThat(states.serialize(state(scenario)))
+                    .as(scenario)
+                    .isEqualTo(CheckedInBytes.read(stateResource(scenario, 2)));
         }
     }
 
     @Test
     void unknownVersionsAreErrorsNamingTheVersionsRead() {
-        assertThatThrownBy(() -> splits.deserialize(2, new byte[0])).isInstanceOf(IOException.class)
-                .hasMessageContaining("Sluice scan split of version 2").hasMessageContaining("reads version 1");
-        assertThatThrownBy(() -> states.deserialize(3, new byte[0])).isInstanceOf(IOException.class)
-                .hasMessageContaining("Sluice scan enumerator state of version 3").hasMessageContaining("versions 1 and 2");
+        assertThatThrownBy(() -> splits.deserialize(2, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Sluice scan split of version 2")
+                .hasMessageContaining("reads version 1");
+        assertThatThrownBy(() -> states.deserialize(3, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Sluice scan enumerator state of version 3")
+                .hasMessageContaining("versions 1 and 2");
     }
 
     /** Checks in the bytes of the current versions (run with -Dsluice.migration.write=true). */
@@ -76,7 +86,8 @@ class ScanSerializersMigrationTest {
     @EnabledIfSystemProperty(named = CheckedInBytes.WRITE_PROPERTY, matches = "true")
     void writeCurrentVersion() throws IOException {
         for (String scenario : Arrays.asList("unread", "with-position")) {
-            CheckedInBytes.write("scan-split-migration/" + scenario + "/v" + splits.getVersion() + ".b64",
+            CheckedInBytes.write(
+                    "scan-split-migration/" + scenario + "/v" + splits.getVersion() + ".b64",
                     splits.serialize(split(scenario)));
         }
         for (String scenario : Arrays.asList("empty", "splits-and-position")) {
@@ -95,13 +106,17 @@ class ScanSerializersMigrationTest {
     private static ScanSourceSplit split(String scenario) {
         return scenario.equals("unread")
                 ? new ScanSourceSplit("0", "file:/warehouse/db/t/data/a.parquet", iceberg(3, "split-a"), null)
-                : new ScanSourceSplit("1", "file:/warehouse/db/t/data/b.parquet and 2 more", iceberg(3, "split-b"),
+                : new ScanSourceSplit(
+                        "1",
+                        "file:/warehouse/db/t/data/b.parquet and 2 more",
+                        iceberg(3, "split-b"),
                         new CheckpointedPosition(0, 42));
     }
 
     private static ScanEnumeratorState state(String scenario) {
-        return scenario.equals("empty") ? new ScanEnumeratorState(Collections.emptyList(), null, 0)
-                : new ScanEnumeratorState(Arrays.asList(split("unread"), split("with-position")),
-                        iceberg(1, "snapshot-42"), 5);
+        return scenario.equals("empty")
+                ? new ScanEnumeratorState(Collections.emptyList(), null, 0)
+                : new ScanEnumeratorState(
+                        Arrays.asList(split("unread"), split("with-position")), iceberg(1, "snapshot-42"), 5);
     }
 }

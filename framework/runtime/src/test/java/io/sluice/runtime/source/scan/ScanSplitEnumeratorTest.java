@@ -50,8 +50,8 @@ class ScanSplitEnumeratorTest {
 
         // restore the checkpoint: c was planned after it, so it is planned again, under a fresh id
         TestEnumeratorContext<ScanSourceSplit> restoredContext = new TestEnumeratorContext<>();
-        ScanSplitEnumerator restored = ScanSplitEnumerator.continuous(restoredContext, commits, "p", "t", 1000,
-                serializer.deserialize(serializer.getVersion(), checkpoint));
+        ScanSplitEnumerator restored = ScanSplitEnumerator.continuous(
+                restoredContext, commits, "p", "t", 1000, serializer.deserialize(serializer.getVersion(), checkpoint));
         restored.start();
         commits.add("d");
         restoredContext.runPeriodic();
@@ -88,7 +88,8 @@ class ScanSplitEnumeratorTest {
         ScanSplitEnumerator enumerator = ScanSplitEnumerator.bounded(context, "p", "t", planned);
         enumerator.start();
         enumerator.handleSplitRequest(0, null);
-        ScanEnumeratorState checkpoint = serializer.deserialize(serializer.getVersion(), serializer.serialize(enumerator.snapshotState(1)));
+        ScanEnumeratorState checkpoint =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(enumerator.snapshotState(1)));
 
         TestEnumeratorContext<ScanSourceSplit> restoredContext = new TestEnumeratorContext<>();
         ScanSplitEnumerator restored = ScanSplitEnumerator.bounded(restoredContext, "p", "t", checkpoint);
@@ -103,34 +104,45 @@ class ScanSplitEnumeratorTest {
     @Test
     void splitsKeepTheirPositionThroughTheSerializer() throws IOException {
         commits.add("a");
-        ScanSourceSplit split = ScanSplitEnumerator.planOnce(commits, "p", "t").pendingSplits().get(0)
-                .updateWithCheckpointedPosition(new org.apache.flink.connector.file.src.util.CheckpointedPosition(2, 7));
+        ScanSourceSplit split = ScanSplitEnumerator.planOnce(commits, "p", "t")
+                .pendingSplits()
+                .get(0)
+                .updateWithCheckpointedPosition(
+                        new org.apache.flink.connector.file.src.util.CheckpointedPosition(2, 7));
         ScanSplitSerializer splits = new ScanSplitSerializer();
         ScanSourceSplit copy = splits.deserialize(splits.getVersion(), splits.serialize(split));
         assertThat(copy.splitId()).isEqualTo(split.splitId());
         assertThat(copy.description()).isEqualTo("split a");
         assertThat(copy.split()).isEqualTo(split.split());
-        assertThat(copy.getReaderPosition()).contains(new org.apache.flink.connector.file.src.util.CheckpointedPosition(2, 7));
+        assertThat(copy.getReaderPosition())
+                .contains(new org.apache.flink.connector.file.src.util.CheckpointedPosition(2, 7));
     }
 
     @Test
     void aLongDescriptionIsShortenedSoTheSplitStillFitsItsState() throws IOException {
-        ScanSourceSplit split = new ScanSourceSplit("s", "x".repeat(100_000),
-                new io.sluice.runtime.state.Envelope("p", "t", new Payload(1, new byte[] {1})), null);
+        ScanSourceSplit split = new ScanSourceSplit(
+                "s",
+                "x".repeat(100_000),
+                new io.sluice.runtime.state.Envelope("p", "t", new Payload(1, new byte[] {1})),
+                null);
         ScanSplitSerializer splits = new ScanSplitSerializer();
         ScanSourceSplit copy = splits.deserialize(splits.getVersion(), splits.serialize(split));
-        assertThat(copy.description()).hasSize(ScanSourceSplit.MAX_DESCRIPTION + 3).endsWith("...");
+        assertThat(copy.description())
+                .hasSize(ScanSourceSplit.MAX_DESCRIPTION + 3)
+                .endsWith("...");
     }
 
     @Test
     void aFailingPlanNamesTheTarget() {
         commits.failing = true;
         assertThatThrownBy(() -> ScanSplitEnumerator.planOnce(commits, "p", "lake"))
-                .hasMessageContaining("'lake' source").hasMessageContaining("metadata unreachable");
+                .hasMessageContaining("'lake' source")
+                .hasMessageContaining("metadata unreachable");
     }
 
     private static List<String> read(List<ScanSourceSplit> splits) {
-        return splits.stream().map(s -> new String(s.split().payload().bytes(), StandardCharsets.UTF_8))
+        return splits.stream()
+                .map(s -> new String(s.split().payload().bytes(), StandardCharsets.UTF_8))
                 .collect(Collectors.toList());
     }
 
@@ -157,7 +169,9 @@ class ScanSplitEnumeratorTest {
             for (String name : commits.subList(from, commits.size())) {
                 splits.add(new PlannedSplit("split " + name, new Payload(1, name.getBytes(StandardCharsets.UTF_8))));
             }
-            return new ScanPlan(splits, new Payload(1, ByteBuffer.allocate(4).putInt(commits.size()).array()));
+            return new ScanPlan(
+                    splits,
+                    new Payload(1, ByteBuffer.allocate(4).putInt(commits.size()).array()));
         }
 
         @Override

@@ -28,10 +28,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class HiveBatchWriteIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -55,12 +59,14 @@ class HiveBatchWriteIT {
                 + custom.toUri() + "')");
 
         tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
-                + " VALUES (1, 'a', 1.5, '2026-12-01'), (2, 'b', 2.5, '2026-12-02'), (3, 'c', 3.5, '2026-12-01'),"
-                + " (4, 'd', 4.5, '2026-11-30'), (5, 'e', 5.5, CAST(NULL AS STRING))").await();
+                        + " VALUES (1, 'a', 1.5, '2026-12-01'), (2, 'b', 2.5, '2026-12-02'), (3, 'c', 3.5, '2026-12-01'),"
+                        + " (4, 'd', 4.5, '2026-11-30'), (5, 'e', 5.5, CAST(NULL AS STRING))")
+                .await();
 
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
-            assertThat(probe.partitionNames("sales", "orders")).containsExactlyInAnyOrder("dt=2026-11-30",
-                    "dt=2026-12-01", "dt=2026-12-02", "dt=__HIVE_DEFAULT_PARTITION__");
+            assertThat(probe.partitionNames("sales", "orders"))
+                    .containsExactlyInAnyOrder(
+                            "dt=2026-11-30", "dt=2026-12-01", "dt=2026-12-02", "dt=__HIVE_DEFAULT_PARTITION__");
             assertThat(location(probe, "dt=2026-11-30")).isEqualTo(custom);
             assertThat(location(probe, "dt=2026-12-01")).isEqualTo(table.resolve("dt=2026-12-01"));
             assertThat(location(probe, "dt=2026-12-02")).isEqualTo(table.resolve("dt=2026-12-02"));
@@ -72,19 +78,25 @@ class HiveBatchWriteIT {
             assertThat(table.resolve("dt=2026-11-30")).doesNotExist();
         }
         // Hive keeps partition values in directory names: the files hold the other columns only
-        assertThat(ParquetFiles.columns(ParquetFiles.dataFiles(table.resolve("dt=2026-12-01")).get(0))).containsExactly("id", "name", "amount");
+        assertThat(ParquetFiles.columns(
+                        ParquetFiles.dataFiles(table.resolve("dt=2026-12-01")).get(0)))
+                .containsExactly("id", "name", "amount");
 
         // a second INSERT appends, and the policy finds the partition already there
         tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
-                + " VALUES (6, 'f', 6.5, '2026-12-01')").await();
+                        + " VALUES (6, 'f', 6.5, '2026-12-01')")
+                .await();
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
             assertThat(probe.partitionNames("sales", "orders")).hasSize(4);
-            assertThat(rows(location(probe, "dt=2026-12-01"))).containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5", "6|f|6.5");
+            assertThat(rows(location(probe, "dt=2026-12-01")))
+                    .containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5", "6|f|6.5");
         }
 
         // INSERT OVERWRITE replaces the partitions it writes, dynamic or static, and no other
-        tEnv.executeSql("INSERT OVERWRITE h.sales.orders VALUES (7, 'g', 7.5, '2026-12-01')").await();
-        tEnv.executeSql("INSERT OVERWRITE h.sales.orders PARTITION (dt = '2026-11-30') SELECT 8, 'h', 8.5").await();
+        tEnv.executeSql("INSERT OVERWRITE h.sales.orders VALUES (7, 'g', 7.5, '2026-12-01')")
+                .await();
+        tEnv.executeSql("INSERT OVERWRITE h.sales.orders PARTITION (dt = '2026-11-30') SELECT 8, 'h', 8.5")
+                .await();
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
             assertThat(rows(location(probe, "dt=2026-12-01"))).containsExactly("7|g|7.5");
             assertThat(rows(custom)).containsExactly("8|h|8.5");
@@ -97,7 +109,8 @@ class HiveBatchWriteIT {
         tEnv.executeSql("ALTER TABLE h.sales.orders ADD PARTITION (dt = 'elsewhere') WITH ('hive.location-uri' = '"
                 + outside.toUri() + "')");
         assertThat(catchThrowable(() -> tEnv.executeSql("INSERT INTO h.sales.orders VALUES (9, 'i', 9.5, 'elsewhere')")
-                .await())).hasStackTraceContaining("outside the table's location");
+                        .await()))
+                .hasStackTraceContaining("outside the table's location");
         assertThat(outside.toFile().list()).isNullOrEmpty();
     }
 
@@ -112,7 +125,8 @@ class HiveBatchWriteIT {
         tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, name STRING, amount DOUBLE, dt STRING)"
                 + " PARTITIONED BY (dt) WITH ('hive.storage.file-format' = 'orc')");
         tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
-                + " VALUES (1, 'a', 1.5, 'x'), (2, 'b', 2.5, 'y'), (3, 'c', 3.5, 'x')").await();
+                        + " VALUES (1, 'a', 1.5, 'x'), (2, 'b', 2.5, 'y'), (3, 'c', 3.5, 'x')")
+                .await();
 
         Path table = metastore.resolve("warehouse").resolve("sales.db").resolve("orders");
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
@@ -127,10 +141,11 @@ class HiveBatchWriteIT {
         List<String> rows = new java.util.ArrayList<>();
         for (Path file : ParquetFiles.dataFiles(dir)) {
             try (org.apache.orc.Reader reader = org.apache.orc.OrcFile.createReader(
-                    new org.apache.hadoop.fs.Path(file.toUri()), org.apache.orc.OrcFile.readerOptions(
-                            new org.apache.hadoop.conf.Configuration()))) {
+                    new org.apache.hadoop.fs.Path(file.toUri()),
+                    org.apache.orc.OrcFile.readerOptions(new org.apache.hadoop.conf.Configuration()))) {
                 assertThat(reader.getSchema().getFieldNames()).containsExactly("id", "name", "amount");
-                org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch = reader.getSchema().createRowBatch();
+                org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch =
+                        reader.getSchema().createRowBatch();
                 try (org.apache.orc.RecordReader records = reader.rows()) {
                     while (records.nextBatch(batch)) {
                         org.apache.hadoop.hive.ql.exec.vector.LongColumnVector id =
@@ -154,6 +169,7 @@ class HiveBatchWriteIT {
     }
 
     private static List<String> rows(Path dir) throws IOException {
-        return ParquetFiles.rows(dir, g -> g.getLong("id", 0) + "|" + g.getString("name", 0) + "|" + g.getDouble("amount", 0));
+        return ParquetFiles.rows(
+                dir, g -> g.getLong("id", 0) + "|" + g.getString("name", 0) + "|" + g.getDouble("amount", 0));
     }
 }

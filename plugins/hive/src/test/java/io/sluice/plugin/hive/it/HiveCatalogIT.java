@@ -38,10 +38,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class HiveCatalogIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(1)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -58,17 +62,19 @@ class HiveCatalogIT {
         tEnv.executeSql("CREATE DATABASE h.sales COMMENT 'orders by day'");
         // Flink's default dialect: the storage format is the table option the Hive dialect's
         // STORED AS becomes; no 'connector' = 'hive' needed, every table of the catalog is a Hive table
-        tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, amount DECIMAL(10, 2), note STRING, dt STRING, region STRING)"
-                + " PARTITIONED BY (dt, region) WITH ('hive.storage.file-format' = 'parquet')");
+        tEnv.executeSql(
+                "CREATE TABLE h.sales.orders (id BIGINT, amount DECIMAL(10, 2), note STRING, dt STRING, region STRING)"
+                        + " PARTITIONED BY (dt, region) WITH ('hive.storage.file-format' = 'parquet')");
         tEnv.executeSql("ALTER TABLE h.sales.orders ADD PARTITION (dt = '2026-12-01', region = 'eu')");
 
         tEnv.executeSql("USE CATALOG h");
         assertThat(column(tEnv, "SHOW DATABASES", 0)).contains("default", "sales");
         assertThat(column(tEnv, "SHOW TABLES IN sales", 0)).containsExactly("orders");
         List<String> describe = rows(tEnv, "DESCRIBE sales.orders").stream()
-                .map(r -> r.getField(0) + " " + r.getField(1)).collect(Collectors.toList());
-        assertThat(describe).containsExactly("id BIGINT", "amount DECIMAL(10, 2)", "note STRING", "dt STRING",
-                "region STRING");
+                .map(r -> r.getField(0) + " " + r.getField(1))
+                .collect(Collectors.toList());
+        assertThat(describe)
+                .containsExactly("id BIGINT", "amount DECIMAL(10, 2)", "note STRING", "dt STRING", "region STRING");
         assertThat(column(tEnv, "SHOW PARTITIONS sales.orders", 0)).containsExactly("dt=2026-12-01/region=eu");
 
         Catalog catalog = tEnv.getCatalog("h").orElseThrow();
@@ -80,22 +86,28 @@ class HiveCatalogIT {
             MetastoreProbe.HiveTable orders = probe.table("sales", "orders");
             assertThat(orders.type()).isEqualTo("MANAGED_TABLE");
             assertThat(orders.inputFormat()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
-            assertThat(orders.outputFormat()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
+            assertThat(orders.outputFormat())
+                    .isEqualTo("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
             assertThat(orders.serde()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
             // a Hive table: columns and partition keys in Hive types, not Flink properties
             assertThat(orders.columns()).containsExactly("id bigint", "amount decimal(10,2)", "note string");
             assertThat(orders.partitionKeys()).containsExactly("dt string", "region string");
             Path tableDir = Paths.get(URI.create(orders.location()));
-            assertThat(tableDir).isEqualTo(metastore.resolve("warehouse").resolve("sales.db").resolve("orders"));
+            assertThat(tableDir)
+                    .isEqualTo(
+                            metastore.resolve("warehouse").resolve("sales.db").resolve("orders"));
             assertThat(tableDir).isDirectory();
 
             assertThat(probe.partitionNames("sales", "orders")).containsExactly("dt=2026-12-01/region=eu");
-            Path partitionDir = Paths.get(URI.create(probe.partitionLocation("sales", "orders", "dt=2026-12-01/region=eu")));
+            Path partitionDir =
+                    Paths.get(URI.create(probe.partitionLocation("sales", "orders", "dt=2026-12-01/region=eu")));
             assertThat(partitionDir).isEqualTo(tableDir.resolve("dt=2026-12-01").resolve("region=eu"));
             assertThat(partitionDir).isDirectory();
         }
         assertThat(metastore.resolve("metastore_db")).isDirectory();
-        assertThat(Files.exists(Paths.get("derby.log"))).as("derby.log goes under metastore.dir").isFalse();
+        assertThat(Files.exists(Paths.get("derby.log")))
+                .as("derby.log goes under metastore.dir")
+                .isFalse();
 
         // the Hive classes came from the plugin, next to another Hive (hive-common 2.3.10) on the
         // test's own class path, as a job may have: each side sees its own version
@@ -104,7 +116,8 @@ class HiveCatalogIT {
         assertThat(hiveVersion(HiveCatalogIT.class.getClassLoader())).isEqualTo("2.3.10");
         assertThat(hiveVersion(plugin)).isEqualTo("3.1.3");
         assertThat(Class.forName("org.apache.hadoop.hive.conf.HiveConf", false, plugin))
-                .isNotSameAs(Class.forName("org.apache.hadoop.hive.conf.HiveConf", false, HiveCatalogIT.class.getClassLoader()));
+                .isNotSameAs(Class.forName(
+                        "org.apache.hadoop.hive.conf.HiveConf", false, HiveCatalogIT.class.getClassLoader()));
         // and the Hive connector is the plugin's only
         assertThatThrownBy(() -> Class.forName("org.apache.flink.table.catalog.hive.HiveCatalog"))
                 .isInstanceOf(ClassNotFoundException.class);
@@ -113,7 +126,8 @@ class HiveCatalogIT {
         assertThat(column(tEnv, "SHOW PARTITIONS sales.orders", 0)).isEmpty();
         tEnv.executeSql("DROP TABLE sales.orders");
         assertThat(column(tEnv, "SHOW TABLES IN sales", 0)).isEmpty();
-        assertThat(metastore.resolve("warehouse").resolve("sales.db").resolve("orders")).doesNotExist();
+        assertThat(metastore.resolve("warehouse").resolve("sales.db").resolve("orders"))
+                .doesNotExist();
     }
 
     @Test
@@ -145,33 +159,37 @@ class HiveCatalogIT {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE CATALOG h WITH (" + plugins + ", 'metastore' = 'embedded', 'metastore.dir' = '"
                 + metastore + "')");
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE TABLE h.`default`.g (a INT) WITH ('connector' = 'datagen')")))
+        assertThat(catchThrowable(
+                        () -> tEnv.executeSql("CREATE TABLE h.`default`.g (a INT) WITH ('connector' = 'datagen')")))
                 .hasStackTraceContaining("a hive catalog holds Hive tables only");
 
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c1 WITH (" + plugins
-                + ", 'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "', 'nope' = 'x')")))
+                        + ", 'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "', 'nope' = 'x')")))
                 .hasStackTraceContaining("Unsupported options for a hive catalog: [nope]")
                 .hasStackTraceContaining("metastore.dir");
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c2 WITH (" + plugins + ", 'metastore' = 'embedded')")))
+        assertThat(catchThrowable(
+                        () -> tEnv.executeSql("CREATE CATALOG c2 WITH (" + plugins + ", 'metastore' = 'embedded')")))
                 .hasStackTraceContaining("'metastore' = 'embedded' needs 'metastore.dir'");
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c3 WITH (" + plugins
-                + ", 'metastore' = 'embedded', 'metastore.dir' = 'relative/dir')")))
+                        + ", 'metastore' = 'embedded', 'metastore.dir' = 'relative/dir')")))
                 .hasStackTraceContaining("an absolute local path");
         // no hive-site.xml with metastore URIs: never quietly an embedded metastore
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c4 WITH (" + plugins + ")")))
                 .hasStackTraceContaining("No metastore URIs");
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c5 WITH (" + plugins
-                + ", 'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "', 'hive-version' = '2.3.9')")))
+        assertThat(catchThrowable(() -> tEnv.executeSql(
+                        "CREATE CATALOG c5 WITH (" + plugins + ", 'metastore' = 'embedded', 'metastore.dir' = '"
+                                + metastore + "', 'hive-version' = '2.3.9')")))
                 .hasStackTraceContaining("only 3.1.x versions work");
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c6 WITH (" + plugins
-                + ", 'metastore' = 'elsewhere')")))
+        assertThat(catchThrowable(
+                        () -> tEnv.executeSql("CREATE CATALOG c6 WITH (" + plugins + ", 'metastore' = 'elsewhere')")))
                 .hasStackTraceContaining("Invalid 'metastore' 'elsewhere'");
     }
 
     /** The Hive version the Hive classes of {@code loader} report. */
     private static String hiveVersion(ClassLoader loader) throws Exception {
         return (String) Class.forName("org.apache.hive.common.util.HiveVersionInfo", true, loader)
-                .getMethod("getVersion").invoke(null);
+                .getMethod("getVersion")
+                .invoke(null);
     }
 
     private static List<Row> rows(TableEnvironment tEnv, String sql) throws Exception {
@@ -183,7 +201,8 @@ class HiveCatalogIT {
     }
 
     private static List<String> column(TableEnvironment tEnv, String sql, int field) throws Exception {
-        return rows(tEnv, sql).stream().map(r -> String.valueOf(r.getField(field))).collect(Collectors.toList());
+        return rows(tEnv, sql).stream()
+                .map(r -> String.valueOf(r.getField(field)))
+                .collect(Collectors.toList());
     }
-
 }

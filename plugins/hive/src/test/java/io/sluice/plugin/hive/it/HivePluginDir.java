@@ -30,7 +30,8 @@ final class HivePluginDir {
 
     /** Skips the test class outside the integration-test phase, where there is no zip yet. */
     static void assumeIntegrationTestPhase() {
-        Assumptions.assumeTrue(System.getProperty("sluice.test.plugin-zip") != null,
+        Assumptions.assumeTrue(
+                System.getProperty("sluice.test.plugin-zip") != null,
                 "integration test: runs in the integration-test phase (failsafe), after the plugin zip is packaged");
     }
 

@@ -31,10 +31,14 @@ class HiveStreamingWriteIT {
     private static final int ROWS = 300;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -47,8 +51,10 @@ class HiveStreamingWriteIT {
         conf.setString("execution.checkpointing.interval", "300 ms");
         conf.setString("restart-strategy.type", "none"); // a failure must fail the test, not repeat quietly
         conf.setString("parallelism.default", "2");
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode()
-                .withConfiguration(conf).build());
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
         Path metastore = tmp.resolve("metastore");
         tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
                 + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
@@ -61,14 +67,16 @@ class HiveStreamingWriteIT {
                 + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "', "
                 + "'rows-per-second' = '200')");
         tEnv.executeSql("INSERT INTO h.logs.events /*+ OPTIONS("
-                + "'sink.partition-commit.policy.kind' = 'metastore,success-file') */"
-                + " SELECT id, CONCAT('m', CAST(id AS STRING)), CAST(id % 3 AS STRING) FROM numbers").await();
+                        + "'sink.partition-commit.policy.kind' = 'metastore,success-file') */"
+                        + " SELECT id, CONCAT('m', CAST(id AS STRING)), CAST(id % 3 AS STRING) FROM numbers")
+                .await();
 
         Path table = metastore.resolve("warehouse").resolve("logs.db").resolve("events");
         List<String> rows = new ArrayList<>();
         int files = 0;
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
-            assertThat(probe.partitionNames("logs", "events")).containsExactlyInAnyOrder("bucket=0", "bucket=1", "bucket=2");
+            assertThat(probe.partitionNames("logs", "events"))
+                    .containsExactlyInAnyOrder("bucket=0", "bucket=1", "bucket=2");
             for (String partition : probe.partitionNames("logs", "events")) {
                 Path dir = Paths.get(URI.create(probe.partitionLocation("logs", "events", partition)));
                 assertThat(dir).isEqualTo(table.resolve(partition));
@@ -76,7 +84,8 @@ class HiveStreamingWriteIT {
                 files += ParquetFiles.dataFiles(dir).size();
                 String bucket = partition.substring("bucket=".length());
                 for (String row : ParquetFiles.rows(dir, g -> g.getLong("id", 0) + "|" + g.getString("msg", 0))) {
-                    assertThat(Long.parseLong(row.substring(0, row.indexOf('|'))) % 3).hasToString(bucket);
+                    assertThat(Long.parseLong(row.substring(0, row.indexOf('|'))) % 3)
+                            .hasToString(bucket);
                     rows.add(row);
                 }
             }
@@ -84,7 +93,9 @@ class HiveStreamingWriteIT {
         // Parquet files roll at every checkpoint: more than one per writer and partition (2 x 3)
         // shows the rows were committed over several checkpoints, not only at the end
         assertThat(files).isGreaterThan(6);
-        assertThat(rows).containsExactlyInAnyOrderElementsOf(
-                LongStream.rangeClosed(1, ROWS).mapToObj(i -> i + "|m" + i).collect(Collectors.toList()));
+        assertThat(rows)
+                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, ROWS)
+                        .mapToObj(i -> i + "|m" + i)
+                        .collect(Collectors.toList()));
     }
 }

@@ -34,7 +34,8 @@ final class MetastoreProbe implements AutoCloseable {
             Object conf = hiveCatalog.getClass().getMethod("getHiveConf").invoke(hiveCatalog);
             Class<?> configuration = Class.forName("org.apache.hadoop.conf.Configuration", false, loader);
             Class<?> clientClass = Class.forName("org.apache.hadoop.hive.metastore.HiveMetaStoreClient", true, loader);
-            return new MetastoreProbe(loader, clientClass.getConstructor(configuration).newInstance(conf));
+            return new MetastoreProbe(
+                    loader, clientClass.getConstructor(configuration).newInstance(conf));
         });
     }
 
@@ -54,20 +55,30 @@ final class MetastoreProbe implements AutoCloseable {
         for (Object field : (List<?>) call(sd, "getCols")) {
             columns.add(call(field, "getName") + " " + call(field, "getType"));
         }
-        return new HiveTable((String) call(t, "getTableType"), (String) call(sd, "getLocation"),
-                (String) call(sd, "getInputFormat"), (String) call(sd, "getOutputFormat"),
-                (String) call(call(sd, "getSerdeInfo"), "getSerializationLib"), columns, keys);
+        return new HiveTable(
+                (String) call(t, "getTableType"),
+                (String) call(sd, "getLocation"),
+                (String) call(sd, "getInputFormat"),
+                (String) call(sd, "getOutputFormat"),
+                (String) call(call(sd, "getSerdeInfo"), "getSerializationLib"),
+                columns,
+                keys);
     }
 
     List<String> partitionNames(String db, String table) throws Exception {
-        return strings(call(client, "listPartitionNames", new Class<?>[] {String.class, String.class, short.class},
-                db, table, (short) -1));
+        return strings(call(
+                client,
+                "listPartitionNames",
+                new Class<?>[] {String.class, String.class, short.class},
+                db,
+                table,
+                (short) -1));
     }
 
     /** The location of partition {@code name} ({@code k=v/...}) of {@code db.table}. */
     String partitionLocation(String db, String table, String name) throws Exception {
-        Object partition = call(client, "getPartition", new Class<?>[] {String.class, String.class, String.class},
-                db, table, name);
+        Object partition = call(
+                client, "getPartition", new Class<?>[] {String.class, String.class, String.class}, db, table, name);
         return (String) call(call(partition, "getSd"), "getLocation");
     }
 
@@ -77,8 +88,14 @@ final class MetastoreProbe implements AutoCloseable {
     }
 
     /** What the tests read of a metastore table. */
-    record HiveTable(String type, String location, String inputFormat, String outputFormat, String serde,
-            List<String> columns, List<String> partitionKeys) {}
+    record HiveTable(
+            String type,
+            String location,
+            String inputFormat,
+            String outputFormat,
+            String serde,
+            List<String> columns,
+            List<String> partitionKeys) {}
 
     private Object call(Object target, String method) throws Exception {
         return call(target, method, new Class<?>[0]);

@@ -26,8 +26,10 @@ final class ParquetFiles {
     static List<Path> dataFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(Files::isRegularFile)
-                    .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
-                    .sorted().collect(Collectors.toList());
+                    .filter(p -> !p.getFileName().toString().startsWith(".")
+                            && !p.getFileName().toString().startsWith("_"))
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 
@@ -35,8 +37,10 @@ final class ParquetFiles {
     static List<String> rows(Path dir, Function<Group, String> row) throws IOException {
         List<String> rows = new ArrayList<>();
         for (Path file : dataFiles(dir)) {
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                    new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration()).build()) {
+            try (ParquetReader<Group> reader = ParquetReader.builder(
+                            new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toUri()))
+                    .withConf(new Configuration())
+                    .build()) {
                 for (Group g = reader.read(); g != null; g = reader.read()) {
                     rows.add(row.apply(g));
                 }
@@ -49,7 +53,8 @@ final class ParquetFiles {
     static List<String> columns(Path file) throws IOException {
         try (ParquetFileReader reader = ParquetFileReader.open(
                 HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
-            return reader.getFooter().getFileMetaData().getSchema().getFields().stream().map(Type::getName)
+            return reader.getFooter().getFileMetaData().getSchema().getFields().stream()
+                    .map(Type::getName)
                     .collect(Collectors.toList());
         }
     }

@@ -49,7 +49,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,13 +56,11 @@ import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static io.sluice.testshared.BenchmarkMachine.cpuModel;
 import static io.sluice.testshared.BenchmarkMachine.deleteTree;
@@ -115,8 +112,9 @@ class IcebergBenchmark {
     private static final long ROWS = Long.getLong("sluice.bench.rows", 5_000_000L);
     private static final int WARMUP = Integer.getInteger("sluice.bench.warmup", 1);
     private static final int RUNS = Integer.getInteger("sluice.bench.runs", 5);
-    private static final List<String> CASES = Arrays.asList(
-            System.getProperty("sluice.bench.cases", "write-batch,write-streaming,read-batch").split(","));
+    private static final List<String> CASES =
+            Arrays.asList(System.getProperty("sluice.bench.cases", "write-batch,write-streaming,read-batch")
+                    .split(","));
     private static final long CHECKPOINT_INTERVAL_MS = 1000;
     /**
      * Split size of both reads, as their read option {@code split-size}: Iceberg's 128 MB default
@@ -131,21 +129,27 @@ class IcebergBenchmark {
     private static final long READ_FILE_SIZE = Long.getLong("sluice.bench.read-file-size", 8L * 1024 * 1024);
     /** The read option of the split size, the same name for both sources. */
     private static final String SPLIT_SIZE_OPTION = "split-size";
+
     private static final String DB = "db";
     /** Upstream runs per case that may fail verification before the benchmark gives up. */
     private static final int MAX_REJECTED_UPSTREAM_RUNS = 3;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(PARALLELISM)
+                    .build());
 
     static final RowType ROW = RowType.of(
-            new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType(), new TimestampType(6)},
+            new LogicalType[] {
+                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType(), new TimestampType(6)
+            },
             new String[] {"id", "name", "amount", "ts"});
 
     private final Path warehouse = Paths.get("target", "bench-warehouse").toAbsolutePath();
-    private final Map<String, String> catalogProperties = Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString());
+    private final Map<String, String> catalogProperties =
+            Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString());
 
     @Test
     void sluiceNextToIcebergsConnector() throws Exception {
@@ -165,7 +169,8 @@ class IcebergBenchmark {
                     results.add(readCase(name));
                     break;
                 default:
-                    throw new IllegalArgumentException("Unknown case '" + name + "': write-batch, write-streaming or read-batch");
+                    throw new IllegalArgumentException(
+                            "Unknown case '" + name + "': write-batch, write-streaming or read-batch");
             }
         }
         String report = report(results, loadAtStart, loadAverage());
@@ -277,8 +282,12 @@ class IcebergBenchmark {
         Snapshot current = table.currentSnapshot();
         assertThat(current).as("snapshot of " + name).isNotNull();
         Map<String, String> summary = current.summary();
-        assertThat(Long.parseLong(summary.get("total-records"))).as("total-records of " + name).isEqualTo(ROWS);
-        assertThat(Long.parseLong(summary.get("total-delete-files"))).as("delete files of " + name).isZero();
+        assertThat(Long.parseLong(summary.get("total-records")))
+                .as("total-records of " + name)
+                .isEqualTo(ROWS);
+        assertThat(Long.parseLong(summary.get("total-delete-files")))
+                .as("delete files of " + name)
+                .isZero();
         r.files = Integer.parseInt(summary.get("total-data-files"));
         r.bytes = Long.parseLong(summary.get("total-files-size"));
         int snapshots = 0;
@@ -301,7 +310,12 @@ class IcebergBenchmark {
         Run written = execute(env, "write the table to read");
         verifyWritten(written, table);
         result.splits = splits(table);
-        log(String.format(Locale.ROOT, "   table to read: %s in %d data files, %d splits", mb(written.bytes), written.files, result.splits));
+        log(String.format(
+                Locale.ROOT,
+                "   table to read: %s in %d data files, %d splits",
+                mb(written.bytes),
+                written.files,
+                result.splits));
 
         for (int i = 0; i < WARMUP + RUNS; i++) {
             String[] order = i % 2 == 0 ? new String[] {"sluice", "upstream"} : new String[] {"upstream", "sluice"};
@@ -333,21 +347,26 @@ class IcebergBenchmark {
         StreamExecutionEnvironment env = environment(RuntimeExecutionMode.BATCH);
         DataStream<RowData> rows;
         if (side.equals("sluice")) {
-            rows = env.fromSource(TableSourceBuilder.forRowData()
+            rows = env.fromSource(
+                    TableSourceBuilder.forRowData()
                             .target("iceberg")
                             .catalog(catalogProperties)
                             .table(DB, table)
                             .set(SPLIT_SIZE_OPTION, String.valueOf(READ_SPLIT_SIZE))
                             .pluginsDir(TestPluginsDir.get())
                             .build(),
-                    WatermarkStrategy.noWatermarks(), "sluice");
+                    WatermarkStrategy.noWatermarks(),
+                    "sluice");
         } else {
             // IcebergSource does not tell its type: the same RowData type Sluice's source reports
-            rows = env.fromSource(IcebergSource.forRowData()
+            rows = env.fromSource(
+                    IcebergSource.forRowData()
                             .tableLoader(tableLoader(table))
                             .set(SPLIT_SIZE_OPTION, String.valueOf(READ_SPLIT_SIZE))
                             .build(),
-                    WatermarkStrategy.noWatermarks(), "upstream", InternalTypeInfo.of(ROW));
+                    WatermarkStrategy.noWatermarks(),
+                    "upstream",
+                    InternalTypeInfo.of(ROW));
         }
         count(rows);
         Run r = execute(env, "read " + side + " #" + index);
@@ -360,8 +379,9 @@ class IcebergBenchmark {
     private int splits(String name) throws IOException {
         Table table = IcebergTables.load(warehouse, DB, name);
         int n = 0;
-        try (CloseableIterable<CombinedScanTask> tasks =
-                table.newScan().option(TableProperties.SPLIT_SIZE, String.valueOf(READ_SPLIT_SIZE)).planTasks()) {
+        try (CloseableIterable<CombinedScanTask> tasks = table.newScan()
+                .option(TableProperties.SPLIT_SIZE, String.valueOf(READ_SPLIT_SIZE))
+                .planTasks()) {
             for (CombinedScanTask ignored : tasks) {
                 n++;
             }
@@ -382,13 +402,19 @@ class IcebergBenchmark {
     }
 
     private static DataStream<RowData> generated(StreamExecutionEnvironment env) {
-        return env.fromSource(new DataGeneratorSource<>(new Rows(), ROWS, InternalTypeInfo.of(ROW)),
-                WatermarkStrategy.noWatermarks(), "rows");
+        return env.fromSource(
+                new DataGeneratorSource<>(new Rows(), ROWS, InternalTypeInfo.of(ROW)),
+                WatermarkStrategy.noWatermarks(),
+                "rows");
     }
 
     /** Counts and checksums the rows into accumulators (chained, the same cost for both sides). */
     private static void count(DataStream<RowData> rows) {
-        rows.process(new Checksum()).returns(Types.VOID).name("checksum").sinkTo(new DiscardingSink<>()).name("discard");
+        rows.process(new Checksum())
+                .returns(Types.VOID)
+                .name("checksum")
+                .sinkTo(new DiscardingSink<>())
+                .name("discard");
     }
 
     /** Runs the job built on {@code env}, timing it from submission to its end. */
@@ -407,8 +433,11 @@ class IcebergBenchmark {
             if (catalog.tableExists(id)) {
                 catalog.dropTable(id, true);
             }
-            catalog.createTable(id, FlinkSchemaUtil.convert(FlinkSchemaUtil.toResolvedSchema(ROW)),
-                    PartitionSpec.unpartitioned(), properties);
+            catalog.createTable(
+                    id,
+                    FlinkSchemaUtil.convert(FlinkSchemaUtil.toResolvedSchema(ROW)),
+                    PartitionSpec.unpartitioned(),
+                    properties);
         }
     }
 
@@ -423,7 +452,10 @@ class IcebergBenchmark {
     /** Upstream's loader of the same table through the same kind of catalog Sluice opens. */
     private TableLoader tableLoader(String table) {
         return TableLoader.fromCatalog(
-                CatalogLoader.hadoop("bench", new org.apache.hadoop.conf.Configuration(), Map.of("warehouse", warehouse.toUri().toString())),
+                CatalogLoader.hadoop(
+                        "bench",
+                        new org.apache.hadoop.conf.Configuration(),
+                        Map.of("warehouse", warehouse.toUri().toString())),
                 TableIdentifier.of(DB, table));
     }
 
@@ -442,7 +474,8 @@ class IcebergBenchmark {
         public RowData map(Long i) {
             long h = BenchmarkRows.hash(i);
             long micros = EPOCH_2025_MICROS + i * 1001;
-            TimestampData ts = TimestampData.fromEpochMillis(Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
+            TimestampData ts = TimestampData.fromEpochMillis(
+                    Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
             return GenericRowData.of(i, StringData.fromString(BenchmarkRows.name(h)), BenchmarkRows.amount(h), ts);
         }
     }
@@ -458,6 +491,7 @@ class IcebergBenchmark {
         private static final String SUM = "checksum";
         /** Count and checksum of the generated rows, computed in this JVM once. */
         private static long[] expected;
+
         private transient LongCounter rows;
         private transient LongCounter sum;
 
@@ -527,10 +561,18 @@ class IcebergBenchmark {
         }
 
         String describe() {
-            String out = files == 0 ? "" : String.format(Locale.ROOT, "  %s in %d files", mb(bytes), files)
-                    + (snapshots == 0 ? "" : ", " + snapshots + " snapshots");
-            return String.format(Locale.ROOT, "%6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s%s",
-                    netMs / 1000.0, wallMs / 1000.0, cpuMs / 1000.0, rate(rowsPerSecond()), out);
+            String out = files == 0
+                    ? ""
+                    : String.format(Locale.ROOT, "  %s in %d files", mb(bytes), files)
+                            + (snapshots == 0 ? "" : ", " + snapshots + " snapshots");
+            return String.format(
+                    Locale.ROOT,
+                    "%6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s%s",
+                    netMs / 1000.0,
+                    wallMs / 1000.0,
+                    cpuMs / 1000.0,
+                    rate(rowsPerSecond()),
+                    out);
         }
     }
 
@@ -541,6 +583,7 @@ class IcebergBenchmark {
         final List<Run> upstream = new ArrayList<>();
         /** Why upstream runs failed verification (excluded from the numbers and repeated). */
         final List<String> rejected = new ArrayList<>();
+
         int splits;
 
         CaseResult(String name) {
@@ -577,53 +620,92 @@ class IcebergBenchmark {
             if (name.startsWith("read")) {
                 return String.format(Locale.ROOT, "%s in %d files, %d splits", mb(s.bytes), s.files, splits);
             }
-            return String.format(Locale.ROOT, "%s / %s in %d / %d files, %d / %d snapshots",
-                    mb(s.bytes), mb(u.bytes), s.files, u.files, s.snapshots, u.snapshots);
+            return String.format(
+                    Locale.ROOT,
+                    "%s / %s in %d / %d files, %d / %d snapshots",
+                    mb(s.bytes),
+                    mb(u.bytes),
+                    s.files,
+                    u.files,
+                    s.snapshots,
+                    u.snapshots);
         }
     }
 
     private static void logSummary(CaseResult r) {
-        log(String.format(Locale.ROOT, "   %s: Sluice %s rows/s, upstream %s rows/s, ratio %.2f, CPU ratio %.2f",
-                r.name, rate(CaseResult.medianRate(r.sluice)), rate(CaseResult.medianRate(r.upstream)), r.ratio(), r.cpuRatio()));
+        log(String.format(
+                Locale.ROOT,
+                "   %s: Sluice %s rows/s, upstream %s rows/s, ratio %.2f, CPU ratio %.2f",
+                r.name,
+                rate(CaseResult.medianRate(r.sluice)),
+                rate(CaseResult.medianRate(r.upstream)),
+                r.ratio(),
+                r.cpuRatio()));
     }
 
     private static String report(List<CaseResult> results, String loadAtStart, String loadAtEnd) {
         StringBuilder s = new StringBuilder();
         s.append("## IcebergBenchmark: Sluice vs Iceberg's Flink connector\n\n");
-        s.append(String.format(Locale.ROOT, "%s, %d cores (%s), %s %s, Java %s, max heap %s; Iceberg %s; "
+        s.append(String.format(
+                Locale.ROOT,
+                "%s, %d cores (%s), %s %s, Java %s, max heap %s; Iceberg %s; "
                         + "%,d rows (id BIGINT, name STRING(16), amount DOUBLE, ts TIMESTAMP(6)), parallelism %d, "
                         + "MiniCluster; %d warm-up + %d measured runs per side, alternating; "
                         + "median of the job's net run time.\n\n",
-                LocalDate.now(), Runtime.getRuntime().availableProcessors(), cpuModel(),
-                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
-                mb(Runtime.getRuntime().maxMemory()), icebergVersion(), ROWS, PARALLELISM, WARMUP, RUNS));
-        s.append("| case | Sluice rows/s | upstream rows/s | **ratio** | CPU s/run Sluice / upstream | CPU ratio "
-                + "| Sluice runs (s) | upstream runs (s) | data Sluice / upstream | generator alone rows/s | upstream runs rejected |\n");
+                LocalDate.now(),
+                Runtime.getRuntime().availableProcessors(),
+                cpuModel(),
+                System.getProperty("os.name"),
+                System.getProperty("os.arch"),
+                System.getProperty("java.version"),
+                mb(Runtime.getRuntime().maxMemory()),
+                icebergVersion(),
+                ROWS,
+                PARALLELISM,
+                WARMUP,
+                RUNS));
+        s.append(
+                "| case | Sluice rows/s | upstream rows/s | **ratio** | CPU s/run Sluice / upstream | CPU ratio "
+                        + "| Sluice runs (s) | upstream runs (s) | data Sluice / upstream | generator alone rows/s | upstream runs rejected |\n");
         s.append("|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|\n");
         for (CaseResult r : results) {
-            s.append(String.format(Locale.ROOT, "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s | %s | %d |\n",
-                    r.name, rate(CaseResult.medianRate(r.sluice)), rate(CaseResult.medianRate(r.upstream)), r.ratio(),
-                    CaseResult.medianCpuSeconds(r.sluice), CaseResult.medianCpuSeconds(r.upstream), r.cpuRatio(),
-                    seconds(r.sluice), seconds(r.upstream), r.data(),
-                    r.baseline.isEmpty() ? "-" : rate(CaseResult.medianRate(r.baseline)), r.rejected.size()));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s | %s | %d |\n",
+                    r.name,
+                    rate(CaseResult.medianRate(r.sluice)),
+                    rate(CaseResult.medianRate(r.upstream)),
+                    r.ratio(),
+                    CaseResult.medianCpuSeconds(r.sluice),
+                    CaseResult.medianCpuSeconds(r.upstream),
+                    r.cpuRatio(),
+                    seconds(r.sluice),
+                    seconds(r.upstream),
+                    r.data(),
+                    r.baseline.isEmpty() ? "-" : rate(CaseResult.medianRate(r.baseline)),
+                    r.rejected.size()));
         }
-        s.append("\nratio: median throughput (rows / the job's net run time) of Sluice over upstream's, > 1: Sluice is faster. "
-                + "CPU ratio: upstream's median CPU time of the whole JVM per run over Sluice's (> 1: Sluice needs less), "
-                + "steadier than throughput when other processes compete for the cores "
-                + "(load average at start / end: " + loadAtStart + " / " + loadAtEnd + "). "
-                + "upstream: FlinkSink.forRowData(...).append() and IcebergSource.forRowData() of iceberg-flink-1.20; "
-                + "Sluice: TableSinkBuilder and TableSourceBuilder with the iceberg plugin. Hadoop catalog on a local "
-                + "warehouse, unpartitioned table, Iceberg's defaults (Parquet, zstd); the read table was written with "
-                + READ_FILE_SIZE / 1024 / 1024 + " MB target files and both read it with 'split-size' = "
-                + READ_SPLIT_SIZE / 1024 / 1024 + " MB. "
-                + "streaming: checkpoints every " + CHECKPOINT_INTERVAL_MS + " ms. Every run was verified "
-                + "(writes: total-records = " + String.format(Locale.ROOT, "%,d", ROWS)
-                + "; reads and the generator: count and checksum of every field of every row); an upstream run "
-                + "that failed verification was excluded and repeated, a Sluice run that failed would have failed the "
-                + "benchmark.\n");
+        s.append(
+                "\nratio: median throughput (rows / the job's net run time) of Sluice over upstream's, > 1: Sluice is faster. "
+                        + "CPU ratio: upstream's median CPU time of the whole JVM per run over Sluice's (> 1: Sluice needs less), "
+                        + "steadier than throughput when other processes compete for the cores "
+                        + "(load average at start / end: " + loadAtStart + " / " + loadAtEnd + "). "
+                        + "upstream: FlinkSink.forRowData(...).append() and IcebergSource.forRowData() of iceberg-flink-1.20; "
+                        + "Sluice: TableSinkBuilder and TableSourceBuilder with the iceberg plugin. Hadoop catalog on a local "
+                        + "warehouse, unpartitioned table, Iceberg's defaults (Parquet, zstd); the read table was written with "
+                        + READ_FILE_SIZE / 1024 / 1024 + " MB target files and both read it with 'split-size' = "
+                        + READ_SPLIT_SIZE / 1024 / 1024 + " MB. "
+                        + "streaming: checkpoints every " + CHECKPOINT_INTERVAL_MS + " ms. Every run was verified "
+                        + "(writes: total-records = " + String.format(Locale.ROOT, "%,d", ROWS)
+                        + "; reads and the generator: count and checksum of every field of every row); an upstream run "
+                        + "that failed verification was excluded and repeated, a Sluice run that failed would have failed the "
+                        + "benchmark.\n");
         for (CaseResult r : results) {
             for (String why : r.rejected) {
-                s.append("\n- ").append(r.name).append(", upstream run rejected: ").append(why);
+                s.append("\n- ")
+                        .append(r.name)
+                        .append(", upstream run rejected: ")
+                        .append(why);
             }
         }
         s.append('\n');
@@ -636,11 +718,12 @@ class IcebergBenchmark {
     }
 
     private static String seconds(List<Run> runs) {
-        return runs.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0)).collect(Collectors.joining(", "));
+        return runs.stream()
+                .map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0))
+                .collect(Collectors.joining(", "));
     }
 
     private static void log(String line) {
         System.out.println(line);
     }
-
 }

@@ -40,7 +40,8 @@ final class HiveMetastoreServer implements AutoCloseable {
     /** Starts a metastore whose default warehouse directory is {@code warehouse}. */
     static HiveMetastoreServer start(Path warehouse) throws Exception {
         // Derby writes derby.log into the working directory unless told otherwise
-        System.setProperty("derby.stream.error.file", warehouse.resolveSibling("derby.log").toString());
+        System.setProperty(
+                "derby.stream.error.file", warehouse.resolveSibling("derby.log").toString());
         HiveConf conf = new HiveConf();
         conf.set("javax.jdo.option.ConnectionURL", "jdbc:derby:memory:hms-" + UUID.randomUUID() + ";create=true");
         conf.set("datanucleus.schema.autoCreateAll", "true");

@@ -30,11 +30,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class IcebergCreateCatalogIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -51,9 +54,11 @@ class IcebergCreateCatalogIT {
         tEnv.executeSql("CREATE DATABASE ice.db");
         tEnv.executeSql("CREATE TABLE ice.db.events (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) "
                 + "WITH ('write.format.default' = 'orc')");
-        tEnv.executeSql("INSERT INTO ice.db.events VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', 'x')").await();
+        tEnv.executeSql("INSERT INTO ice.db.events VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', 'x')")
+                .await();
         // a hint works on catalog tables as on connector tables
-        tEnv.executeSql("INSERT INTO ice.db.events /*+ OPTIONS('write-format' = 'avro') */ VALUES (4, 'd', 'y')").await();
+        tEnv.executeSql("INSERT INTO ice.db.events /*+ OPTIONS('write-format' = 'avro') */ VALUES (4, 'd', 'y')")
+                .await();
 
         Table table = IcebergTables.load(warehouse, "db", "events");
         assertThat(IcebergTables.rows(table)).containsExactlyInAnyOrder("1|a|x", "2|b|y", "3|c|x", "4|d|y");
@@ -61,11 +66,14 @@ class IcebergCreateCatalogIT {
         assertThat(table.properties()).containsEntry("write.format.default", "orc");
         assertThat(table.currentSnapshot().addedDataFiles(table.io()))
                 .allSatisfy(f -> assertThat(f.format().name()).isEqualTo("AVRO"));
-        assertThat(IcebergTables.snapshots(table)).allSatisfy(s -> assertThat(s.summary()).containsKey("flink.job-id"));
+        assertThat(IcebergTables.snapshots(table))
+                .allSatisfy(s -> assertThat(s.summary()).containsKey("flink.job-id"));
 
         // and read back through Sluice's scan source, whole or pruned by a filter
-        assertThat(collect(tEnv, "SELECT * FROM ice.db.events")).containsExactlyInAnyOrder("1|a|x", "2|b|y", "3|c|x", "4|d|y");
-        assertThat(collect(tEnv, "SELECT name FROM ice.db.events WHERE dt = 'y'")).containsExactlyInAnyOrder("b", "d");
+        assertThat(collect(tEnv, "SELECT * FROM ice.db.events"))
+                .containsExactlyInAnyOrder("1|a|x", "2|b|y", "3|c|x", "4|d|y");
+        assertThat(collect(tEnv, "SELECT name FROM ice.db.events WHERE dt = 'y'"))
+                .containsExactlyInAnyOrder("b", "d");
 
         tEnv.executeSql("USE CATALOG ice");
         tEnv.executeSql("USE db");
@@ -75,7 +83,8 @@ class IcebergCreateCatalogIT {
     private static List<String> collect(TableEnvironment tEnv, String sql) throws Exception {
         List<String> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = tEnv.executeSql(sql).collect()) {
-            it.forEachRemaining(r -> rows.add(IntStream.range(0, r.getArity()).mapToObj(i -> String.valueOf(r.getField(i)))
+            it.forEachRemaining(r -> rows.add(IntStream.range(0, r.getArity())
+                    .mapToObj(i -> String.valueOf(r.getField(i)))
                     .collect(Collectors.joining("|"))));
         }
         return rows;
@@ -104,16 +113,17 @@ class IcebergCreateCatalogIT {
     void badCatalogOptionsAreClearErrors() {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         String plugins = "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "'";
-        assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c1 WITH ('type' = 'sluice', "
-                + "'target' = 'iceberg', " + plugins + ", 'catalog-type' = 'hadoop', 'warehouse' = '/w', 'nope' = 'x')")))
+        assertThat(catchThrowable(
+                        () -> tEnv.executeSql("CREATE CATALOG c1 WITH ('type' = 'sluice', " + "'target' = 'iceberg', "
+                                + plugins + ", 'catalog-type' = 'hadoop', 'warehouse' = '/w', 'nope' = 'x')")))
                 .hasStackTraceContaining("Unsupported options for an iceberg catalog: [nope]")
                 .hasStackTraceContaining("warehouse");
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c2 WITH ('type' = 'sluice', "
-                + "'target' = 'iceberg', " + plugins + ", 'catalog-type' = 'hadoop')")))
+                        + "'target' = 'iceberg', " + plugins + ", 'catalog-type' = 'hadoop')")))
                 .hasStackTraceContaining("'warehouse'");
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c3 WITH ('type' = 'sluice', "
-                + "'target' = 'iceberg', " + plugins + ", 'catalog-type' = 'hadoop', 'warehouse' = '/w', "
-                + "'cache.expiration-interval-ms' = '0')")))
+                        + "'target' = 'iceberg', " + plugins + ", 'catalog-type' = 'hadoop', 'warehouse' = '/w', "
+                        + "'cache.expiration-interval-ms' = '0')")))
                 .hasStackTraceContaining("cache.expiration-interval-ms");
     }
 }

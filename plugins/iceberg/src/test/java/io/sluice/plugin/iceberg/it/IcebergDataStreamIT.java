@@ -56,14 +56,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class IcebergDataStreamIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new LogicalType[] {new BigIntType(false), new VarCharType(true, 20)}, new String[] {"id", "name"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -101,7 +104,8 @@ class IcebergDataStreamIT {
         assertThat(records).hasSize(1000);
         assertThat(records).extracting(r -> (Long) r.getField("id")).doesNotHaveDuplicates();
         assertThat(records).allSatisfy(r -> assertThat(r.getField("name")).isEqualTo("n" + r.getField("id")));
-        assertThat(IcebergTables.load(warehouse, "db", "rows").currentSnapshot().summary()).containsKey("flink.job-id");
+        assertThat(IcebergTables.load(warehouse, "db", "rows").currentSnapshot().summary())
+                .containsKey("flink.job-id");
     }
 
     @Test
@@ -112,40 +116,63 @@ class IcebergDataStreamIT {
         DataStream<RowData> rows = write.fromSequence(1, 500)
                 .map((MapFunction<Long, RowData>) i -> GenericRowData.of(i, StringData.fromString("n" + i)))
                 .returns(InternalTypeInfo.of(ROW));
-        TableSinkBuilder.forRowData(rows).target("iceberg").catalog(catalog(warehouse)).table("db", "round")
-                .pluginsDir(TestPluginsDir.get()).append();
+        TableSinkBuilder.forRowData(rows)
+                .target("iceberg")
+                .catalog(catalog(warehouse))
+                .table("db", "round")
+                .pluginsDir(TestPluginsDir.get())
+                .append();
         write.execute("rows into iceberg");
 
         StreamExecutionEnvironment read = StreamExecutionEnvironment.getExecutionEnvironment();
         read.setRuntimeMode(RuntimeExecutionMode.BATCH);
         read.setParallelism(2);
         // no tableSchema(...): the builder reads every column of the table, in the table's order
-        ScanSource source = TableSourceBuilder.forRowData().target("iceberg").catalog(catalog(warehouse))
-                .table("db", "round").pluginsDir(TestPluginsDir.get()).build();
+        ScanSource source = TableSourceBuilder.forRowData()
+                .target("iceberg")
+                .catalog(catalog(warehouse))
+                .table("db", "round")
+                .pluginsDir(TestPluginsDir.get())
+                .build();
         assertThat(source.descriptor().rowType().getFieldNames()).containsExactly("id", "name");
         List<String> back = new ArrayList<>();
         try (CloseableIterator<RowData> it = read.fromSource(source, WatermarkStrategy.noWatermarks(), "round")
                 .executeAndCollect("iceberg rows back")) {
             it.forEachRemaining(r -> back.add(r.getLong(0) + "|" + r.getString(1)));
         }
-        assertThat(back).containsExactlyInAnyOrderElementsOf(
-                LongStream.rangeClosed(1, 500).mapToObj(i -> i + "|n" + i).collect(Collectors.toList()));
+        assertThat(back)
+                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, 500)
+                        .mapToObj(i -> i + "|n" + i)
+                        .collect(Collectors.toList()));
 
-        assertThatThrownBy(() -> TableSourceBuilder.forRowData().catalog(catalog(warehouse)).table("db", "round")
-                .pluginsDir(TestPluginsDir.get()).build()).hasMessageContaining("target(");
-        assertThatThrownBy(() -> TableSourceBuilder.forRowData().target("iceberg").catalog(catalog(warehouse))
-                .table("db", "missing").pluginsDir(TestPluginsDir.get()).build())
+        assertThatThrownBy(() -> TableSourceBuilder.forRowData()
+                        .catalog(catalog(warehouse))
+                        .table("db", "round")
+                        .pluginsDir(TestPluginsDir.get())
+                        .build())
+                .hasMessageContaining("target(");
+        assertThatThrownBy(() -> TableSourceBuilder.forRowData()
+                        .target("iceberg")
+                        .catalog(catalog(warehouse))
+                        .table("db", "missing")
+                        .pluginsDir(TestPluginsDir.get())
+                        .build())
                 .hasStackTraceContaining("missing");
     }
 
     @Test
     void genericRecordsConvertWithTheJobsAvroAndKeepTheirPrecision() throws Exception {
         Path warehouse = tmp.resolve("warehouse");
-        Schema schema = SchemaBuilder.record("Payment").fields()
+        Schema schema = SchemaBuilder.record("Payment")
+                .fields()
                 .requiredLong("id")
                 .optionalString("note")
-                .name("at_millis").type(LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG))).noDefault()
-                .name("at_micros").type(LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG))).noDefault()
+                .name("at_millis")
+                .type(LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG)))
+                .noDefault()
+                .name("at_micros")
+                .type(LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG)))
+                .noDefault()
                 .endRecord();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
@@ -164,7 +191,10 @@ class IcebergDataStreamIT {
 
         List<Record> out = read(warehouse, "payments");
         assertThat(out).hasSize(100);
-        Record first = out.stream().filter(r -> (Long) r.getField("id") == 1L).findFirst().orElseThrow();
+        Record first = out.stream()
+                .filter(r -> (Long) r.getField("id") == 1L)
+                .findFirst()
+                .orElseThrow();
         // 1 ms after the epoch, and 1 µs after it: each in the unit its logical type declares
         assertThat(first.getField("at_millis")).isEqualTo(LocalDateTime.of(1970, 1, 1, 0, 0, 0, 1_000_000));
         assertThat(first.getField("at_micros")).isEqualTo(LocalDateTime.of(1970, 1, 1, 0, 0, 0, 1_000));
@@ -179,9 +209,11 @@ class IcebergDataStreamIT {
     @Test
     void aRowDataStreamWithoutItsColumnsAndAMissingTargetAreClearErrors() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        DataStream<RowData> untyped = env.fromSequence(1, 2).map(i -> (RowData) GenericRowData.of(i))
+        DataStream<RowData> untyped = env.fromSequence(1, 2)
+                .map(i -> (RowData) GenericRowData.of(i))
                 .returns(org.apache.flink.api.common.typeinfo.TypeInformation.of(RowData.class));
-        assertThatThrownBy(() -> TableSinkBuilder.forRowData(untyped).target("iceberg").append())
+        assertThatThrownBy(() ->
+                        TableSinkBuilder.forRowData(untyped).target("iceberg").append())
                 .hasMessageContaining("tableSchema(RowType)");
         assertThatThrownBy(() -> TableSinkBuilder.forRowData(untyped).append()).hasMessageContaining("target(");
     }
@@ -203,8 +235,8 @@ class IcebergDataStreamIT {
             GenericData.Record r = new GenericData.Record(schema);
             r.put("id", i);
             r.put("note", "n" + i);
-            r.put("at_millis", i);      // milliseconds since the epoch
-            r.put("at_micros", i);      // microseconds since the epoch
+            r.put("at_millis", i); // milliseconds since the epoch
+            r.put("at_micros", i); // microseconds since the epoch
             return r;
         }
     }

@@ -74,14 +74,17 @@ class IcebergExactlyOnceIT {
     private static final long COUNT = 6_000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -95,7 +98,8 @@ class IcebergExactlyOnceIT {
     static Stream<Arguments> cases() {
         int rounds = Integer.getInteger("sluice.it.rounds", 2);
         String[] failures = {"writer-before-first-commit", "commit-before", "commit-after", "writer-after-commit"};
-        return IntStream.rangeClosed(1, rounds).boxed()
+        return IntStream.rangeClosed(1, rounds)
+                .boxed()
                 .flatMap(round -> Arrays.stream(failures).map(f -> Arguments.of(f, round)));
     }
 
@@ -114,8 +118,11 @@ class IcebergExactlyOnceIT {
             options.put("chaos.commit.fail", failure.substring("commit-".length()));
         } else {
             boolean afterCommit = failure.equals("writer-after-commit");
-            failingMap = new FailingMap(markers.resolve("writer-failed").toString(), warehouse.toString(),
-                    afterCommit ? COUNT / PARALLELISM / 3 : 100, afterCommit);
+            failingMap = new FailingMap(
+                    markers.resolve("writer-failed").toString(),
+                    warehouse.toString(),
+                    afterCommit ? COUNT / PARALLELISM / 3 : 100,
+                    afterCommit);
         }
         // the DataStream path of the framework, without the file-target defaults of SluiceSinkBuilder
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of());
@@ -131,7 +138,9 @@ class IcebergExactlyOnceIT {
 
         DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
                 i -> GenericRowData.of(i + 1, StringData.fromString("b" + (i % 3))),
-                COUNT, RateLimiterStrategy.perSecond(3000), InternalTypeInfo.of(ROW));
+                COUNT,
+                RateLimiterStrategy.perSecond(3000),
+                InternalTypeInfo.of(ROW));
         DataStream<RowData> stream = env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers");
         if (failingMap != null) {
             stream = stream.map(failingMap).returns(InternalTypeInfo.of(ROW));
@@ -140,40 +149,61 @@ class IcebergExactlyOnceIT {
         JobExecutionResult result = env.execute("iceberg exactly-once, fails " + failure);
 
         assertThat(markers.resolve(failure.startsWith("commit-") ? "commit-failed" : "writer-failed"))
-                .as("the failure was injected").exists();
-        List<Long> requests = Files.readAllLines(markers.resolve("requests")).stream().map(Long::parseLong)
+                .as("the failure was injected")
+                .exists();
+        List<Long> requests = Files.readAllLines(markers.resolve("requests")).stream()
+                .map(Long::parseLong)
                 .collect(Collectors.toList());
         if (failure.equals("commit-after") || failure.equals("writer-after-commit")) {
             assertThat(requests.stream().distinct().count())
                     .as("a committed checkpoint was handed over again after the restore, requests: %s", requests)
                     .isLessThan(requests.size());
         }
-        List<Long> ids = IcebergTables.records(table).stream().map(r -> (Long) r.getField("id")).collect(Collectors.toList());
-        assertThat(ids).as(() -> "snapshots: " + IcebergTables.snapshots(table).stream().map(Snapshot::summary)
-                .collect(Collectors.toList())).hasSize((int) COUNT);
+        List<Long> ids = IcebergTables.records(table).stream()
+                .map(r -> (Long) r.getField("id"))
+                .collect(Collectors.toList());
+        assertThat(ids)
+                .as(() -> "snapshots: "
+                        + IcebergTables.snapshots(table).stream()
+                                .map(Snapshot::summary)
+                                .collect(Collectors.toList()))
+                .hasSize((int) COUNT);
         assertThat(ids.stream().distinct().count()).isEqualTo(COUNT);
         assertThat(ids.stream().mapToLong(Long::longValue).min().getAsLong()).isEqualTo(1);
         assertThat(ids.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(COUNT);
-        assertThat(IcebergTables.records(table)).extracting(r -> r.getField("bucket")).containsOnly("b0", "b1", "b2");
+        assertThat(IcebergTables.records(table))
+                .extracting(r -> r.getField("bucket"))
+                .containsOnly("b0", "b1", "b2");
 
         List<Snapshot> snapshots = IcebergTables.snapshots(table);
         assertThat(snapshots).as("one snapshot per checkpoint that had data").hasSizeGreaterThan(1);
         String jobId = result.getJobID().toHexString();
-        assertThat(snapshots).allSatisfy(s -> assertThat(s.summary())
-                .containsEntry("flink.job-id", jobId)
-                .containsKeys("flink.operator-id", "flink.max-committed-checkpoint-id"));
-        assertThat(snapshots.stream().map(s -> s.summary().get("flink.operator-id")).distinct()).hasSize(1);
+        assertThat(snapshots)
+                .allSatisfy(s -> assertThat(s.summary())
+                        .containsEntry("flink.job-id", jobId)
+                        .containsKeys("flink.operator-id", "flink.max-committed-checkpoint-id"));
+        assertThat(snapshots.stream()
+                        .map(s -> s.summary().get("flink.operator-id"))
+                        .distinct())
+                .hasSize(1);
         List<Long> checkpoints = snapshots.stream()
-                .map(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id"))).collect(Collectors.toList());
-        assertThat(checkpoints).as("each checkpoint committed once, in order").isSorted().doesNotHaveDuplicates();
+                .map(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id")))
+                .collect(Collectors.toList());
+        assertThat(checkpoints)
+                .as("each checkpoint committed once, in order")
+                .isSorted()
+                .doesNotHaveDuplicates();
     }
 
     /** A table partitioned by {@code bucket}, created with the Iceberg API as another tool would. */
     private static Table createTable(Path warehouse) {
-        Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+        Schema schema = new Schema(
+                Types.NestedField.optional(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "bucket", Types.StringType.get()));
         try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
-            return catalog.createTable(TableIdentifier.of(Namespace.of("db"), "numbers"), schema,
+            return catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "numbers"),
+                    schema,
                     PartitionSpec.builderFor(schema).identity("bucket").build());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -189,7 +219,8 @@ class IcebergExactlyOnceIT {
      * cannot complete: the restore is from n, whose committed checkpoint comes to the committer
      * again. Test code: lives in the job, not in the plugin.
      */
-    static final class FailingMap extends RichMapFunction<RowData, RowData> implements CheckpointListener, CheckpointedFunction {
+    static final class FailingMap extends RichMapFunction<RowData, RowData>
+            implements CheckpointListener, CheckpointedFunction {
         private static final long serialVersionUID = 1L;
 
         private final String marker;
@@ -220,7 +251,11 @@ class IcebergExactlyOnceIT {
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws IOException {
-            if (afterCommit && failAfterCommitOf < 0 && count >= afterRecords && lastBarrier == checkpointId && claim()) {
+            if (afterCommit
+                    && failAfterCommitOf < 0
+                    && count >= afterRecords
+                    && lastBarrier == checkpointId
+                    && claim()) {
                 failAfterCommitOf = checkpointId;
             }
         }
@@ -256,9 +291,11 @@ class IcebergExactlyOnceIT {
         private void awaitCommitted(long checkpointId) throws InterruptedException {
             long deadline = System.currentTimeMillis() + 30_000;
             while (System.currentTimeMillis() < deadline) {
-                Snapshot head = IcebergTables.load(Path.of(warehouse), "db", "numbers").currentSnapshot();
-                if (head != null && Long.parseLong(head.summary().getOrDefault("flink.max-committed-checkpoint-id", "-1"))
-                        >= checkpointId) {
+                Snapshot head =
+                        IcebergTables.load(Path.of(warehouse), "db", "numbers").currentSnapshot();
+                if (head != null
+                        && Long.parseLong(head.summary().getOrDefault("flink.max-committed-checkpoint-id", "-1"))
+                                >= checkpointId) {
                     return;
                 }
                 Thread.sleep(10);

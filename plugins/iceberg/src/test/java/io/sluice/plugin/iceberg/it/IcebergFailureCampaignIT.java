@@ -71,16 +71,19 @@ class IcebergFailureCampaignIT {
     private static final int RESIDUES = 37;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType APPEND_ROW = RowType.of(
             new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
-    private static final RowType UPSERT_ROW = RowType.of(
-            new LogicalType[] {new BigIntType(false), new BigIntType(false)}, new String[] {"id", "v"});
+    private static final RowType UPSERT_ROW =
+            RowType.of(new LogicalType[] {new BigIntType(false), new BigIntType(false)}, new String[] {"id", "v"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -127,29 +130,35 @@ class IcebergFailureCampaignIT {
         SinkValidation.validate(descriptor);
 
         StreamExecutionEnvironment env = schedule.environment(10, Duration.ofMillis(100));
-        DataStream<RowData> rows = env.fromSource(new SkewedNumberSource(schedule.splitSizes),
-                        WatermarkStrategy.noWatermarks(), "numbers")
+        DataStream<RowData> rows = env.fromSource(
+                        new SkewedNumberSource(schedule.splitSizes), WatermarkStrategy.noWatermarks(), "numbers")
                 .map(new Pacer(runId, ends, schedule.recordsPerSecondPerSubtask, schedule.fails("source-after-finish")))
                 .returns(Types.LONG)
-                .map(i -> upsert ? (RowData) GenericRowData.of(key(i, ends), i)
+                .map(i -> upsert
+                        ? (RowData) GenericRowData.of(key(i, ends), i)
                         : (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % 3))))
                 .returns(InternalTypeInfo.of(rowType));
         if (schedule.fails("job-after-commit")) {
             // right after a checkpoint was committed (STREAMING), or half-way (BATCH: no commit before the end)
-            rows = rows.map(new IcebergExactlyOnceIT.FailingMap(markers.resolve("job-failed").toString(),
-                    warehouse.toString(), 1 + records / schedule.parallelism / 3, schedule.streaming))
+            rows = rows.map(new IcebergExactlyOnceIT.FailingMap(
+                            markers.resolve("job-failed").toString(),
+                            warehouse.toString(),
+                            1 + records / schedule.parallelism / 3,
+                            schedule.streaming))
                     .returns(InternalTypeInfo.of(rowType));
         }
         rows.sinkTo(SluiceSink.of(descriptor));
         env.execute("iceberg campaign " + described);
 
-        int injected = (Pacer.injected(runId) ? 1 : 0) + (Files.exists(markers.resolve("job-failed")) ? 1 : 0)
+        int injected = (Pacer.injected(runId) ? 1 : 0)
+                + (Files.exists(markers.resolve("job-failed")) ? 1 : 0)
                 + (Files.exists(markers.resolve("commit-failed")) ? 1 : 0);
         Pacer.forget(runId);
         List<Record> read = IcebergTables.records(table);
         long lost;
         long duplicates;
-        String context = described + "; snapshots " + IcebergTables.snapshots(table).size();
+        String context =
+                described + "; snapshots " + IcebergTables.snapshots(table).size();
         if (upsert) {
             Map<Long, Long> expected = new TreeMap<>();
             for (long i = 1; i <= records; i++) {
@@ -161,7 +170,9 @@ class IcebergFailureCampaignIT {
                 actual.put((Long) r.getField("id"), (Long) r.getField("v"));
                 rowsPerKey.merge((Long) r.getField("id"), 1, Integer::sum);
             }
-            lost = expected.keySet().stream().filter(k -> !actual.containsKey(k)).count();
+            lost = expected.keySet().stream()
+                    .filter(k -> !actual.containsKey(k))
+                    .count();
             duplicates = rowsPerKey.values().stream().mapToLong(c -> c - 1).sum();
             CampaignLog.record("iceberg-upsert", schedule, injected, expected.size(), lost, duplicates);
             assertThat(lost).as("keys lost: " + context).isZero();
@@ -170,7 +181,9 @@ class IcebergFailureCampaignIT {
         } else {
             Map<Long, Integer> counts = new TreeMap<>();
             read.forEach(r -> counts.merge((Long) r.getField("id"), 1, Integer::sum));
-            lost = LongStream.rangeClosed(1, records).filter(i -> !counts.containsKey(i)).count();
+            lost = LongStream.rangeClosed(1, records)
+                    .filter(i -> !counts.containsKey(i))
+                    .count();
             duplicates = counts.values().stream().mapToLong(c -> c - 1).sum();
             CampaignLog.record("iceberg-append", schedule, injected, records, lost, duplicates);
             assertThat(lost).as("rows lost: " + context).isZero();
@@ -183,14 +196,23 @@ class IcebergFailureCampaignIT {
         try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
             TableIdentifier id = TableIdentifier.of(Namespace.of("db"), "numbers");
             if (upsert) {
-                Schema schema = new Schema(List.of(NestedField.required(1, "id", LongType.get()),
-                        NestedField.required(2, "v", LongType.get())), Set.of(1));
-                return catalog.createTable(id, schema, PartitionSpec.builderFor(schema).bucket("id", 4).build(),
+                Schema schema = new Schema(
+                        List.of(
+                                NestedField.required(1, "id", LongType.get()),
+                                NestedField.required(2, "v", LongType.get())),
+                        Set.of(1));
+                return catalog.createTable(
+                        id,
+                        schema,
+                        PartitionSpec.builderFor(schema).bucket("id", 4).build(),
                         Map.of("format-version", "2"));
             }
-            Schema schema = new Schema(NestedField.required(1, "id", LongType.get()),
-                    NestedField.required(2, "bucket", StringType.get()));
-            return catalog.createTable(id, schema, PartitionSpec.builderFor(schema).identity("bucket").build());
+            Schema schema = new Schema(
+                    NestedField.required(1, "id", LongType.get()), NestedField.required(2, "bucket", StringType.get()));
+            return catalog.createTable(
+                    id,
+                    schema,
+                    PartitionSpec.builderFor(schema).identity("bucket").build());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

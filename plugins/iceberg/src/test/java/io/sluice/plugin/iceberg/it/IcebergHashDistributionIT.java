@@ -43,11 +43,14 @@ class IcebergHashDistributionIT {
     private static final long ROWS = 8_000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(PARALLELISM)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -56,27 +59,34 @@ class IcebergHashDistributionIT {
 
     @Test
     void hashPutsEachDayOnOneWriterNoneSpreadsIt() throws Exception {
-        assertThat(writersPerPartition(write("hash", null, "'distribution-mode' = 'hash', "))).hasSize(DAYS)
+        assertThat(writersPerPartition(write("hash", null, "'distribution-mode' = 'hash', ")))
+                .hasSize(DAYS)
                 .allSatisfy((day, writers) -> assertThat(writers).as(day).hasSize(1));
-        assertThat(writersPerPartition(write("none", null, ""))).hasSize(DAYS)
+        assertThat(writersPerPartition(write("none", null, "")))
+                .hasSize(DAYS)
                 .allSatisfy((day, writers) -> assertThat(writers).as(day).hasSizeGreaterThan(1));
     }
 
     @Test
     void theTablePropertyAppliesUnlessTheSinkNamesAMode() throws Exception {
-        assertThat(writersPerPartition(write("by-table", "hash", ""))).hasSize(DAYS)
+        assertThat(writersPerPartition(write("by-table", "hash", "")))
+                .hasSize(DAYS)
                 .allSatisfy((day, writers) -> assertThat(writers).as(day).hasSize(1));
-        assertThat(writersPerPartition(write("option-wins", "hash", "'distribution-mode' = 'none', "))).hasSize(DAYS)
+        assertThat(writersPerPartition(write("option-wins", "hash", "'distribution-mode' = 'none', ")))
+                .hasSize(DAYS)
                 .allSatisfy((day, writers) -> assertThat(writers).as(day).hasSizeGreaterThan(1));
     }
 
     /** Ids 1..ROWS, day {@code id % DAYS}, from PARALLELISM source subtasks, STREAMING, into a new table. */
     private Table write(String name, String tableMode, String modeOption) throws Exception {
         Path warehouse = tmp.resolve(name);
-        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "ts", Types.TimestampType.withoutZone()));
         try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
-            catalog.createTable(TableIdentifier.of(Namespace.of("db"), "t"), schema,
+            catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "t"),
+                    schema,
                     PartitionSpec.builderFor(schema).day("ts").build(),
                     tableMode == null ? Map.of() : Map.of(TableProperties.WRITE_DISTRIBUTION_MODE, tableMode));
         }
@@ -88,17 +98,23 @@ class IcebergHashDistributionIT {
                 + "', 'rows-per-second' = '8000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
                 + " 'fields.id.end' = '" + ROWS + "')");
         tEnv.executeSql("CREATE TABLE t (id BIGINT NOT NULL, ts TIMESTAMP(6)) WITH ("
-                + "'connector' = 'sluice', 'target' = 'iceberg', 'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', "
+                + "'connector' = 'sluice', 'target' = 'iceberg', 'sluice.plugins.dir' = '" + TestPluginsDir.get()
+                + "', "
                 + modeOption + "'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri() + "', "
                 + "'catalog-database' = 'db', 'catalog-table' = 't')");
         tEnv.executeSql("INSERT INTO t SELECT id, TIMESTAMPADD(DAY, CAST(id % " + DAYS + " AS INT),"
-                + " TIMESTAMP '2024-01-01 00:00:00') FROM numbers").await();
+                        + " TIMESTAMP '2024-01-01 00:00:00') FROM numbers")
+                .await();
 
         Table table = IcebergTables.load(warehouse, "db", "t");
-        List<Long> ids = IcebergTables.rows(table).stream().map(r -> Long.parseLong(r.split("\\|")[0]))
+        List<Long> ids = IcebergTables.rows(table).stream()
+                .map(r -> Long.parseLong(r.split("\\|")[0]))
                 .collect(Collectors.toList());
-        assertThat(ids).as("every row once").hasSize((int) ROWS)
-                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
+        assertThat(ids)
+                .as("every row once")
+                .hasSize((int) ROWS)
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
         return table;
     }
 
@@ -110,7 +126,8 @@ class IcebergHashDistributionIT {
         Map<String, Set<String>> writers = new TreeMap<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
             for (FileScanTask task : tasks) {
-                String file = Path.of(task.file().path().toString()).getFileName().toString();
+                String file =
+                        Path.of(task.file().path().toString()).getFileName().toString();
                 writers.computeIfAbsent(table.spec().partitionToPath(task.file().partition()), k -> new TreeSet<>())
                         .add(file.substring(0, file.indexOf('-')));
             }

@@ -36,11 +36,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class IcebergHostilePathsIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path warehouse;
     private TableEnvironment tEnv;
@@ -52,12 +55,26 @@ class IcebergHostilePathsIT {
     }
 
     private String ddl(String name, Map<String, String> options) {
-        Map<String, String> all = new TreeMap<>(Map.of("connector", "sluice", "target", "iceberg",
-                "sluice.plugins.dir", TestPluginsDir.get().toString(), "catalog-type", "hadoop",
-                "warehouse", warehouse.toUri().toString(), "catalog-database", "db", "catalog-table", name));
+        Map<String, String> all = new TreeMap<>(Map.of(
+                "connector",
+                "sluice",
+                "target",
+                "iceberg",
+                "sluice.plugins.dir",
+                TestPluginsDir.get().toString(),
+                "catalog-type",
+                "hadoop",
+                "warehouse",
+                warehouse.toUri().toString(),
+                "catalog-database",
+                "db",
+                "catalog-table",
+                name));
         all.putAll(options);
         return "CREATE TABLE " + name + " (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ("
-                + all.entrySet().stream().map(e -> "'" + e.getKey() + "' = '" + e.getValue() + "'").collect(Collectors.joining(", "))
+                + all.entrySet().stream()
+                        .map(e -> "'" + e.getKey() + "' = '" + e.getValue() + "'")
+                        .collect(Collectors.joining(", "))
                 + ")";
     }
 
@@ -74,7 +91,8 @@ class IcebergHostilePathsIT {
 
     static Stream<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
-        for (String v : new String[] {"../../../esc", "../orders", "..", ".", "a/b", "a\\b", "a:b", "", "t".repeat(256)}) {
+        for (String v :
+                new String[] {"../../../esc", "../orders", "..", ".", "a/b", "a\\b", "a:b", "", "t".repeat(256)}) {
             cases.add(Arguments.of("catalog-table", v));
         }
         for (String v : new String[] {"../..", "..", ".", "db/../x", "a:b", ""}) {
@@ -100,7 +118,10 @@ class IcebergHostilePathsIT {
     void hostileOptionInAHintIsRejected(String option, String template) throws Exception {
         String value = value(template);
         for (String insert : List.of("INSERT INTO t", "INSERT OVERWRITE t")) {
-            rejected(insert + " /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (99, 'x'), (98, 'a')", option, value);
+            rejected(
+                    insert + " /*+ OPTIONS('" + option + "' = '" + value + "') */ VALUES (99, 'x'), (98, 'a')",
+                    option,
+                    value);
         }
     }
 
@@ -123,12 +144,14 @@ class IcebergHostilePathsIT {
     }
 
     private void assertIntact() {
-        Map<String, String> now = FileTreeSnapshot.outside(tmp, warehouse.resolve("db").resolve("t"));
+        Map<String, String> now =
+                FileTreeSnapshot.outside(tmp, warehouse.resolve("db").resolve("t"));
         if (outside.isEmpty()) {
             outside.putAll(now);
         }
         assertThat(now).as("files outside the table").isEqualTo(outside);
-        assertThat(IcebergTables.rows(IcebergTables.load(warehouse, "db", "orders"))).containsExactlyInAnyOrder("1|a", "2|b");
+        assertThat(IcebergTables.rows(IcebergTables.load(warehouse, "db", "orders")))
+                .containsExactlyInAnyOrder("1|a", "2|b");
         assertThat(IcebergTables.rows(IcebergTables.load(warehouse, "db", "t"))).containsExactly("10|a");
     }
 }

@@ -56,16 +56,20 @@ class IcebergMetricsIT {
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                     .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
     private static final RowType ROW = RowType.of(
-            new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"id", "name"});
+            new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
+            new String[] {"id", "name"});
     private static final String TABLE_NAME = "sluice_it.db.measured";
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -77,8 +81,8 @@ class IcebergMetricsIT {
         Path warehouse = tmp.resolve("warehouse");
         // 1000 rows appended, then upserts: 100 of the keys updated and 50 deleted, data and delete files
         JobExecutionResult appended = run(warehouse, 1000, i -> row(RowKind.INSERT, i, "v1"), false);
-        JobExecutionResult upserted = run(warehouse, 150,
-                i -> i < 100 ? row(RowKind.UPDATE_AFTER, i, "v2") : row(RowKind.DELETE, i, null), true);
+        JobExecutionResult upserted = run(
+                warehouse, 150, i -> i < 100 ? row(RowKind.UPDATE_AFTER, i, "v2") : row(RowKind.DELETE, i, null), true);
 
         Table table = IcebergTables.load(warehouse, "db", "measured");
         assertThat(IcebergTables.records(table)).hasSize(950);
@@ -115,12 +119,16 @@ class IcebergMetricsIT {
         // the second job: 100 rows written, 150 keys deleted by equality (an upsert deletes its key first)
         committer = group(upserted, "IcebergFilesCommitter");
         assertThat(count(committer, "committedDataFilesRecordCount")).isEqualTo(100);
-        assertThat(count(committer, "committedDeleteFilesCount")).isEqualTo(deleteFiles.size()).isPositive();
+        assertThat(count(committer, "committedDeleteFilesCount"))
+                .isEqualTo(deleteFiles.size())
+                .isPositive();
         assertThat(count(committer, "committedDeleteFilesRecordCount")).isEqualTo(150);
         assertThat(count(committer, "committedDeleteFilesByteCount")).isEqualTo(deleteBytes);
         assertThat(count(committer, "committedDataFilesCount") + firstFiles).isEqualTo(dataFiles.size());
-        assertThat(count(committer, "committedDataFilesByteCount") + count(group(appended, "IcebergFilesCommitter"),
-                "committedDataFilesByteCount")).isEqualTo(dataFiles.stream().mapToLong(DataFile::fileSizeInBytes).sum());
+        assertThat(count(committer, "committedDataFilesByteCount")
+                        + count(group(appended, "IcebergFilesCommitter"), "committedDataFilesByteCount"))
+                .isEqualTo(
+                        dataFiles.stream().mapToLong(DataFile::fileSizeInBytes).sum());
         writer = group(upserted, "IcebergStreamWriter");
         assertThat(count(writer, "flushedDeleteFiles")).isEqualTo(deleteFiles.size());
         assertThat(count(writer, "deleteFilesSizeHistogram.count")).isEqualTo(deleteFiles.size());
@@ -156,7 +164,9 @@ class IcebergMetricsIT {
                 .withOption("upsert-enabled", String.valueOf(upsert))
                 .withPrimaryKey("id")
                 .build();
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows").keyBy(r -> r.getLong(0)).sinkTo(sink);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows")
+                .keyBy(r -> r.getLong(0))
+                .sinkTo(sink);
         return env.execute("iceberg metrics");
     }
 
@@ -169,12 +179,14 @@ class IcebergMetricsIT {
         Map<String, Metric> metrics = new HashMap<>();
         Map<String, Long> sums = new HashMap<>();
         Set<String> subtasks = new HashSet<>();
-        for (Map.Entry<MetricGroup, Map<String, Metric>> e : METRICS.getMetricsByGroup().entrySet()) {
+        for (Map.Entry<MetricGroup, Map<String, Metric>> e :
+                METRICS.getMetricsByGroup().entrySet()) {
             MetricGroup g = e.getKey();
             String[] scope = g.getScopeComponents();
             Map<String, String> tags = g.getAllVariables();
 
-            if (!job.getJobID().toString().equals(tags.get("<job_id>")) || !Arrays.asList(scope).contains(name)) {
+            if (!job.getJobID().toString().equals(tags.get("<job_id>"))
+                    || !Arrays.asList(scope).contains(name)) {
                 continue;
             }
             assertThat(tags).containsEntry("<table>", TABLE_NAME);
@@ -189,7 +201,8 @@ class IcebergMetricsIT {
                 metrics.put(m.getKey(), m.getValue());
             }
         }
-        assertThat(subtasks).as("subtasks reporting %s", name)
+        assertThat(subtasks)
+                .as("subtasks reporting %s", name)
                 .isEqualTo(name.equals("IcebergStreamWriter") ? Set.of("0", "1") : Set.of("0"));
         sums.forEach((metric, sum) -> metrics.put(metric, new org.apache.flink.metrics.SimpleCounter() {
             {

@@ -3,7 +3,6 @@ package io.sluice.plugin.iceberg.it;
 import io.sluice.runtime.sink.TableSinkBuilder;
 
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -12,18 +11,18 @@ import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.jobgraph.SavepointConfigOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.runtime.jobgraph.SavepointConfigOptions;
 import org.apache.flink.streaming.api.environment.CheckpointConfig;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +57,11 @@ class IcebergOlderCheckpointIT {
     private static MiniCluster startCluster() throws Exception {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 100); // the older checkpoints to restore from
-        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
-                .setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build());
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(2)
+                .build());
         cluster.start();
         TestStreamEnvironment.setAsContext(cluster, 1);
         return cluster;
@@ -73,7 +74,8 @@ class IcebergOlderCheckpointIT {
 
     private static final RowType ROW = RowType.of(new LogicalType[] {new BigIntType(false)}, new String[] {"id"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -85,24 +87,32 @@ class IcebergOlderCheckpointIT {
         conf.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, jobId.toHexString());
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         // each run its own: the restored run numbers its checkpoints as the first did
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, tmp.resolve(checkpoints).toUri().toString());
+        conf.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                tmp.resolve(checkpoints).toUri().toString());
         if (restoreFrom != null) {
             conf.set(SavepointConfigOptions.SAVEPOINT_PATH, restoreFrom);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(1);
         env.enableCheckpointing(100);
-        env.getCheckpointConfig().setExternalizedCheckpointCleanup(
-                CheckpointConfig.ExternalizedCheckpointCleanup.RETAIN_ON_CANCELLATION);
+        env.getCheckpointConfig()
+                .setExternalizedCheckpointCleanup(
+                        CheckpointConfig.ExternalizedCheckpointCleanup.RETAIN_ON_CANCELLATION);
         return env;
     }
 
     private void addJob(StreamExecutionEnvironment env, Path warehouse, int rowsPerSecond) {
-        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(i -> GenericRowData.of(i + 1), COUNT,
-                RateLimiterStrategy.perSecond(rowsPerSecond), InternalTypeInfo.of(ROW));
-        TableSinkBuilder.forRowData(env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").uid("numbers"))
+        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
+                i -> GenericRowData.of(i + 1),
+                COUNT,
+                RateLimiterStrategy.perSecond(rowsPerSecond),
+                InternalTypeInfo.of(ROW));
+        TableSinkBuilder.forRowData(env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers")
+                        .uid("numbers"))
                 .target("iceberg")
-                .catalog(Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()))
+                .catalog(Map.of(
+                        "catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()))
                 .table("db", "numbers")
                 .uidPrefix("numbers")
                 .pluginsDir(TestPluginsDir.get())
@@ -136,7 +146,9 @@ class IcebergOlderCheckpointIT {
             Thread.sleep(50);
         }
         long lastCommitted = IcebergTables.snapshots(table).stream()
-                .mapToLong(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id"))).max().getAsLong();
+                .mapToLong(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id")))
+                .max()
+                .getAsLong();
         Path older = olderCheckpoint(tmp.resolve("checkpoints-1").resolve(jobId.toHexString()), lastCommitted - 3);
 
         // run 2: the same job id, from the older checkpoint, fast, to the end of the input
@@ -151,11 +163,14 @@ class IcebergOlderCheckpointIT {
         }
 
         Table written = IcebergTables.load(warehouse, "db", "numbers");
-        List<Long> ids = IcebergTables.records(written).stream().map(r -> (Long) r.getField("id")).collect(Collectors.toList());
+        List<Long> ids = IcebergTables.records(written).stream()
+                .map(r -> (Long) r.getField("id"))
+                .collect(Collectors.toList());
         assertThat(ids.stream().distinct().count())
                 .as(() -> "distinct ids; restored from " + older + ", last committed " + lastCommitted + ", snapshots "
-                        + IcebergTables.snapshots(written).stream().map(s -> s.summary().get("flink.max-committed-checkpoint-id"))
-                        .collect(Collectors.toList()))
+                        + IcebergTables.snapshots(written).stream()
+                                .map(s -> s.summary().get("flink.max-committed-checkpoint-id"))
+                                .collect(Collectors.toList()))
                 .isEqualTo(COUNT);
     }
 
@@ -165,8 +180,10 @@ class IcebergOlderCheckpointIT {
             return dirs.filter(d -> d.getFileName().toString().startsWith("chk-"))
                     .filter(d -> Files.exists(d.resolve("_metadata")))
                     .filter(d -> Long.parseLong(d.getFileName().toString().substring(4)) <= atMost)
-                    .max(Comparator.comparingLong(d -> Long.parseLong(d.getFileName().toString().substring(4))))
-                    .orElseThrow(() -> new AssertionError("no retained checkpoint at or below " + atMost + " in " + jobDir));
+                    .max(Comparator.comparingLong(
+                            d -> Long.parseLong(d.getFileName().toString().substring(4))))
+                    .orElseThrow(
+                            () -> new AssertionError("no retained checkpoint at or below " + atMost + " in " + jobDir));
         }
     }
 }

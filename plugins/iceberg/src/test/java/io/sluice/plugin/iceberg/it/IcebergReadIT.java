@@ -38,11 +38,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class IcebergReadIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path warehouse;
     private TableEnvironment batch;
@@ -77,26 +80,29 @@ class IcebergReadIT {
     }
 
     private void upstreamInsert(String table, String values) throws Exception {
-        batch.executeSql("INSERT INTO upstream.db." + table + " VALUES " + values).await();
+        batch.executeSql("INSERT INTO upstream.db." + table + " VALUES " + values)
+                .await();
     }
 
     @Test
     void aBoundedReadReturnsWhatUpstreamWroteInTheColumnsOrderOfTheQuery() throws Exception {
         batch.executeSql("CREATE TABLE upstream.db.events (id BIGINT, name STRING, amount DECIMAL(10, 2), "
                 + "ts TIMESTAMP(6), dt STRING) PARTITIONED BY (dt)");
-        upstreamInsert("events", "(1, 'a', 1.50, TIMESTAMP '2024-01-01 10:00:00.123456', 'd1'), "
-                + "(2, CAST(NULL AS STRING), -2.25, TIMESTAMP '1969-12-31 23:59:59.999999', 'd2')");
+        upstreamInsert(
+                "events",
+                "(1, 'a', 1.50, TIMESTAMP '2024-01-01 10:00:00.123456', 'd1'), "
+                        + "(2, CAST(NULL AS STRING), -2.25, TIMESTAMP '1969-12-31 23:59:59.999999', 'd2')");
         upstreamInsert("events", "(3, 'c', CAST(NULL AS DECIMAL(10, 2)), CAST(NULL AS TIMESTAMP(6)), 'd1')");
 
         // the Sluice table lists its columns in another order than the Iceberg table, and leaves one out
         batch.executeSql(sluiceTable("events", "(dt STRING, ts TIMESTAMP(6), id BIGINT, name STRING)", "events"));
-        assertThat(query(batch, "SELECT * FROM events")).containsExactlyInAnyOrder(
-                "d1|2024-01-01T10:00:00.123456|1|a",
-                "d2|1969-12-31T23:59:59.999999|2|null",
-                "d1|null|3|c");
+        assertThat(query(batch, "SELECT * FROM events"))
+                .containsExactlyInAnyOrder(
+                        "d1|2024-01-01T10:00:00.123456|1|a", "d2|1969-12-31T23:59:59.999999|2|null", "d1|null|3|c");
         assertThat(query(batch, "SELECT id FROM events WHERE dt = 'd1'")).containsExactlyInAnyOrder("1", "3");
         // only the columns the query uses are read, and the filter goes to Iceberg's planning (pruning)
-        assertThat(batch.explainSql("SELECT id FROM events WHERE dt = 'd1'")).contains("project=[dt, id]")
+        assertThat(batch.explainSql("SELECT id FROM events WHERE dt = 'd1'"))
+                .contains("project=[dt, id]")
                 .contains("filter=[=(dt, _UTF-16LE'd1'");
     }
 
@@ -105,7 +111,9 @@ class IcebergReadIT {
         batch.executeSql("CREATE TABLE upstream.db.accounts (id BIGINT, balance BIGINT, PRIMARY KEY (id) NOT ENFORCED) "
                 + "WITH ('format-version' = '2', 'write.upsert.enabled' = 'true')");
         upstreamInsert("accounts", "(1, 10), (2, 20), (3, 30)");
-        long first = IcebergTables.load(warehouse, "db", "accounts").currentSnapshot().snapshotId();
+        long first = IcebergTables.load(warehouse, "db", "accounts")
+                .currentSnapshot()
+                .snapshotId();
         upstreamInsert("accounts", "(1, 11), (3, 33)");
         Table table = IcebergTables.load(warehouse, "db", "accounts");
         assertThat(table.currentSnapshot().summary()).containsKey("added-equality-delete-files");
@@ -118,8 +126,10 @@ class IcebergReadIT {
         assertThat(batch.explainSql("SELECT * FROM accounts LIMIT 2")).contains("limit=[2]");
         assertThat(query(batch, "SELECT * FROM accounts LIMIT 2")).hasSize(2);
         // the split cost options are upstream's, and only change how the files are grouped
-        assertThat(query(batch, "SELECT * FROM accounts /*+ OPTIONS('split-size' = '1', "
-                + "'split-file-open-cost' = '1') */")).containsExactlyInAnyOrder("1|11", "2|20", "3|33");
+        assertThat(query(
+                        batch,
+                        "SELECT * FROM accounts /*+ OPTIONS('split-size' = '1', " + "'split-file-open-cost' = '1') */"))
+                .containsExactlyInAnyOrder("1|11", "2|20", "3|33");
     }
 
     @Test
@@ -134,11 +144,16 @@ class IcebergReadIT {
         streaming.getConfig().set("parallelism.default", "1");
         streaming.executeSql(sluiceTable("feed", "(id BIGINT, note STRING)", "feed"));
         String hint = "'streaming' = 'true', 'monitor-interval' = '100ms'";
-        try (CloseableIterator<Row> all = streaming.executeSql("SELECT * FROM feed /*+ OPTIONS(" + hint
-                        + ", 'starting-strategy' = 'TABLE_SCAN_THEN_INCREMENTAL') */").collect();
-                CloseableIterator<Row> fromSecond = streaming.executeSql("SELECT * FROM feed /*+ OPTIONS(" + hint
-                        + ", 'starting-strategy' = 'INCREMENTAL_FROM_SNAPSHOT_ID', 'start-snapshot-id' = '" + second
-                        + "') */").collect()) {
+        try (CloseableIterator<Row> all = streaming
+                        .executeSql("SELECT * FROM feed /*+ OPTIONS(" + hint
+                                + ", 'starting-strategy' = 'TABLE_SCAN_THEN_INCREMENTAL') */")
+                        .collect();
+                CloseableIterator<Row> fromSecond = streaming
+                        .executeSql("SELECT * FROM feed /*+ OPTIONS(" + hint
+                                + ", 'starting-strategy' = 'INCREMENTAL_FROM_SNAPSHOT_ID', 'start-snapshot-id' = '"
+                                + second
+                                + "') */")
+                        .collect()) {
             // a table scan reads the table as it is, then what is committed after
             assertThat(take(all, 3)).containsExactlyInAnyOrder("1|s1", "2|s2", "3|s2");
             assertThat(take(fromSecond, 2)).containsExactlyInAnyOrder("2|s2", "3|s2");
@@ -154,9 +169,12 @@ class IcebergReadIT {
         batch.executeSql("CREATE TABLE upstream.db.small (id BIGINT)");
         batch.executeSql(sluiceTable("small", "(id BIGINT)", "small"));
         assertThatThrownBy(() -> query(batch, "SELECT * FROM small /*+ OPTIONS('monitor-intervall' = '1s') */"))
-                .hasStackTraceContaining("monitor-intervall").hasStackTraceContaining("monitor-interval");
-        assertThatThrownBy(() -> query(batch, "SELECT * FROM small /*+ OPTIONS('streaming' = 'true', "
-                + "'starting-strategy' = 'INCREMENTAL_FROM_SNAPSHOT_ID') */"))
+                .hasStackTraceContaining("monitor-intervall")
+                .hasStackTraceContaining("monitor-interval");
+        assertThatThrownBy(() -> query(
+                        batch,
+                        "SELECT * FROM small /*+ OPTIONS('streaming' = 'true', "
+                                + "'starting-strategy' = 'INCREMENTAL_FROM_SNAPSHOT_ID') */"))
                 .hasStackTraceContaining("start-snapshot-id");
         assertThatThrownBy(() -> query(batch, "SELECT * FROM small /*+ OPTIONS('snapshot-id' = '42') */"))
                 .hasStackTraceContaining("42");
@@ -182,7 +200,8 @@ class IcebergReadIT {
     }
 
     private static String format(Row r) {
-        return IntStream.range(0, r.getArity()).mapToObj(i -> Objects.toString(r.getField(i)))
+        return IntStream.range(0, r.getArity())
+                .mapToObj(i -> Objects.toString(r.getField(i)))
                 .collect(Collectors.joining("|"));
     }
 }

@@ -36,9 +36,11 @@ class IcebergRestCatalogIT {
     private static final Path WAREHOUSE = warehouse();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
     @RegisterExtension
     static final RESTServerExtension REST = new RESTServerExtension(Map.of(
@@ -71,7 +73,8 @@ class IcebergRestCatalogIT {
 
     private static String sluiceTable(String name, String uri, String extraOptions) {
         return "CREATE TABLE " + name + " (id BIGINT, name STRING) WITH ('connector' = 'sluice', 'target' = 'iceberg', "
-                + "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', 'catalog-type' = 'rest', 'catalog-name' = 'rest', "
+                + "'sluice.plugins.dir' = '" + TestPluginsDir.get()
+                + "', 'catalog-type' = 'rest', 'catalog-name' = 'rest', "
                 + "'uri' = '" + uri + "', 'catalog-database' = 'web', 'catalog-table' = 'events'" + extraOptions + ")";
     }
 
@@ -79,9 +82,14 @@ class IcebergRestCatalogIT {
     void writesThroughTheRestCatalogAndReadsBackWithARestClient() throws Exception {
         TableEnvironment tEnv = batch();
         // a token is sent as a bearer header; the test server accepts any
-        tEnv.executeSql(sluiceTable("events", uri(), ", 'token' = 'secret-token', 'cache-enabled' = 'false', "
-                + "'header.X-Sluice-Test' = 'yes', 'table-default.write.metadata.previous-versions-max' = '7'"));
-        tEnv.executeSql("INSERT INTO events VALUES (1, 'a'), (2, 'b'), (3, CAST(NULL AS STRING))").await();
+        tEnv.executeSql(
+                sluiceTable(
+                        "events",
+                        uri(),
+                        ", 'token' = 'secret-token', 'cache-enabled' = 'false', "
+                                + "'header.X-Sluice-Test' = 'yes', 'table-default.write.metadata.previous-versions-max' = '7'"));
+        tEnv.executeSql("INSERT INTO events VALUES (1, 'a'), (2, 'b'), (3, CAST(NULL AS STRING))")
+                .await();
 
         Table table = REST.client().loadTable(TableIdentifier.of("web", "events"));
         assertThat(IcebergTables.rows(table)).containsExactlyInAnyOrder("1|a", "2|b", "3|null");
@@ -95,13 +103,16 @@ class IcebergRestCatalogIT {
     void badRestOptionsNameOptionAndValue() {
         TableEnvironment tEnv = batch();
         tEnv.executeSql(sluiceTable("no_scheme", "localhost:8181", ""));
-        assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO no_scheme VALUES (1, 'a')").await())
+        assertThatThrownBy(() ->
+                        tEnv.executeSql("INSERT INTO no_scheme VALUES (1, 'a')").await())
                 .hasStackTraceContaining("Invalid 'uri' 'localhost:8181' for 'catalog-type' = 'rest'");
         tEnv.executeSql(sluiceTable("zero_cache", uri(), ", 'cache.expiration-interval-ms' = '0'"));
-        assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO zero_cache VALUES (1, 'a')").await())
+        assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO zero_cache VALUES (1, 'a')")
+                        .await())
                 .hasStackTraceContaining("Invalid 'cache.expiration-interval-ms' 0");
         tEnv.executeSql(sluiceTable("misspelt", uri(), ", 'tokn' = 'secret'"));
-        assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO misspelt VALUES (1, 'a')").await())
+        assertThatThrownBy(() ->
+                        tEnv.executeSql("INSERT INTO misspelt VALUES (1, 'a')").await())
                 .hasStackTraceContaining("Unsupported options for target 'iceberg': [tokn]")
                 .hasStackTraceContaining("header.*");
     }

@@ -50,15 +50,17 @@ class IcebergSecretsIT {
     private static final String AUTHORIZATION = "Bearer sentinel-header-91c2";
     private static final String ACCESS_KEY = "sentinel-access-key-55d1";
     private static final String PASSWORD = "sentinel-password-0b8e";
-    private static final List<String> SENTINELS = List.of("sentinel-credential-7f3a", "sentinel-header-91c2",
-            ACCESS_KEY, PASSWORD);
+    private static final List<String> SENTINELS =
+            List.of("sentinel-credential-7f3a", "sentinel-header-91c2", ACCESS_KEY, PASSWORD);
 
     private static final Path WAREHOUSE = warehouse();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
     @RegisterExtension
     static final RESTServerExtension REST = new RESTServerExtension(Map.of(
@@ -79,8 +81,13 @@ class IcebergSecretsIT {
     void captureLog() {
         LoggerContext context = (LoggerContext) LogManager.getContext(false);
         Configuration config = context.getConfiguration();
-        appender = WriterAppender.newBuilder().setName("secrets-" + System.nanoTime()).setTarget(log)
-                .setLayout(PatternLayout.newBuilder().withPattern("%-5p %c - %m%n%throwable").build()).build();
+        appender = WriterAppender.newBuilder()
+                .setName("secrets-" + System.nanoTime())
+                .setTarget(log)
+                .setLayout(PatternLayout.newBuilder()
+                        .withPattern("%-5p %c - %m%n%throwable")
+                        .build())
+                .build();
         appender.start();
         config.getRootLogger().addAppender(appender, null, null);
         context.updateLoggers();
@@ -126,7 +133,9 @@ class IcebergSecretsIT {
 
     private void assertNoSentinel(String what, String text) {
         for (String sentinel : SENTINELS) {
-            assertThat(text).as(what + " must not contain the secret " + sentinel).doesNotContain(sentinel);
+            assertThat(text)
+                    .as(what + " must not contain the secret " + sentinel)
+                    .doesNotContain(sentinel);
         }
     }
 
@@ -167,14 +176,24 @@ class IcebergSecretsIT {
                 + restOptions("http://localhost:" + port() + "/") + ", 'catalog-database' = 'web', "
                 + "'catalog-table' = 'misspelt', 'write-formt' = 'orc')");
         tEnv.executeSql("CREATE TABLE unreachable (id BIGINT) WITH ('connector' = 'sluice', 'target' = 'iceberg', "
-                + restOptions(unreachableUriWithPassword()) + ", 'catalog-database' = 'web', 'catalog-table' = 'gone')");
+                + restOptions(unreachableUriWithPassword())
+                + ", 'catalog-database' = 'web', 'catalog-table' = 'gone')");
 
-        assertFailsWithoutSecrets(catchThrowable(() -> tEnv.executeSql("INSERT INTO misspelt VALUES (1)").await()),
-                "default_catalog.default_database.misspelt", "[write-formt]");
-        assertFailsWithoutSecrets(catchThrowable(() -> tEnv.executeSql("INSERT INTO unreachable VALUES (1)").await()),
-                "default_catalog.default_database.unreachable", "http://******@localhost:1/");
-        assertFailsWithoutSecrets(catchThrowable(() -> tEnv.executeSql("SELECT * FROM misspelt").collect().hasNext()),
-                "default_catalog.default_database.misspelt", "[write-formt]");
+        assertFailsWithoutSecrets(
+                catchThrowable(
+                        () -> tEnv.executeSql("INSERT INTO misspelt VALUES (1)").await()),
+                "default_catalog.default_database.misspelt",
+                "[write-formt]");
+        assertFailsWithoutSecrets(
+                catchThrowable(() ->
+                        tEnv.executeSql("INSERT INTO unreachable VALUES (1)").await()),
+                "default_catalog.default_database.unreachable",
+                "http://******@localhost:1/");
+        assertFailsWithoutSecrets(
+                catchThrowable(() ->
+                        tEnv.executeSql("SELECT * FROM misspelt").collect().hasNext()),
+                "default_catalog.default_database.misspelt",
+                "[write-formt]");
     }
 
     @Test
@@ -186,12 +205,14 @@ class IcebergSecretsIT {
         tEnv.executeSql("CREATE TABLE ice.jobs.numbers (n INT)");
         tEnv.executeSql("INSERT INTO ice.jobs.numbers VALUES (1), (2), (3)").await();
 
-        Throwable failure = catchThrowable(() -> tEnv.executeSql(
-                "INSERT INTO ice.jobs.numbers SELECT 10 / (n - n) FROM ice.jobs.numbers").await());
+        Throwable failure = catchThrowable(
+                () -> tEnv.executeSql("INSERT INTO ice.jobs.numbers SELECT 10 / (n - n) FROM ice.jobs.numbers")
+                        .await());
 
         assertFailsWithoutSecrets(failure, "ArithmeticException");
         assertThat(IcebergTables.rows(REST.client().loadTable(TableIdentifier.of("jobs", "numbers"))))
-                .as("the rows committed before the failed job").containsExactlyInAnyOrder("1", "2", "3");
+                .as("the rows committed before the failed job")
+                .containsExactlyInAnyOrder("1", "2", "3");
         String ddl = collectText(tEnv, "SHOW CREATE TABLE ice.jobs.numbers");
         assertNoSentinel("SHOW CREATE TABLE", ddl);
         assertThat(ddl).contains("'credential' = '******'").contains("'header.Authorization' = '******'");

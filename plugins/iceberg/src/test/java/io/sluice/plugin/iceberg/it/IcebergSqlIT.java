@@ -36,11 +36,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IcebergSqlIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path warehouse;
     private TableEnvironment tEnv;
@@ -61,8 +64,10 @@ class IcebergSqlIT {
     }
 
     /** A Sluice table on table {@code database.table} of the warehouse, writing {@code format}. */
-    private String sluiceTable(String name, String columns, String partitionedBy, String database, String table, String format) {
-        return "CREATE TABLE " + name + " " + columns + (partitionedBy == null ? "" : " PARTITIONED BY (" + partitionedBy + ")")
+    private String sluiceTable(
+            String name, String columns, String partitionedBy, String database, String table, String format) {
+        return "CREATE TABLE " + name + " " + columns
+                + (partitionedBy == null ? "" : " PARTITIONED BY (" + partitionedBy + ")")
                 + " WITH ('connector' = 'sluice', 'target' = 'iceberg', 'write-format' = '" + format + "', "
                 + "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', "
                 + "'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri() + "', "
@@ -71,8 +76,13 @@ class IcebergSqlIT {
 
     @Test
     void everyCommonTypeAndNullsReadTheSameThroughIcebergAndUpstream() throws Exception {
-        tEnv.executeSql(sluiceTable("t", "(i INT, b BIGINT, s STRING, d DECIMAL(10, 2), dt DATE, ts TIMESTAMP(6), "
-                + "ok BOOLEAN, x DOUBLE)", null, "db", "types", "parquet"));
+        tEnv.executeSql(sluiceTable(
+                "t",
+                "(i INT, b BIGINT, s STRING, d DECIMAL(10, 2), dt DATE, ts TIMESTAMP(6), " + "ok BOOLEAN, x DOUBLE)",
+                null,
+                "db",
+                "types",
+                "parquet"));
         String jobId = await(tEnv.executeSql("INSERT INTO t VALUES "
                 + "(1, 10000000000, 'a', 1.50, DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00.123456', TRUE, 1.25), "
                 + "(2, -2, 'ü ß', -2.25, DATE '1970-01-01', TIMESTAMP '1969-12-31 23:59:59.999999', FALSE, -0.5), "
@@ -100,14 +110,23 @@ class IcebergSqlIT {
         tEnv.executeSql(sluiceTable("p", "(id BIGINT, name STRING, dt STRING)", "dt", "db", "parted", "orc"));
         StringBuilder values = new StringBuilder();
         for (int i = 1; i <= 60; i++) {
-            values.append(i == 1 ? "" : ", ").append("(").append(i).append(", 'n").append(i).append("', '2024-01-0")
-                    .append(i % 3 + 1).append("')");
+            values.append(i == 1 ? "" : ", ")
+                    .append("(")
+                    .append(i)
+                    .append(", 'n")
+                    .append(i)
+                    .append("', '2024-01-0")
+                    .append(i % 3 + 1)
+                    .append("')");
         }
         await(tEnv.executeSql("INSERT INTO p VALUES " + values));
 
         Table table = IcebergTables.load(warehouse, "db", "parted");
-        assertThat(table.spec().fields()).extracting(f -> f.name() + ":" + f.transform()).containsExactly("dt:identity");
-        List<String> expected = IntStream.rangeClosed(1, 60).mapToObj(i -> i + "|n" + i + "|2024-01-0" + (i % 3 + 1))
+        assertThat(table.spec().fields())
+                .extracting(f -> f.name() + ":" + f.transform())
+                .containsExactly("dt:identity");
+        List<String> expected = IntStream.rangeClosed(1, 60)
+                .mapToObj(i -> i + "|n" + i + "|2024-01-0" + (i % 3 + 1))
                 .collect(Collectors.toList());
         assertThat(IcebergTables.rows(table)).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(upstreamRows("db", "parted")).containsExactlyInAnyOrderElementsOf(expected);
@@ -122,17 +141,21 @@ class IcebergSqlIT {
         }
         assertThat(partitions).contains("2024-01-01", "2024-01-02", "2024-01-03");
         // only the partition pruned by the filter is read
-        assertThat(upstreamQuery("SELECT id FROM upstream.db.parted WHERE dt = '2024-01-02'")).hasSize(20);
+        assertThat(upstreamQuery("SELECT id FROM upstream.db.parted WHERE dt = '2024-01-02'"))
+                .hasSize(20);
     }
 
     @Test
     void appendsAvroFilesToATableThatUpstreamCreatedAndWrote() throws Exception {
         tEnv.executeSql("CREATE DATABASE upstream.shop");
-        tEnv.executeSql("CREATE TABLE upstream.shop.orders (id BIGINT, kind STRING, amount DOUBLE) PARTITIONED BY (kind)");
+        tEnv.executeSql(
+                "CREATE TABLE upstream.shop.orders (id BIGINT, kind STRING, amount DOUBLE) PARTITIONED BY (kind)");
         await(tEnv.executeSql("INSERT INTO upstream.shop.orders VALUES (1, 'a', 1.0), (2, 'b', 2.0)"));
 
-        tEnv.executeSql(sluiceTable("orders", "(id BIGINT, kind STRING, amount DOUBLE)", null, "shop", "orders", "avro"));
-        String jobId = await(tEnv.executeSql("INSERT INTO orders VALUES (3, 'a', 3.0), (4, 'c', CAST(NULL AS DOUBLE))"));
+        tEnv.executeSql(
+                sluiceTable("orders", "(id BIGINT, kind STRING, amount DOUBLE)", null, "shop", "orders", "avro"));
+        String jobId =
+                await(tEnv.executeSql("INSERT INTO orders VALUES (3, 'a', 3.0), (4, 'c', CAST(NULL AS DOUBLE))"));
 
         List<String> expected = List.of("1|a|1.0", "2|b|2.0", "3|a|3.0", "4|c|null");
         Table table = IcebergTables.load(warehouse, "shop", "orders");
@@ -153,7 +176,8 @@ class IcebergSqlIT {
         try (CloseableIterator<Row> it = tEnv.executeSql(sql).collect()) {
             while (it.hasNext()) {
                 Row r = it.next();
-                rows.add(IntStream.range(0, r.getArity()).mapToObj(i -> Objects.toString(r.getField(i)))
+                rows.add(IntStream.range(0, r.getArity())
+                        .mapToObj(i -> Objects.toString(r.getField(i)))
                         .collect(Collectors.joining("|")));
             }
         }

@@ -40,11 +40,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class IcebergSqlWriteModesIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path warehouse;
     private TableEnvironment batch;
@@ -70,7 +73,8 @@ class IcebergSqlWriteModesIT {
 
     /** A Sluice table {@code name} on Iceberg table {@code db.<name>} of the warehouse. */
     private String sluiceTable(String name, String columns, String partitionedBy, String extraOptions) {
-        return "CREATE TABLE " + name + " " + columns + (partitionedBy == null ? "" : " PARTITIONED BY (" + partitionedBy + ")")
+        return "CREATE TABLE " + name + " " + columns
+                + (partitionedBy == null ? "" : " PARTITIONED BY (" + partitionedBy + ")")
                 + " WITH ('connector' = 'sluice', 'target' = 'iceberg', "
                 + "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', "
                 + "'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri() + "', "
@@ -88,7 +92,9 @@ class IcebergSqlWriteModesIT {
         assertThat(upstreamRows("SELECT * FROM upstream.db.u")).containsExactly("3|c");
         Snapshot head = table.currentSnapshot();
         assertThat(head.operation()).isEqualTo("overwrite");
-        assertThat(head.summary()).containsEntry("flink.job-id", jobId).containsKey("flink.max-committed-checkpoint-id");
+        assertThat(head.summary())
+                .containsEntry("flink.job-id", jobId)
+                .containsKey("flink.max-committed-checkpoint-id");
     }
 
     @Test
@@ -115,7 +121,8 @@ class IcebergSqlWriteModesIT {
         streaming.executeSql(sluiceTable("s", "(id INT, data STRING)", null, ""));
 
         assertThatThrownBy(() -> await(streaming.executeSql("INSERT OVERWRITE s VALUES (2, 'b')")))
-                .hasStackTraceContaining("INSERT OVERWRITE").hasStackTraceContaining("STREAMING");
+                .hasStackTraceContaining("INSERT OVERWRITE")
+                .hasStackTraceContaining("STREAMING");
         Table table = IcebergTables.load(warehouse, "db", "s");
         assertThat(IcebergTables.rows(table)).containsExactly("1|a");
         assertThat(IcebergTables.snapshots(table)).hasSize(1);
@@ -124,7 +131,10 @@ class IcebergSqlWriteModesIT {
     @Test
     void upsertHintTakesAChangelogByPrimaryKey() throws Exception {
         TableEnvironment streaming = environment(EnvironmentSettings.inStreamingMode());
-        streaming.executeSql(sluiceTable("k", "(id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)", null,
+        streaming.executeSql(sluiceTable(
+                "k",
+                "(id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)",
+                null,
                 ", 'format-version' = '2'"));
         // an aggregate updates its result per key: a changelog of inserts and updates
         String jobId = await(streaming.executeSql("INSERT INTO k /*+ OPTIONS('upsert-enabled' = 'true') */ "
@@ -152,14 +162,19 @@ class IcebergSqlWriteModesIT {
         }
         await(first.execute());
 
-        assertThatThrownBy(() -> await(batch.executeSql("INSERT INTO v1 /*+ OPTIONS('upsert-enabled' = 'true') */ "
-                + "VALUES (1, 'b')"))).hasStackTraceContaining("format version 2").hasStackTraceContaining("is format version 1");
-        assertThatThrownBy(() -> await(batch.executeSql("INSERT OVERWRITE v2 /*+ OPTIONS('upsert-enabled' = 'true') */ "
-                + "VALUES (1, 'b')"))).hasStackTraceContaining("exclude each other");
-        assertThatThrownBy(() -> await(batch.executeSql("INSERT INTO nokey /*+ OPTIONS('upsert-enabled' = 'true') */ "
-                + "VALUES (1, 'b')"))).hasStackTraceContaining("needs equality fields");
-        assertThatThrownBy(() -> await(batch.executeSql("INSERT INTO parted /*+ OPTIONS('upsert-enabled' = 'true') */ "
-                + "VALUES (1, 'b')"))).hasStackTraceContaining("source column 'name' of partition field 'name'");
+        assertThatThrownBy(() -> await(batch.executeSql(
+                        "INSERT INTO v1 /*+ OPTIONS('upsert-enabled' = 'true') */ " + "VALUES (1, 'b')")))
+                .hasStackTraceContaining("format version 2")
+                .hasStackTraceContaining("is format version 1");
+        assertThatThrownBy(() -> await(batch.executeSql(
+                        "INSERT OVERWRITE v2 /*+ OPTIONS('upsert-enabled' = 'true') */ " + "VALUES (1, 'b')")))
+                .hasStackTraceContaining("exclude each other");
+        assertThatThrownBy(() -> await(batch.executeSql(
+                        "INSERT INTO nokey /*+ OPTIONS('upsert-enabled' = 'true') */ " + "VALUES (1, 'b')")))
+                .hasStackTraceContaining("needs equality fields");
+        assertThatThrownBy(() -> await(batch.executeSql(
+                        "INSERT INTO parted /*+ OPTIONS('upsert-enabled' = 'true') */ " + "VALUES (1, 'b')")))
+                .hasStackTraceContaining("source column 'name' of partition field 'name'");
 
         for (String name : List.of("v1", "v2", "nokey", "parted")) {
             Table table = IcebergTables.load(warehouse, "db", name);
@@ -170,8 +185,8 @@ class IcebergSqlWriteModesIT {
 
     @Test
     void aBranchWriteLandsOnTheBranchOnly() throws Exception {
-        batch.executeSql(sluiceTable("b", "(id INT, data STRING)", null,
-                ", 'snapshot-properties' = 'written-by:sluice-it,purpose:audit'"));
+        batch.executeSql(sluiceTable(
+                "b", "(id INT, data STRING)", null, ", 'snapshot-properties' = 'written-by:sluice-it,purpose:audit'"));
         await(batch.executeSql("INSERT INTO b VALUES (1, 'main')"));
         Table table = IcebergTables.load(warehouse, "db", "b");
         long mainHead = table.currentSnapshot().snapshotId();
@@ -184,10 +199,13 @@ class IcebergSqlWriteModesIT {
         assertThat(IcebergTables.rows(table)).containsExactly("1|main");
         Snapshot branchHead = table.snapshot("audit");
         assertThat(branchHead.parentId()).isEqualTo(mainHead);
-        assertThat(branchHead.summary()).containsEntry("flink.job-id", jobId)
-                .containsEntry("written-by", "sluice-it").containsEntry("purpose", "audit");
+        assertThat(branchHead.summary())
+                .containsEntry("flink.job-id", jobId)
+                .containsEntry("written-by", "sluice-it")
+                .containsEntry("purpose", "audit");
         List<String> onBranch = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(branchHead.snapshotId()).build()) {
+        try (CloseableIterable<Record> records =
+                IcebergGenerics.read(table).useSnapshot(branchHead.snapshotId()).build()) {
             records.forEach(r -> onBranch.add(r.getField("id") + "|" + r.getField("data")));
         }
         assertThat(onBranch).containsExactlyInAnyOrder("1|main", "2|audit");
@@ -200,7 +218,8 @@ class IcebergSqlWriteModesIT {
         try (CloseableIterator<Row> it = batch.executeSql(sql).collect()) {
             while (it.hasNext()) {
                 Row r = it.next();
-                rows.add(IntStream.range(0, r.getArity()).mapToObj(i -> Objects.toString(r.getField(i)))
+                rows.add(IntStream.range(0, r.getArity())
+                        .mapToObj(i -> Objects.toString(r.getField(i)))
                         .collect(Collectors.joining("|")));
             }
         }

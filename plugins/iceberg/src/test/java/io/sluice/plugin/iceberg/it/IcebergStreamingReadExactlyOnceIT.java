@@ -51,16 +51,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IcebergStreamingReadExactlyOnceIT {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"id", "note"});
 
     private static final int ROWS_PER_SNAPSHOT = 3000;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -85,19 +88,23 @@ class IcebergStreamingReadExactlyOnceIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(2);
         env.enableCheckpointing(200);
-        Map<String, String> catalog = Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString());
+        Map<String, String> catalog =
+                Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString());
         ScanSource source = TableSourceBuilder.forRowData()
                 .target("iceberg")
                 .catalog(catalog)
                 .table("db", "src")
-                .streaming(true)   // all columns: the builder asks the table
+                .streaming(true) // all columns: the builder asks the table
                 .streamingStartingStrategy("TABLE_SCAN_THEN_INCREMENTAL")
                 .monitorInterval(Duration.ofMillis(200))
                 .pluginsDir(TestPluginsDir.get())
                 .build();
         FailOnce.reset(ROWS_PER_SNAPSHOT / 3);
-        DataStream<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "src").uid("src")
-                .map(new FailOnce()).returns(InternalTypeInfo.of(ROW)).uid("fail-once");
+        DataStream<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "src")
+                .uid("src")
+                .map(new FailOnce())
+                .returns(InternalTypeInfo.of(ROW))
+                .uid("fail-once");
         TableSinkBuilder.forRowData(rows)
                 .target("iceberg")
                 .catalog(catalog)
@@ -117,7 +124,9 @@ class IcebergStreamingReadExactlyOnceIT {
             appendSnapshot(upstream, 3);
             int expected = 3 * ROWS_PER_SNAPSHOT;
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-            while (IcebergTables.records(IcebergTables.load(warehouse, "db", "copy")).size() < expected
+            while (IcebergTables.records(IcebergTables.load(warehouse, "db", "copy"))
+                                    .size()
+                            < expected
                     && System.nanoTime() < deadline) {
                 Thread.sleep(500);
             }
@@ -127,12 +136,17 @@ class IcebergStreamingReadExactlyOnceIT {
         }
 
         List<Long> ids = IcebergTables.records(IcebergTables.load(warehouse, "db", "copy")).stream()
-                .map(r -> (Long) r.getField("id")).sorted().collect(Collectors.toList());
-        assertThat(ids).containsExactlyElementsOf(
-                LongStream.rangeClosed(1, 3L * ROWS_PER_SNAPSHOT).boxed().collect(Collectors.toList()));
+                .map(r -> (Long) r.getField("id"))
+                .sorted()
+                .collect(Collectors.toList());
+        assertThat(ids)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 3L * ROWS_PER_SNAPSHOT)
+                        .boxed()
+                        .collect(Collectors.toList()));
         List<Record> copied = IcebergTables.records(IcebergTables.load(warehouse, "db", "copy"));
         assertThat(copied).allSatisfy(r -> assertThat(r.getField("note")).isEqualTo("n" + r.getField("id")));
-        assertThat(FailOnce.failedAt).as("the failure came inside the first snapshot's split")
+        assertThat(FailOnce.failedAt)
+                .as("the failure came inside the first snapshot's split")
                 .isLessThan(ROWS_PER_SNAPSHOT);
         assertThat(FailOnce.SEEN.get()).as("rows seen, re-read ones included").isGreaterThan(3 * ROWS_PER_SNAPSHOT);
     }
@@ -142,8 +156,10 @@ class IcebergStreamingReadExactlyOnceIT {
         String gen = "gen" + n;
         tEnv.executeSql("CREATE TEMPORARY TABLE " + gen + " (id BIGINT) WITH ('connector' = 'datagen', "
                 + "'fields.id.kind' = 'sequence', 'fields.id.start' = '" + ((n - 1) * ROWS_PER_SNAPSHOT + 1) + "', "
-                + "'fields.id.end' = '" + (n * ROWS_PER_SNAPSHOT) + "', 'number-of-rows' = '" + ROWS_PER_SNAPSHOT + "')");
-        tEnv.executeSql("INSERT INTO upstream.db.src SELECT id, CONCAT('n', CAST(id AS STRING)) FROM " + gen).await();
+                + "'fields.id.end' = '" + (n * ROWS_PER_SNAPSHOT) + "', 'number-of-rows' = '" + ROWS_PER_SNAPSHOT
+                + "')");
+        tEnv.executeSql("INSERT INTO upstream.db.src SELECT id, CONCAT('n', CAST(id AS STRING)) FROM " + gen)
+                .await();
     }
 
     /**

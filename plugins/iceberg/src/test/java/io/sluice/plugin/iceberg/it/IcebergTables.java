@@ -73,7 +73,9 @@ public final class IcebergTables {
     static List<String> rows(Table table) {
         List<Types.NestedField> fields = table.schema().columns();
         return records(table).stream()
-                .map(r -> fields.stream().map(f -> Objects.toString(r.getField(f.name()))).collect(Collectors.joining("|")))
+                .map(r -> fields.stream()
+                        .map(f -> Objects.toString(r.getField(f.name())))
+                        .collect(Collectors.joining("|")))
                 .collect(Collectors.toList());
     }
 
@@ -106,15 +108,30 @@ public final class IcebergTables {
         List<DeleteFile> deletes = mergeByHand(table, (file, position, row, deletedBy) -> {
             if (!file.location().equals(current[0])) {
                 current[0] = file.location();
-                out.append("\ndata ").append(file.location()).append(" seq ").append(file.dataSequenceNumber()).append(':');
+                out.append("\ndata ")
+                        .append(file.location())
+                        .append(" seq ")
+                        .append(file.dataSequenceNumber())
+                        .append(':');
             }
             if (row.startsWith(firstField + "|")) {
-                out.append(' ').append(position).append(':').append(row).append(deletedBy == null ? "" : "-" + deletedBy);
+                out.append(' ')
+                        .append(position)
+                        .append(':')
+                        .append(row)
+                        .append(deletedBy == null ? "" : "-" + deletedBy);
             }
         });
         for (DeleteFile file : deletes) {
-            out.append("\n").append(file.content()).append(' ').append(file.location()).append(" seq ")
-                    .append(file.dataSequenceNumber()).append(", ").append(file.recordCount()).append(" rows");
+            out.append("\n")
+                    .append(file.content())
+                    .append(' ')
+                    .append(file.location())
+                    .append(" seq ")
+                    .append(file.dataSequenceNumber())
+                    .append(", ")
+                    .append(file.recordCount())
+                    .append(" rows");
         }
         return out.toString();
     }
@@ -158,9 +175,13 @@ public final class IcebergTables {
                 if (keyIds != null) {
                     keyIds.forEach(id -> key.add(r.getField(table.schema().findColumnName(id))));
                 }
-                String deletedBy = deletedPositions.contains(position) ? "pos"
+                String deletedBy = deletedPositions.contains(position)
+                        ? "pos"
                         : keyIds != null && deletedKeys.contains(key) ? "eq" : null;
-                visitor.row(file, position++, values(r).stream().map(Objects::toString).collect(Collectors.joining("|")),
+                visitor.row(
+                        file,
+                        position++,
+                        values(r).stream().map(Objects::toString).collect(Collectors.joining("|")),
                         deletedBy);
             }
         }
@@ -179,7 +200,8 @@ public final class IcebergTables {
                 }
             }
             for (ManifestFile m : head.deleteManifests(table.io())) {
-                try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
+                try (ManifestReader<DeleteFile> reader =
+                        ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
                     reader.forEach(deletes::add);
                 }
             }
@@ -193,8 +215,10 @@ public final class IcebergTables {
             throw new IllegalStateException("only Parquet files are read by hand, got " + file.location());
         }
         List<Record> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(file.location())).project(schema)
-                .createReaderFunc(type -> GenericParquetReaders.buildReader(schema, type)).build()) {
+        try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(file.location()))
+                .project(schema)
+                .createReaderFunc(type -> GenericParquetReaders.buildReader(schema, type))
+                .build()) {
             records.forEach(r -> rows.add(r.copy()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -73,15 +73,18 @@ class IcebergUpsertExactlyOnceIT {
     private static final long COUNT = (long) KEYS * VERSIONS;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
     private static final RowType ROW = RowType.of(
             new LogicalType[] {new BigIntType(false), new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
             new String[] {"id", "version", "payload"});
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -91,7 +94,8 @@ class IcebergUpsertExactlyOnceIT {
     static Stream<Arguments> cases() {
         int rounds = Integer.getInteger("sluice.it.rounds", 2);
         String[] failures = {"writer-before-first-commit", "commit-before", "commit-after", "writer-after-commit"};
-        return IntStream.rangeClosed(1, rounds).boxed()
+        return IntStream.rangeClosed(1, rounds)
+                .boxed()
                 .flatMap(round -> Arrays.stream(failures).map(f -> Arguments.of(f, round)));
     }
 
@@ -127,8 +131,11 @@ class IcebergUpsertExactlyOnceIT {
             options.put("chaos.commit.fail", failure.substring("commit-".length()));
         } else {
             boolean afterCommit = failure.equals("writer-after-commit");
-            failingMap = new IcebergExactlyOnceIT.FailingMap(markers.resolve("writer-failed").toString(), warehouse.toString(),
-                    afterCommit ? COUNT / PARALLELISM / 6 : 100, afterCommit);
+            failingMap = new IcebergExactlyOnceIT.FailingMap(
+                    markers.resolve("writer-failed").toString(),
+                    warehouse.toString(),
+                    afterCommit ? COUNT / PARALLELISM / 6 : 100,
+                    afterCommit);
         }
         // the table's identifier field is the key: no primary key needed on the sink
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of());
@@ -143,11 +150,15 @@ class IcebergUpsertExactlyOnceIT {
         env.enableCheckpointing(200);
 
         // 3 s of input: time for checkpoints after the first sixth, also on a loaded machine
-        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(IcebergUpsertExactlyOnceIT::event, COUNT,
-                RateLimiterStrategy.perSecond(1000), InternalTypeInfo.of(ROW));
+        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
+                IcebergUpsertExactlyOnceIT::event,
+                COUNT,
+                RateLimiterStrategy.perSecond(1000),
+                InternalTypeInfo.of(ROW));
         // one source subtask keeps the versions of a key in order; keyed by id, every version of a
         // key reaches the same writer, as upsert needs (Iceberg's sink keys by the equality fields)
-        DataStream<RowData> stream = env.fromSource(source, WatermarkStrategy.noWatermarks(), "changelog").setParallelism(1)
+        DataStream<RowData> stream = env.fromSource(source, WatermarkStrategy.noWatermarks(), "changelog")
+                .setParallelism(1)
                 .keyBy(row -> row.getLong(0));
         if (failingMap != null) {
             stream = stream.map(failingMap).returns(InternalTypeInfo.of(ROW)).keyBy(row -> row.getLong(0));
@@ -156,9 +167,11 @@ class IcebergUpsertExactlyOnceIT {
         JobExecutionResult result = env.execute("iceberg upsert exactly-once, fails " + failure);
 
         assertThat(markers.resolve(failure.startsWith("commit-") ? "commit-failed" : "writer-failed"))
-                .as("the failure was injected").exists();
+                .as("the failure was injected")
+                .exists();
         if (failure.equals("commit-after") || failure.equals("writer-after-commit")) {
-            List<Long> requests = Files.readAllLines(markers.resolve("requests")).stream().map(Long::parseLong)
+            List<Long> requests = Files.readAllLines(markers.resolve("requests")).stream()
+                    .map(Long::parseLong)
                     .collect(Collectors.toList());
             assertThat(requests.stream().distinct().count())
                     .as("a committed checkpoint was handed over again after the restore, requests: %s", requests)
@@ -177,29 +190,45 @@ class IcebergUpsertExactlyOnceIT {
             actual.merge((Long) r.getField("id"), (Long) r.getField("version"), (a, b) -> -1L);
         }
         List<Snapshot> snapshots = IcebergTables.snapshots(table);
-        assertThat(records).as(() -> "snapshots: " + snapshots.stream().map(Snapshot::summary).collect(Collectors.toList()))
+        assertThat(records)
+                .as(() -> "snapshots: "
+                        + snapshots.stream().map(Snapshot::summary).collect(Collectors.toList()))
                 .hasSize(expected.size());
         assertThat(actual).isEqualTo(expected);
-        assertThat(records).allSatisfy(r -> assertThat(r.getField("payload")).isEqualTo("k" + r.getField("id") + "v14"));
+        assertThat(records)
+                .allSatisfy(r -> assertThat(r.getField("payload")).isEqualTo("k" + r.getField("id") + "v14"));
 
         assertThat(snapshots).as("one snapshot per checkpoint that had data").hasSizeGreaterThan(1);
         String jobId = result.getJobID().toHexString();
         assertThat(snapshots).allSatisfy(s -> assertThat(s.summary()).containsEntry("flink.job-id", jobId));
         List<Long> checkpoints = snapshots.stream()
-                .map(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id"))).collect(Collectors.toList());
-        assertThat(checkpoints).as("each checkpoint committed once, in order").isSorted().doesNotHaveDuplicates();
-        assertThat(snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().getOrDefault("added-delete-files", "0"))).sum())
-                .as("updates across checkpoints are equality deletes").isPositive();
+                .map(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id")))
+                .collect(Collectors.toList());
+        assertThat(checkpoints)
+                .as("each checkpoint committed once, in order")
+                .isSorted()
+                .doesNotHaveDuplicates();
+        assertThat(snapshots.stream()
+                        .mapToLong(s -> Long.parseLong(s.summary().getOrDefault("added-delete-files", "0")))
+                        .sum())
+                .as("updates across checkpoints are equality deletes")
+                .isPositive();
     }
 
     /** Format v2, identifier field {@code id}, partitioned by {@code bucket(4, id)}: what an upsert table looks like. */
     private static Table createTable(Path warehouse) {
-        Schema schema = new Schema(List.of(Types.NestedField.required(1, "id", Types.LongType.get()),
-                Types.NestedField.required(2, "version", Types.LongType.get()),
-                Types.NestedField.optional(3, "payload", Types.StringType.get())), Set.of(1));
+        Schema schema = new Schema(
+                List.of(
+                        Types.NestedField.required(1, "id", Types.LongType.get()),
+                        Types.NestedField.required(2, "version", Types.LongType.get()),
+                        Types.NestedField.optional(3, "payload", Types.StringType.get())),
+                Set.of(1));
         try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
-            return catalog.createTable(TableIdentifier.of(Namespace.of("db"), "numbers"), schema,
-                    PartitionSpec.builderFor(schema).bucket("id", 4).build(), Map.of("format-version", "2"));
+            return catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "numbers"),
+                    schema,
+                    PartitionSpec.builderFor(schema).bucket("id", 4).build(),
+                    Map.of("format-version", "2"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -53,11 +53,14 @@ class IcebergUpsertRoutingIT {
     private static final long COUNT = 4_000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -66,7 +69,8 @@ class IcebergUpsertRoutingIT {
 
     static Stream<Arguments> cases() {
         int rounds = Integer.getInteger("sluice.it.rounds", 1);
-        return IntStream.rangeClosed(1, rounds).boxed()
+        return IntStream.rangeClosed(1, rounds)
+                .boxed()
                 .flatMap(round -> Stream.of(Arguments.of(2, round), Arguments.of(3, round)));
     }
 
@@ -79,29 +83,40 @@ class IcebergUpsertRoutingIT {
         env.enableCheckpointing(300);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         // index i is version i of key i % KEYS; each source subtask reads its own range of indexes
-        DataGeneratorSource<Row> source = new DataGeneratorSource<>(i -> Row.of((int) (i % KEYS), i), COUNT,
-                RateLimiterStrategy.perSecond(4000), Types.ROW_NAMED(new String[] {"id", "v"}, Types.INT, Types.LONG));
+        DataGeneratorSource<Row> source = new DataGeneratorSource<>(
+                i -> Row.of((int) (i % KEYS), i),
+                COUNT,
+                RateLimiterStrategy.perSecond(4000),
+                Types.ROW_NAMED(new String[] {"id", "v"}, Types.INT, Types.LONG));
         tEnv.createTemporaryView("versions", env.fromSource(source, WatermarkStrategy.noWatermarks(), "versions"));
         tEnv.executeSql("CREATE TABLE k (id INT NOT NULL, v BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ("
-                + "'connector' = 'sluice', 'target' = 'iceberg', 'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', "
+                + "'connector' = 'sluice', 'target' = 'iceberg', 'sluice.plugins.dir' = '" + TestPluginsDir.get()
+                + "', "
                 + "'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri() + "', "
                 + "'catalog-database' = 'db', 'catalog-table' = 'k', 'format-version' = '2')");
-        tEnv.executeSql("INSERT INTO k /*+ OPTIONS('upsert-enabled' = 'true') */ SELECT id, v FROM versions").await();
+        tEnv.executeSql("INSERT INTO k /*+ OPTIONS('upsert-enabled' = 'true') */ SELECT id, v FROM versions")
+                .await();
 
         Table table = IcebergTables.load(warehouse, "db", "k");
         List<String> rows = IcebergTables.rows(table);
-        assertThat(IcebergTables.rowsMergedByHand(table)).as("merged on read by hand from the raw files")
+        assertThat(IcebergTables.rowsMergedByHand(table))
+                .as("merged on read by hand from the raw files")
                 .containsExactlyInAnyOrderElementsOf(rows);
-        assertThat(upstreamRows(warehouse)).as("read by upstream iceberg-flink").containsExactlyInAnyOrderElementsOf(rows);
+        assertThat(upstreamRows(warehouse))
+                .as("read by upstream iceberg-flink")
+                .containsExactlyInAnyOrderElementsOf(rows);
         Map<Integer, Long> byKey = new HashMap<>();
         for (String row : rows) {
             String[] f = row.split("\\|");
             assertThat(byKey.put(Integer.parseInt(f[0]), Long.parseLong(f[1])))
-                    .as("key %s has one row, rows: %s", f[0], rows).isNull();
+                    .as("key %s has one row, rows: %s", f[0], rows)
+                    .isNull();
         }
         assertThat(byKey).hasSize(KEYS);
         for (Map.Entry<Integer, Long> e : byKey.entrySet()) {
-            assertThat((int) (e.getValue() % KEYS)).as("a version of key %s", e.getKey()).isEqualTo(e.getKey());
+            assertThat((int) (e.getValue() % KEYS))
+                    .as("a version of key %s", e.getKey())
+                    .isEqualTo(e.getKey());
         }
 
         // the last version of each key in each split the source subtasks read (NumberSequenceSource's splits)
@@ -109,12 +124,14 @@ class IcebergUpsertRoutingIT {
         for (NumberSequenceIterator split : new NumberSequenceIterator(0, COUNT - 1).split(parallelism)) {
             Map<Integer, Long> last = new HashMap<>();
             split.forEachRemaining(i -> last.put((int) (i % KEYS), i));
-            last.forEach((key, v) -> lastOfASplit.computeIfAbsent(key, k -> new TreeSet<>()).add(v));
+            last.forEach((key, v) ->
+                    lastOfASplit.computeIfAbsent(key, k -> new TreeSet<>()).add(v));
         }
         for (Map.Entry<Integer, Long> e : byKey.entrySet()) {
             assertThat(e.getValue())
-                    .as(() -> "key " + e.getKey() + " keeps the last version of a split; its rows and the table's files:"
-                            + IcebergTables.describe(table, e.getKey()))
+                    .as(() ->
+                            "key " + e.getKey() + " keeps the last version of a split; its rows and the table's files:"
+                                    + IcebergTables.describe(table, e.getKey()))
                     .isIn(lastOfASplit.get(e.getKey()));
         }
     }
@@ -125,7 +142,8 @@ class IcebergUpsertRoutingIT {
         batch.executeSql("CREATE CATALOG upstream WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop', "
                 + "'warehouse' = '" + warehouse.toUri() + "')");
         List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = batch.executeSql("SELECT id, v FROM upstream.db.k").collect()) {
+        try (CloseableIterator<Row> it =
+                batch.executeSql("SELECT id, v FROM upstream.db.k").collect()) {
             it.forEachRemaining(r -> rows.add(r.getField(0) + "|" + r.getField(1)));
         }
         return rows;

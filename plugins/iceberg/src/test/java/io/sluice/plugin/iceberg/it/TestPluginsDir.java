@@ -37,7 +37,8 @@ public final class TestPluginsDir {
      * the zip is packaged.
      */
     static void assumeIntegrationTestPhase() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("sluice.test.plugin-zip") != null,
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                System.getProperty("sluice.test.plugin-zip") != null,
                 "integration test: runs in the integration-test phase (failsafe), after the plugin zip is packaged");
     }
 
@@ -67,10 +68,12 @@ public final class TestPluginsDir {
         deleteTree(plugins); // jars of an earlier build must not linger next to this one's
         unzip(Paths.get(zip), plugins.resolve("iceberg"));
         TestPlugins.Builder chaos = TestPlugins.plugin(plugins, "iceberg-chaos");
-        Path sources = Paths.get("src", "test", "plugin-sources", "iceberg-chaos").toAbsolutePath();
+        Path sources =
+                Paths.get("src", "test", "plugin-sources", "iceberg-chaos").toAbsolutePath();
         try (Stream<Path> files = Files.walk(sources)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                String className = sources.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
+                String className =
+                        sources.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
                 chaos.source(className, new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
             }
         }

@@ -33,12 +33,15 @@ public final class SluiceSplitPlanning {
      * @param version the serializer version of {@code position}
      * @throws IOException if the position cannot be read
      */
-    public static Result plan(ContinuousSplitPlanner planner, @Nullable byte[] position, int version) throws IOException {
+    public static Result plan(ContinuousSplitPlanner planner, @Nullable byte[] position, int version)
+            throws IOException {
         IcebergEnumeratorPosition last =
                 position == null ? null : IcebergEnumeratorPositionSerializer.INSTANCE.deserialize(version, position);
         ContinuousEnumerationResult result = planner.planSplits(last);
-        return new Result(new ArrayList<>(result.splits()),
-                IcebergEnumeratorPositionSerializer.INSTANCE.serialize(result.toPosition()), String.valueOf(result.toPosition()));
+        return new Result(
+                new ArrayList<>(result.splits()),
+                IcebergEnumeratorPositionSerializer.INSTANCE.serialize(result.toPosition()),
+                String.valueOf(result.toPosition()));
     }
 
     /**

@@ -27,10 +27,12 @@ class SluicePositionPayloadMigrationTest {
         assertThat(position.snapshotTimestampMs()).isEqualTo(SNAPSHOT_TIMESTAMP_MS);
         // upstream's current version: the same bytes again
         assertThat(SluiceSplitPlanning.positionVersion()).isEqualTo(1);
-        assertThat(IcebergEnumeratorPositionSerializer.INSTANCE.serialize(position)).isEqualTo(checkedIn);
+        assertThat(IcebergEnumeratorPositionSerializer.INSTANCE.serialize(position))
+                .isEqualTo(checkedIn);
     }
 
     /** The snapshot of the generating table (random id, its commit time). */
     static final long SNAPSHOT_ID = 6027188319873491298L;
+
     static final long SNAPSHOT_TIMESTAMP_MS = 1796128861965L;
 }

@@ -1,7 +1,7 @@
 package io.sluice.it.chaos.iceberg;
 
-import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -30,8 +30,11 @@ import java.util.Set;
 public class ChaosIcebergTargetFactory implements TargetFactory {
 
     /** {@code before}, {@code after} or {@code none}. */
-    static final ConfigOption<String> FAIL_IN_COMMIT = ConfigOptions.key("chaos.commit.fail").stringType().defaultValue("none");
-    static final ConfigOption<String> MARKER_DIR = ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
+    static final ConfigOption<String> FAIL_IN_COMMIT =
+            ConfigOptions.key("chaos.commit.fail").stringType().defaultValue("none");
+
+    static final ConfigOption<String> MARKER_DIR =
+            ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
 
     @Override
     public String identifier() {
@@ -48,10 +51,26 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
         // the delegate's options are not known before a context exists: accept them by name
         Set<ConfigOption<?>> options = new HashSet<>();
         options.add(FAIL_IN_COMMIT);
-        for (String key : new String[] {"catalog-name", "catalog-type", "catalog-impl", "warehouse", "uri",
-                "catalog-database", "catalog-table", "format-version", "write-format", "target-file-size-bytes",
-                "compression-codec", "compression-level", "compression-strategy", "branch", "upsert-enabled",
-                "write.upsert.enabled", "overwrite-enabled", "snapshot-properties"}) {
+        for (String key : new String[] {
+            "catalog-name",
+            "catalog-type",
+            "catalog-impl",
+            "warehouse",
+            "uri",
+            "catalog-database",
+            "catalog-table",
+            "format-version",
+            "write-format",
+            "target-file-size-bytes",
+            "compression-codec",
+            "compression-level",
+            "compression-strategy",
+            "branch",
+            "upsert-enabled",
+            "write.upsert.enabled",
+            "overwrite-enabled",
+            "snapshot-properties"
+        }) {
             options.add(ConfigOptions.key(key).stringType().noDefaultValue());
         }
         return options;
@@ -99,8 +118,11 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
             public void commit(CommitRequest request) throws IOException {
                 if (!request.pending().isEmpty()) {
                     Files.createDirectories(requests.getParent());
-                    Files.write(requests, (request.checkpointId() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                    Files.write(
+                            requests,
+                            (request.checkpointId() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                            java.nio.file.StandardOpenOption.CREATE,
+                            java.nio.file.StandardOpenOption.APPEND);
                 }
                 // the second non-empty commit of the job fails once: a checkpoint has completed before
                 boolean fail = !request.pending().isEmpty() && ++commits >= 2 && !Files.exists(marker);

@@ -135,13 +135,39 @@ public final class SluiceSink
 
     @Override
     public Committer<Committable> createCommitter(CommitterInitContext context) throws IOException {
-        // commits only what checkpoints of earlier versions left in its state: see CommitAggregator
-        return SluiceCommitter.forSink(
-                descriptor,
-                context.getJobInfo().getJobId().toHexString(),
-                context.getTaskInfo().getIndexOfThisSubtask(),
-                context.getTaskInfo().getNumberOfParallelSubtasks(),
-                context.metricGroup());
+        // commits only what checkpoints of earlier versions left in its state (see CommitAggregator):
+        // the target's committer is made for the first of those, so an idle subtask opens no catalog,
+        // and reports no metrics (the aggregator's committer does)
+        String jobId = context.getJobInfo().getJobId().toHexString();
+        int subtask = context.getTaskInfo().getIndexOfThisSubtask();
+        int subtasks = context.getTaskInfo().getNumberOfParallelSubtasks();
+        return new Committer<>() {
+            private SluiceCommitter committer;
+
+            @Override
+            public void commit(Collection<CommitRequest<Committable>> requests)
+                    throws IOException, InterruptedException {
+                if (requests.isEmpty()) {
+                    return;
+                }
+                if (committer == null) {
+                    committer = SluiceCommitter.forSink(
+                            descriptor,
+                            jobId,
+                            subtask,
+                            subtasks,
+                            new org.apache.flink.metrics.groups.UnregisteredMetricsGroup());
+                }
+                committer.commit(requests);
+            }
+
+            @Override
+            public void close() throws Exception {
+                if (committer != null) {
+                    committer.close();
+                }
+            }
+        };
     }
 
     @Override

@@ -72,9 +72,46 @@ class HashDistributionIT {
         assertThat(tmp.resolve("sorted")).doesNotExist();
     }
 
-    /** Writes ids 1..ROWS, partition {@code p<id % PARTITIONS>}, from PARALLELISM source subtasks, STREAMING. */
+    @Test
+    void distributedByHashSetsTheColumnsAndTheBucketsTheWriters() throws Exception {
+        // by the partition column: one writer per partition, as with 'hash'
+        assertThat(writersPerPartition(write("by-p", "DISTRIBUTED BY HASH(p)", "")))
+                .hasSize(PARTITIONS)
+                .allSatisfy((partition, writers) ->
+                        assertThat(writers).as(partition).hasSize(1));
+        // by id into 3 buckets: 3 writers, each with rows of every partition
+        Map<String, Set<String>> byId =
+                writersPerPartition(write("by-id", "DISTRIBUTED BY HASH(id) INTO 3 BUCKETS", ""));
+        assertThat(byId.values().stream().flatMap(Set::stream).distinct())
+                .as("writers")
+                .hasSize(3);
+        assertThat(byId)
+                .allSatisfy((partition, writers) ->
+                        assertThat(writers).as(partition).hasSize(3));
+    }
+
+    @Test
+    void aDistributionThatDisagreesWithTheOptionsOrIsNotHashIsAnError() {
+        assertThatThrownBy(() -> write("disagree", "DISTRIBUTED BY HASH(p)", "'distribution-mode' = 'none', "))
+                .hasStackTraceContaining("'distribution-mode' 'none' disagree");
+        assertThatThrownBy(
+                        () -> write("buckets", "DISTRIBUTED BY HASH(p) INTO 3 BUCKETS", "'sink.parallelism' = '2', "))
+                .hasStackTraceContaining("'sink.parallelism' '2' disagree");
+        assertThatThrownBy(() -> write("range", "DISTRIBUTED BY RANGE(id)", "")).hasStackTraceContaining("RANGE");
+        assertThatThrownBy(() -> write("missing", "DISTRIBUTED BY HASH(nope)", ""))
+                .hasStackTraceContaining("nope");
+    }
+
     private Path write(String mode) throws Exception {
-        Path out = tmp.resolve(mode);
+        return write(mode, "", "'distribution-mode' = '" + mode + "', ");
+    }
+
+    /**
+     * Writes ids 1..ROWS, partition {@code p<id % PARTITIONS>}, from PARALLELISM source subtasks,
+     * STREAMING, into a table with the given clause and options.
+     */
+    private Path write(String name, String distributedBy, String options) throws Exception {
+        Path out = tmp.resolve(name);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.setParallelism(PARALLELISM);
@@ -83,9 +120,9 @@ class HashDistributionIT {
         tEnv.executeSql("CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '"
                 + ROWS + "', 'rows-per-second' = '20000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
                 + " 'fields.id.end' = '" + ROWS + "')");
-        tEnv.executeSql("CREATE TABLE t (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
-                + "'connector' = 'sluice', 'target' = 'filesystem', " + FileSystemSqlIT.pluginsDirOption() + ", "
-                + "'path' = '" + out + "', 'format' = 'csv', 'distribution-mode' = '" + mode + "')");
+        tEnv.executeSql("CREATE TABLE t (id BIGINT, p STRING) " + distributedBy + " PARTITIONED BY (p) WITH ("
+                + options + "'connector' = 'sluice', 'target' = 'filesystem', " + FileSystemSqlIT.pluginsDirOption()
+                + ", 'path' = '" + out + "', 'format' = 'csv')");
         tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('p', CAST(id % " + PARTITIONS + " AS STRING)) FROM numbers")
                 .await();
 

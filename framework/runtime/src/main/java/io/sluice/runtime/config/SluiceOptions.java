@@ -138,6 +138,14 @@ public final class SluiceOptions {
                     + " input hands them), 'hash' (by the partition key, else the primary key: one writer per"
                     + " key) or 'range'. Default: the table's (Iceberg's write.distribution-mode), else none.");
 
+    public static final ConfigOption<java.util.List<String>> DISTRIBUTION_COLUMNS = ConfigOptions.key(
+                    "distribution.columns")
+            .stringType()
+            .asList()
+            .noDefaultValue()
+            .withDescription("The columns 'hash' distributes rows by, instead of the target's key (the partition key,"
+                    + " else the primary key); what SQL's DISTRIBUTED BY HASH(...) sets.");
+
     private SluiceOptions() {}
 
     /** The options of the framework's file compaction, which only targets that support it take. */
@@ -182,6 +190,7 @@ public final class SluiceOptions {
                 COMPACTION_FILE_SIZE,
                 COMPACTION_CHECKPOINTS,
                 COMPACTION_COMPACTOR,
-                DISTRIBUTION_MODE)));
+                DISTRIBUTION_MODE,
+                DISTRIBUTION_COLUMNS)));
     }
 }

@@ -200,6 +200,16 @@ public final class SluiceSink
                     "Target '" + descriptor.target() + "' takes changes but names no key"
                             + " columns to route them by: declare a PRIMARY KEY ... NOT ENFORCED (or the builder's primary key)");
         }
+        java.util.Optional<List<String>> columns = WriterDistribution.columns(descriptor);
+        if (columns.isPresent()) {
+            // coarser than the key and never splitting it: every version of a key still meets one writer
+            if (!key.containsAll(columns.get())) {
+                throw new IllegalArgumentException("Target '" + descriptor.target() + "' takes changes by "
+                        + key + ": its rows can be distributed by columns of that key only, not by "
+                        + columns.get());
+            }
+            return input.keyBy(new ChangeKeySelector(descriptor.rowType(), columns.get()));
+        }
         return input.keyBy(new ChangeKeySelector(descriptor.rowType(), key));
     }
 

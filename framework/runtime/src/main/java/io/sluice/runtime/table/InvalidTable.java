@@ -36,7 +36,11 @@ final class InvalidTable {
         return new Source(error);
     }
 
-    private static final class Sink implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
+    private static final class Sink
+            implements DynamicTableSink,
+                    SupportsPartitioning,
+                    SupportsOverwrite,
+                    org.apache.flink.table.connector.sink.abilities.SupportsBucketing {
         private final ValidationException error;
 
         Sink(ValidationException error) {
@@ -61,6 +65,17 @@ final class InvalidTable {
         @Override
         public void applyOverwrite(boolean overwrite) {
             // fails later, in getChangelogMode
+        }
+
+        /** Every algorithm: the planner's bucketing check comes first, and must not hide the error. */
+        @Override
+        public java.util.Set<org.apache.flink.table.catalog.TableDistribution.Kind> listAlgorithms() {
+            return java.util.EnumSet.allOf(org.apache.flink.table.catalog.TableDistribution.Kind.class);
+        }
+
+        @Override
+        public boolean requiresBucketCount() {
+            return false;
         }
 
         @Override

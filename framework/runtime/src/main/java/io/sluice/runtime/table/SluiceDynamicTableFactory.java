@@ -82,6 +82,7 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
                     .getPrimaryKey()
                     .map(UniqueConstraint::getColumns)
                     .orElse(Collections.emptyList());
+            table.getDistribution().ifPresent(d -> distributedBy(d, options));
             // OVERWRITE comes later, from the planner (SluiceDynamicTableSink.applyOverwrite)
             return new SluiceDynamicTableSink(SinkPlanner.plan(
                     options,
@@ -93,6 +94,43 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         } catch (RuntimeException e) {
             return InvalidTable.sink(invalid(context, options, e));
         }
+    }
+
+    /**
+     * {@code DISTRIBUTED BY HASH(k) INTO n BUCKETS} as the sink's options: hash distribution by
+     * {@code k} ({@code distribution.columns}; without keys, by the target's key), and {@code n}
+     * writers ({@code sink.parallelism}), so that each writer holds the rows of its buckets. An
+     * option that says otherwise is an error, as is an algorithm Sluice does not distribute by.
+     */
+    static void distributedBy(
+            org.apache.flink.table.catalog.TableDistribution distribution, Map<String, String> options) {
+        String clause = "DISTRIBUTED BY " + distribution;
+        if (distribution.getKind() == org.apache.flink.table.catalog.TableDistribution.Kind.RANGE) {
+            throw new IllegalArgumentException(clause + ": Sluice distributes by HASH only");
+        }
+        String mode = options.get(SluiceOptions.DISTRIBUTION_MODE.key());
+        if (mode != null && !mode.trim().equalsIgnoreCase("hash")) {
+            throw new IllegalArgumentException(
+                    clause + " and '" + SluiceOptions.DISTRIBUTION_MODE.key() + "' '" + mode + "' disagree");
+        }
+        options.put(SluiceOptions.DISTRIBUTION_MODE.key(), "hash");
+        if (!distribution.getBucketKeys().isEmpty()) {
+            String columns = String.join(",", distribution.getBucketKeys());
+            String given = options.get(SluiceOptions.DISTRIBUTION_COLUMNS.key());
+            if (given != null && !given.replace(" ", "").equals(columns)) {
+                throw new IllegalArgumentException(
+                        clause + " and '" + SluiceOptions.DISTRIBUTION_COLUMNS.key() + "' '" + given + "' disagree");
+            }
+            options.put(SluiceOptions.DISTRIBUTION_COLUMNS.key(), columns);
+        }
+        distribution.getBucketCount().ifPresent(buckets -> {
+            String parallelism = options.get(SluiceOptions.SINK_PARALLELISM.key());
+            if (parallelism != null && !parallelism.trim().equals(String.valueOf(buckets))) {
+                throw new IllegalArgumentException(clause + " and '" + SluiceOptions.SINK_PARALLELISM.key() + "' '"
+                        + parallelism + "' disagree: the buckets are the writers");
+            }
+            options.put(SluiceOptions.SINK_PARALLELISM.key(), String.valueOf(buckets));
+        });
     }
 
     /** The table's options for the sink or source, with the catalog's secrets in place of their masks. */

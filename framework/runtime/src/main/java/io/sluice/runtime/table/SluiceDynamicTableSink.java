@@ -22,7 +22,11 @@ import java.util.Map;
  * OVERWRITE} in BATCH where the target supports it. Static partition values ({@code INSERT INTO t
  * PARTITION (k='v')}) arrive in the rows themselves, as Flink's planner projects them in.
  */
-final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
+final class SluiceDynamicTableSink
+        implements DynamicTableSink,
+                SupportsPartitioning,
+                SupportsOverwrite,
+                org.apache.flink.table.connector.sink.abilities.SupportsBucketing {
 
     private final SinkDescriptor descriptor;
     private final LinkedHashMap<String, String> staticPartition = new LinkedHashMap<>();
@@ -84,6 +88,19 @@ final class SluiceDynamicTableSink implements DynamicTableSink, SupportsPartitio
         SluiceSink sink = SluiceSink.of(planned);
         int parallelism = sink.parallelism();
         return parallelism > 0 ? SinkV2Provider.of(sink, parallelism) : SinkV2Provider.of(sink);
+    }
+
+    /** {@code DISTRIBUTED BY HASH(...)} (or without an algorithm), applied as hash distribution; see the factory. */
+    @Override
+    public java.util.Set<org.apache.flink.table.catalog.TableDistribution.Kind> listAlgorithms() {
+        return java.util.EnumSet.of(
+                org.apache.flink.table.catalog.TableDistribution.Kind.HASH,
+                org.apache.flink.table.catalog.TableDistribution.Kind.UNKNOWN);
+    }
+
+    @Override
+    public boolean requiresBucketCount() {
+        return false;
     }
 
     @Override

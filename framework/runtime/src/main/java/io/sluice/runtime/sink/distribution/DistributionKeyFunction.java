@@ -40,7 +40,7 @@ final class DistributionKeyFunction extends RichMapFunction<RowData, Tuple2<Stri
                 getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
                 getRuntimeContext().getMetricGroup(),
                 descriptor.registry());
-        key = descriptor.targetFactory().distributionKey(context);
+        key = WriterDistribution.key(descriptor, context);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.runtime.sink.distribution;
 
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
@@ -14,6 +15,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -30,14 +32,15 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code none}: each writer writes what its input subtask hands it.
  *   <li>{@code hash}: rows with equal {@link io.sluice.spi.distribution.DistributionKey}s (the
- *       partition key, else the primary key) reach one writer. A sink with neither falls back to
+ *       partition key, else the primary key; or the columns of {@code distribution.columns}, which
+ *       SQL's {@code DISTRIBUTED BY HASH(...)} sets) reach one writer. A sink with neither falls back to
  *       {@code none}, with a warning, as Iceberg's Flink sink does.
  *   <li>{@code range}: not built yet; refused at planning.
  * </ul>
  *
  * <p>A target that takes changes (upserts) gets every version of a key on one writer, in order,
  * whatever the mode: its rows are keyed by the change key (the keying of the SPI's {@code
- * changeKey}, done by the sink itself).
+ * changeKey}, done by the sink itself), or by distribution columns that are part of it.
  */
 public final class WriterDistribution {
 
@@ -78,7 +81,28 @@ public final class WriterDistribution {
             throw new IllegalArgumentException(
                     "Invalid " + source + ": Sluice does not distribute by range yet;" + " use 'none' or 'hash'");
         }
+        Optional<List<String>> columns = columns(descriptor);
+        if (columns.isPresent()) {
+            if (mode != DistributionMode.HASH) {
+                throw new IllegalArgumentException("Option '" + SluiceOptions.DISTRIBUTION_COLUMNS.key() + "' "
+                        + columns.get() + " is for distribution mode 'hash', not " + source);
+            }
+            DistributionKey.ofColumns(descriptor.rowType(), columns.get()); // names a column that does not exist
+        }
         return mode;
+    }
+
+    /** The columns the sink's rows are hashed by instead of the target's key ({@code distribution.columns}). */
+    public static Optional<List<String>> columns(SinkDescriptor descriptor) {
+        return descriptor.configuration().getOptional(SluiceOptions.DISTRIBUTION_COLUMNS);
+    }
+
+    /** The key hash distribution uses: the sink's columns, else the target's. */
+    static DistributionKey key(SinkDescriptor descriptor, SinkContext context) {
+        Optional<List<String>> columns = columns(descriptor);
+        return columns.isPresent()
+                ? DistributionKey.ofColumns(descriptor.rowType(), columns.get())
+                : descriptor.targetFactory().distributionKey(context);
     }
 
     private static DistributionMode parse(String value) {
@@ -111,7 +135,7 @@ public final class WriterDistribution {
             return input;
         }
         try {
-            descriptor.targetFactory().distributionKey(context);
+            key(descriptor, context);
         } catch (IllegalArgumentException nothingToDistributeBy) {
             LOG.warn(
                     "Target '{}' writes with distribution mode 'none' instead of '{}': {}",

@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The failure campaign for the filesystem target: jobs whose schedule is drawn from a seed
  * ({@link CampaignSchedule}: STREAMING or BATCH, parallelism 1-4, uneven and empty source
- * subtasks, checkpoint interval, compaction) fail in one or several places: in the source after
+ * subtasks, checkpoint interval, compaction; distribution mode none or hash) fail in one or several places: in the source after
  * some subtasks finished, in the writer, in the commit aggregator (a partition time extractor it
  * asks), before or after the commit, in a partition commit policy
  * (after the success file of the same partition was written), and at random in the storage
@@ -85,7 +85,9 @@ class FileSinkFailureCampaignIT {
     void everyRecordExactlyOnce(long seed) throws Exception {
         CampaignSchedule schedule = CampaignSchedule.draw(seed, FAILURES);
         String format = schedule.random.nextBoolean() ? "csv" : "parquet";
-        String described = schedule + ", " + format;
+        // drawn apart from the schedule, so that a seed's schedule stays what it was before
+        String distribution = new java.util.Random(seed * 31 + 7).nextBoolean() ? "hash" : "none";
+        String described = schedule + ", " + format + ", distribution " + distribution;
         System.out.println("campaign filesystem " + described);
         String runId = UUID.randomUUID().toString();
         Path out = tmp.resolve("out");
@@ -94,6 +96,7 @@ class FileSinkFailureCampaignIT {
 
         Map<String, String> options = new HashMap<>();
         options.put("chaos.marker-dir", markers.toString());
+        options.put("distribution-mode", distribution);
         if (schedule.fails("writer")) {
             options.put(
                     "chaos.writer.fail-after-records",

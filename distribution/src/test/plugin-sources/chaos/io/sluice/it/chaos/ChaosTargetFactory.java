@@ -85,6 +85,21 @@ public class ChaosTargetFactory implements TargetFactory {
     }
 
     @Override
+    public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
+        return delegate(context).distributionModes(context);
+    }
+
+    @Override
+    public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext context) {
+        return delegate(context).tableDistributionMode(context);
+    }
+
+    @Override
+    public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext context) {
+        return delegate(context).distributionKey(context);
+    }
+
+    @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
     }

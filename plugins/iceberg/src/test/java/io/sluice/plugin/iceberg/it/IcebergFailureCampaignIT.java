@@ -108,7 +108,9 @@ class IcebergFailureCampaignIT {
     void everyRecordExactlyOnce(long seed) throws Exception {
         CampaignSchedule schedule = CampaignSchedule.draw(seed, FAILURES);
         boolean upsert = schedule.random.nextBoolean();
-        String described = schedule + (upsert ? ", upsert" : ", append");
+        // drawn apart from the schedule, so that a seed's schedule stays what it was before
+        String distribution = new java.util.Random(seed * 31 + 7).nextBoolean() ? "hash" : "none";
+        String described = schedule + (upsert ? ", upsert" : ", append") + ", distribution " + distribution;
         System.out.println("campaign iceberg " + described);
         String runId = UUID.randomUUID().toString();
         Path warehouse = tmp.resolve("warehouse");
@@ -119,6 +121,7 @@ class IcebergFailureCampaignIT {
 
         Map<String, String> options = IcebergTables.chaosSinkOptions(warehouse, markers);
         options.put("target-file-size-bytes", String.valueOf(2048 + schedule.random.nextInt(16384)));
+        options.put("distribution-mode", distribution);
         if (upsert) {
             options.put("upsert-enabled", "true");
         }

@@ -25,10 +25,13 @@ final class OrderedColumnsKey implements DistributionKey {
 
     private final int[] positions;
     private final Encoder[] encoders;
+    /** Reused for every row (a key is used by one thread): a row costs only the array it returns. */
+    private final ByteArrayOutputStream out;
 
     private OrderedColumnsKey(int[] positions, Encoder[] encoders) {
         this.positions = positions;
         this.encoders = encoders;
+        this.out = new ByteArrayOutputStream(16 * positions.length);
     }
 
     static OrderedColumnsKey of(RowType rowType, List<String> columns) {
@@ -49,7 +52,7 @@ final class OrderedColumnsKey implements DistributionKey {
 
     @Override
     public byte[] of(RowData row) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(16 * positions.length);
+        out.reset();
         for (int i = 0; i < positions.length; i++) {
             if (row.isNullAt(positions[i])) {
                 out.write(0);

@@ -1,5 +1,7 @@
 package io.sluice.plugin.hive.it;
 
+import io.sluice.runtime.plugin.TestPlugins;
+
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
@@ -19,7 +21,9 @@ import java.util.zip.ZipFile;
  * The plugins directory of the end-to-end tests: the hive plugin's zip as the build packaged it
  * (system property {@code sluice.test.plugin-zip}, set by Failsafe), the {@code formats} plugin
  * whose writers the target uses ({@code sluice.test.formats-zip}) and the {@code filesystem} plugin
- * for its success-file policy ({@code sluice.test.filesystem-zip}), unpacked once per JVM. The
+ * for its success-file policy ({@code sluice.test.filesystem-zip}), unpacked once per JVM, and the
+ * test-only {@code hive-chaos} plugin (failures injected around the {@code hive} target and the
+ * {@code metastore} policy), compiled from {@code src/test/plugin-sources/hive-chaos}. The
  * plugins load from it through their own class loaders, as on a cluster.
  */
 final class HivePluginDir {
@@ -69,6 +73,17 @@ final class HivePluginDir {
             }
             unzip(Paths.get(otherZip), plugins.resolve(other));
         }
+        // the test-only hive-chaos plugin, compiled from src/test/plugin-sources/hive-chaos
+        TestPlugins.Builder chaos = TestPlugins.plugin(plugins, "hive-chaos");
+        Path sources = Paths.get("src", "test", "plugin-sources", "hive-chaos").toAbsolutePath();
+        try (Stream<Path> files = Files.walk(sources)) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                String className =
+                        sources.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
+                chaos.source(className, Files.readString(f));
+            }
+        }
+        chaos.build();
         return plugins;
     }
 

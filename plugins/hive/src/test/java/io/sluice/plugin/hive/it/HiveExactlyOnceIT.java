@@ -1,0 +1,275 @@
+package io.sluice.plugin.hive.it;
+
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.SinkValidation;
+import io.sluice.runtime.sink.SluiceSink;
+import io.sluice.testshared.campaign.Pacer;
+import io.sluice.testshared.campaign.SkewedNumberSource;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly-once into a partitioned Parquet Hive table under failure. A STREAMING job (parallelism 2
+ * or 3, 100 ms checkpoints, a fixed-delay restart strategy) writes a few thousand numbered rows
+ * from source splits of uneven size (the sources finish at different checkpoints) over several
+ * partitions, with {@code 'chaos-metastore,success-file'} partition commit, and is failed once by
+ * the test plugin {@code hive-chaos} in front of the real {@code hive} target and {@code metastore}
+ * policy: in the writer after a commit made files visible; inside the commit before the files are
+ * published or right after; inside the metastore policy after a partition's files are visible and
+ * before it is added. Afterwards parquet-java reads every id exactly once, Hive's metastore client
+ * lists every partition with data exactly once at its directory, and {@code _SUCCESS} is in
+ * exactly the committed partitions.
+ *
+ * <p>Where each failure strikes (the record, the commit, the partition), the split sizes, the
+ * parallelism and the number of partitions are drawn from a seed that the test prints: {@code
+ * sluice.hive.seed} (default 20261201; case i uses seed + i), so {@code -Dsluice.hive.seed=<printed
+ * seed> -Dsluice.it.rounds=1} with the case's failure reruns a failing case.
+ */
+class HiveExactlyOnceIT {
+
+    private static final RowType ROW = RowType.of(
+            new LogicalType[] {
+                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(VarCharType.MAX_LENGTH)
+            },
+            new String[] {"id", "msg", "dt"});
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void onlyAfterPackaging() {
+        HivePluginDir.assumeIntegrationTestPhase();
+    }
+
+    static Stream<Arguments> cases() {
+        long base = Long.getLong("sluice.hive.seed", 20261201L);
+        int rounds = Integer.getInteger("sluice.it.rounds", 1);
+        String only = System.getProperty("sluice.hive.failure");
+        String[] failures = {"writer", "commit-before", "commit-after", "metastore-policy"};
+        List<Arguments> cases = new java.util.ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            for (int f = 0; f < failures.length; f++) {
+                if (only == null || only.equals(failures[f])) {
+                    cases.add(Arguments.of(failures[f], base + round * failures.length + f));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "fails in {0}, seed {1}")
+    @MethodSource("cases")
+    void everyRowAndPartitionExactlyOnce(String failure, long seed) throws Exception {
+        Random random = new Random(seed);
+        int parallelism = 2 + random.nextInt(2);
+        int partitions = 3 + random.nextInt(3);
+        // one big split and smaller ones: the subtasks reach the end of their input at different checkpoints
+        long[] splits = new long[parallelism];
+        splits[0] = 1500 + random.nextInt(1500);
+        for (int i = 1; i < parallelism; i++) {
+            splits[i] = 200 + random.nextInt(1000);
+        }
+        long rows = Arrays.stream(splits).sum();
+        Path markers = tmp.resolve("markers");
+        Map<String, String> chaos = new HashMap<>();
+        chaos.put("chaos.marker-dir", markers.toString());
+        String where;
+        switch (failure) {
+            case "writer":
+                long after = 1 + random.nextInt((int) (splits[0] / 2));
+                chaos.put("chaos.writer.fail-after-records", String.valueOf(after));
+                where = "the writer after " + after + " records of a subtask, once files are visible";
+                break;
+            case "commit-before":
+            case "commit-after":
+                int commit = 2 + random.nextInt(3);
+                chaos.put("chaos.commit.fail", failure.substring("commit-".length()));
+                chaos.put("chaos.commit.fail-at", String.valueOf(commit));
+                where = "non-empty commit " + commit + ", " + failure.substring("commit-".length())
+                        + " the files are published";
+                break;
+            default:
+                int partition = 1 + random.nextInt(partitions);
+                chaos.put("chaos.policy.fail-at", String.valueOf(partition));
+                where = "the metastore policy of the " + partition + ". partition, before it is added";
+                break;
+        }
+        String described = "seed " + seed + ": parallelism " + parallelism + ", splits " + Arrays.toString(splits)
+                + ", " + partitions + " partitions, fails in " + where;
+        System.out.println("hive exactly-once " + described);
+
+        Path metastore = tmp.resolve("metastore");
+        TableEnvironment tEnv = TableEnvironment.create(
+                EnvironmentSettings.newInstance().inBatchMode().build());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        tEnv.executeSql("CREATE TABLE h.db.numbers (id BIGINT, msg STRING, dt STRING) PARTITIONED BY (dt)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+
+        Map<String, String> options = new HashMap<>(chaos);
+        options.put("sluice.plugins.dir", HivePluginDir.get().toString());
+        options.put("target", "chaos-hive");
+        options.put("catalog-name", "h");
+        options.put("catalog-database", "db");
+        options.put("catalog-table", "numbers");
+        options.put("metastore", "embedded");
+        options.put("metastore.dir", metastore.toString());
+        options.put("sink.partition-commit.policy.kind", "chaos-metastore,success-file");
+        SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of("dt"));
+        SinkValidation.validate(descriptor);
+
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(100);
+        String runId = UUID.randomUUID().toString();
+        int partitionCount = partitions;
+        env.fromSource(new SkewedNumberSource(splits), WatermarkStrategy.noWatermarks(), "numbers")
+                // about 1500 rows a second per subtask: the job lives through many checkpoints
+                .map(new Pacer(runId, SkewedNumberSource.splitEnds(splits), 1500, false))
+                .returns(Types.LONG)
+                .map(i -> (RowData) GenericRowData.of(
+                        i, StringData.fromString("m" + i), StringData.fromString("d" + (i % partitionCount))))
+                .returns(InternalTypeInfo.of(ROW))
+                .sinkTo(SluiceSink.of(descriptor));
+        long started = System.nanoTime();
+        env.execute("hive exactly-once, " + described);
+        Pacer.forget(runId);
+        System.out.println("hive exactly-once " + described + ": job took "
+                + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
+
+        String marker = failure.startsWith("commit-")
+                ? "commit-failed"
+                : failure.equals("writer") ? "writer-failed" : "policy-failed";
+        assertThat(markers.resolve(marker))
+                .as("the failure was injected: " + described)
+                .exists();
+
+        Path table = metastore.resolve("warehouse").resolve("db.db").resolve("numbers");
+        // every id exactly once, each in its partition's directory, read by parquet-java
+        Map<Long, Integer> counts = new TreeMap<>();
+        Set<String> withData = new TreeSet<>();
+        List<Path> dirs;
+        try (Stream<Path> list = Files.list(table)) {
+            dirs = list.filter(Files::isDirectory).sorted().collect(Collectors.toList());
+        }
+        for (Path dir : dirs) {
+            String name = dir.getFileName().toString();
+            for (Path file : ParquetFiles.dataFiles(dir)) {
+                assertThat(file.getFileName().toString()).as(described).doesNotContain("inprogress");
+            }
+            for (String row : ParquetFiles.rows(dir, g -> g.getLong("id", 0) + "|" + g.getString("msg", 0))) {
+                long id = Long.parseLong(row.substring(0, row.indexOf('|')));
+                assertThat(row).as(described).isEqualTo(id + "|m" + id);
+                assertThat(name).as(described).isEqualTo("dt=d" + (id % partitions));
+                counts.merge(id, 1, Integer::sum);
+                withData.add(name);
+            }
+        }
+        long lost = LongStream.rangeClosed(1, rows)
+                .filter(i -> !counts.containsKey(i))
+                .count();
+        long duplicates = counts.values().stream().mapToLong(c -> c - 1).sum();
+        assertThat(lost).as("rows lost, " + described).isZero();
+        assertThat(duplicates).as("rows twice, " + described).isZero();
+        assertThat(counts.keySet()).as(described).allMatch(id -> id >= 1 && id <= rows);
+        assertThat(withData)
+                .as(described)
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, partitions).mapToObj(p -> "dt=d" + p).collect(Collectors.toList()));
+
+        // every partition with data in the metastore once, at its directory; _SUCCESS exactly there
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            List<String> names = probe.partitionNames("db", "numbers");
+            assertThat(names).as(described).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(withData);
+            for (String name : names) {
+                assertThat(Paths.get(URI.create(probe.partitionLocation("db", "numbers", name))))
+                        .as(described)
+                        .isEqualTo(table.resolve(name));
+            }
+        }
+        assertThat(dirs.stream()
+                        .filter(d -> Files.exists(d.resolve("_SUCCESS")))
+                        .map(d -> d.getFileName().toString()))
+                .as("partitions with _SUCCESS, " + described)
+                .containsExactlyInAnyOrderElementsOf(withData);
+
+        // the failure struck where it was meant to, and the retry went through the same place again
+        switch (failure) {
+            case "commit-after":
+                List<String> commits = Files.readAllLines(markers.resolve("commits"));
+                assertThat(commits.stream().distinct().count())
+                        .as("the checkpoint committed before the failure was committed again, commits " + commits)
+                        .isLessThan(commits.size());
+                break;
+            case "metastore-policy":
+                String[] failed =
+                        Files.readString(markers.resolve("policy-failed")).split(" ");
+                assertThat(Integer.parseInt(failed[1]))
+                        .as("files visible when the policy failed")
+                        .isPositive();
+                assertThat(Files.readAllLines(markers.resolve("policy-calls")).stream()
+                                .filter(l -> l.startsWith(failed[0] + " ")))
+                        .as("the failed partition's policy ran again")
+                        .hasSizeGreaterThan(1);
+                break;
+            default:
+                break;
+        }
+    }
+}

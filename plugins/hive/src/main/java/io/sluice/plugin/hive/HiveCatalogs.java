@@ -32,6 +32,8 @@ final class HiveCatalogs {
         String version = hiveVersion(options.get(HiveCatalogOptions.HIVE_VERSION.key()));
         String database = options.getOrDefault(
                 HiveCatalogOptions.DEFAULT_DATABASE.key(), HiveCatalogOptions.DEFAULT_DATABASE.defaultValue());
+        checkConfDir(HiveCatalogOptions.HIVE_CONF_DIR.key(), options.get(HiveCatalogOptions.HIVE_CONF_DIR.key()));
+        checkConfDir(HiveCatalogOptions.HADOOP_CONF_DIR.key(), options.get(HiveCatalogOptions.HADOOP_CONF_DIR.key()));
         HiveConf conf = HiveCatalog.createHiveConf(
                 options.get(HiveCatalogOptions.HIVE_CONF_DIR.key()),
                 options.get(HiveCatalogOptions.HADOOP_CONF_DIR.key()));
@@ -76,6 +78,39 @@ final class HiveCatalogs {
             }
         }
         return catalog;
+    }
+
+    /**
+     * A local configuration directory must exist: upstream fails on a missing {@code hive-site.xml}
+     * without naming the option, and ignores a missing Hadoop directory. Hadoop URIs ({@code
+     * hdfs://...}) are left to upstream.
+     */
+    private static void checkConfDir(String option, String dir) {
+        if (dir == null || dir.trim().isEmpty()) {
+            return;
+        }
+        String d = dir.trim();
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(d);
+        } catch (java.net.URISyntaxException notAUri) {
+            uri = null;
+        }
+        Path local;
+        if (uri == null || uri.getScheme() == null) {
+            local = new File(d).toPath();
+        } else if (uri.getScheme().equals("file")) {
+            local = Paths.get(uri.getPath());
+        } else {
+            return;
+        }
+        if (!Files.isDirectory(local)) {
+            throw new IllegalArgumentException("Invalid '" + option + "' '" + dir + "': "
+                    + (Files.exists(local) ? "not a directory" : "the directory does not exist")
+                    + (option.equals(HiveCatalogOptions.HIVE_CONF_DIR.key())
+                            ? " (it should hold the hive-site.xml that names the metastore)"
+                            : " (it should hold core-site.xml, hdfs-site.xml ...)"));
+        }
     }
 
     private static void checkKnown(Map<String, String> options) {

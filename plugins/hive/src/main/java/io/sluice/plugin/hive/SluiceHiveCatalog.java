@@ -28,6 +28,32 @@ final class SluiceHiveCatalog extends HiveCatalog {
         super(name, defaultDatabase, conf, hiveVersion, embedded);
     }
 
+    /**
+     * Upstream's message for a metastore it cannot reach ("Failed to create Hive Metastore client",
+     * the thrift error below it) names no metastore: this one names the URIs it tried and where
+     * they came from.
+     */
+    @Override
+    public void open() throws CatalogException {
+        try {
+            super.open();
+        } catch (CatalogException | IllegalStateException e) {
+            String uris = getHiveConf().getVar(HiveConf.ConfVars.METASTOREURIS);
+            if (uris == null || uris.trim().isEmpty()) {
+                throw e; // embedded: no metastore to reach, upstream's message names the database
+            }
+            Throwable innermost = e;
+            while (innermost.getCause() != null && innermost.getCause() != innermost) {
+                innermost = innermost.getCause();
+            }
+            throw new CatalogException(
+                    "Cannot reach the Hive metastore at " + uris + " ('" + HiveConf.ConfVars.METASTOREURIS.varname
+                            + "' of the catalog's hive-site.xml) for hive catalog '" + getName() + "': "
+                            + innermost.getClass().getSimpleName() + ": " + innermost.getMessage(),
+                    e);
+        }
+    }
+
     @Override
     public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {

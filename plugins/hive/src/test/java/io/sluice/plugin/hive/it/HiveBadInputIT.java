@@ -1,0 +1,229 @@
+package io.sluice.plugin.hive.it;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Bad input to the hive catalog and target: each statement fails with an error that names what is
+ * wrong (the metastore URI, the directory, the table, the format, the column, the statement), and
+ * a partition committed before it is left as it was: the same files (names, sizes, modification
+ * times), the same rows read back by parquet-java, the same partitions in the metastore.
+ */
+class HiveBadInputIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
+
+    @TempDir
+    static Path tmp;
+
+    private static TableEnvironment batch;
+    private static Path metastore;
+    private static Path committed;
+
+    private Map<String, String> filesBefore;
+    private List<String> rowsBefore;
+
+    @BeforeAll
+    static void aCommittedPartition() throws Exception {
+        HivePluginDir.assumeIntegrationTestPhase();
+        metastore = tmp.resolve("metastore");
+        batch = TableEnvironment.create(
+                EnvironmentSettings.newInstance().inBatchMode().build());
+        batch.executeSql(createCatalog("h"));
+        batch.executeSql("CREATE DATABASE h.db");
+        batch.executeSql("CREATE TABLE h.db.t (id BIGINT, msg STRING, dt STRING) PARTITIONED BY (dt)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+        batch.executeSql("INSERT INTO h.db.t /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                        + " VALUES (1, 'one', 'a'), (2, 'two', 'a'), (3, 'three', 'a')")
+                .await();
+        committed = metastore.resolve("warehouse").resolve("db.db").resolve("t").resolve("dt=a");
+    }
+
+    private static String createCatalog(String name) {
+        return "CREATE CATALOG " + name + " WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')";
+    }
+
+    @BeforeEach
+    void snapshot() throws Exception {
+        filesBefore = files(committed);
+        rowsBefore = rows();
+        assertThat(rowsBefore).containsExactlyInAnyOrder("1|one", "2|two", "3|three");
+    }
+
+    @AfterEach
+    void committedDataUnchanged() throws Exception {
+        assertThat(files(committed)).isEqualTo(filesBefore);
+        assertThat(rows()).isEqualTo(rowsBefore);
+        try (MetastoreProbe probe = MetastoreProbe.of(batch.getCatalog("h").orElseThrow())) {
+            assertThat(probe.partitionNames("db", "t")).containsExactly("dt=a");
+        }
+    }
+
+    @Test
+    void anUnreachableMetastoreFailsQuicklyNamingItsUri() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort(); // closed again: nobody listens there
+        }
+        String uri = "thrift://127.0.0.1:" + port;
+        Path conf = Files.createDirectories(tmp.resolve("unreachable-conf"));
+        Files.writeString(
+                conf.resolve("hive-site.xml"),
+                "<?xml version=\"1.0\"?>\n<configuration>\n"
+                        + "  <property><name>hive.metastore.uris</name><value>" + uri + "</value></property>\n"
+                        + "</configuration>\n");
+        long started = System.nanoTime();
+        assertThatThrownBy(
+                        () -> batch.executeSql("CREATE CATALOG unreachable WITH ('type' = 'sluice', 'target' = 'hive', "
+                                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', 'hive-conf-dir' = '" + conf
+                                + "')"))
+                .satisfies(e -> assertThat(messages(e)).contains(uri).contains("metastore"));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aMissingHiveConfDirIsNamed() {
+        Path missing = tmp.resolve("no-such-conf-dir");
+        assertThatThrownBy(() -> batch.executeSql("CREATE CATALOG missing WITH ('type' = 'sluice', 'target' = 'hive', "
+                        + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', 'hive-conf-dir' = '" + missing + "')"))
+                .satisfies(e -> assertThat(messages(e))
+                        .contains("hive-conf-dir")
+                        .contains(missing.toString())
+                        .contains("does not exist"));
+        assertThat(missing).doesNotExist();
+    }
+
+    @Test
+    void aTableThatIsNotAHiveTableIsRefusedByName() {
+        assertThatThrownBy(() -> batch.executeSql("CREATE TABLE h.db.files (id BIGINT, msg STRING) WITH ("
+                        + "'connector' = 'filesystem', 'path' = '" + tmp.resolve("files") + "', 'format' = 'csv')"))
+                .satisfies(e -> assertThat(messages(e))
+                        .contains("db.files")
+                        .contains("'connector' = 'filesystem'")
+                        .contains("Hive tables only"));
+        assertThat(batch.executeSql("SHOW TABLES IN h.db").collect())
+                .toIterable()
+                .extracting(r -> r.getField(0))
+                .containsExactly("t");
+    }
+
+    @Test
+    void aStorageFormatTheTargetDoesNotWriteIsNamed() throws Exception {
+        batch.executeSql("CREATE TABLE h.db.avro_t (id BIGINT, msg STRING, dt STRING) PARTITIONED BY (dt)"
+                + " WITH ('hive.storage.file-format' = 'avro')");
+        try {
+            assertThatThrownBy(() -> batch.executeSql("INSERT INTO h.db.avro_t VALUES (4, 'four', 'a')")
+                            .await())
+                    .satisfies(e -> assertThat(messages(e))
+                            .contains("db.avro_t")
+                            .contains("AvroContainerInputFormat")
+                            .contains("parquet"));
+            assertThat(metastore.resolve("warehouse/db.db/avro_t")).satisfies(HiveBadInputIT::hasNoDataFiles);
+        } finally {
+            batch.executeSql("DROP TABLE h.db.avro_t");
+        }
+    }
+
+    @Test
+    void anUnknownStorageFormatIsNamed() {
+        assertThatThrownBy(() -> batch.executeSql("CREATE TABLE h.db.weird (id BIGINT, dt STRING) PARTITIONED BY (dt)"
+                        + " WITH ('hive.storage.file-format' = 'no-such-format')"))
+                .satisfies(e -> assertThat(messages(e)).contains("no-such-format"));
+    }
+
+    @Test
+    void aPartitionColumnTypeTheTargetRefusesIsNamed() throws Exception {
+        batch.executeSql("CREATE TABLE h.db.by_amount (id BIGINT, amount DECIMAL(10, 2)) PARTITIONED BY (amount)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+        try {
+            assertThatThrownBy(() -> batch.executeSql(
+                                    "INSERT INTO h.db.by_amount VALUES (5, CAST(1.50 AS DECIMAL(10, 2)))")
+                            .await())
+                    .satisfies(e -> assertThat(messages(e)).contains("'amount'").contains("DECIMAL(10, 2)"));
+            assertThat(metastore.resolve("warehouse/db.db/by_amount")).satisfies(HiveBadInputIT::hasNoDataFiles);
+        } finally {
+            batch.executeSql("DROP TABLE h.db.by_amount");
+        }
+    }
+
+    @Test
+    void insertOverwriteInStreamingIsRejectedBeforeTheJobStarts() {
+        TableEnvironment streaming = TableEnvironment.create(
+                EnvironmentSettings.newInstance().inStreamingMode().build());
+        streaming.executeSql(createCatalog("hs"));
+        // executeSql returns once the job is submitted: throwing means no job ever ran
+        assertThatThrownBy(() -> streaming.executeSql("INSERT OVERWRITE hs.db.t VALUES (9, 'nine', 'a')"))
+                .satisfies(e -> assertThat(messages(e)).contains("OVERWRITE").contains("BATCH"));
+    }
+
+    private static void hasNoDataFiles(Path table) {
+        if (!Files.exists(table)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(table)) {
+            assertThat(files.filter(Files::isRegularFile)
+                            .filter(f -> !f.getFileName().toString().startsWith(".")))
+                    .isEmpty();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Every file of {@code dir} with its size and modification time. */
+    private static Map<String, String> files(Path dir) throws Exception {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> list = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) list.filter(Files::isRegularFile)::iterator) {
+                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+                files.put(dir.relativize(f).toString(), a.size() + " " + a.lastModifiedTime());
+            }
+        }
+        return files;
+    }
+
+    private static List<String> rows() throws Exception {
+        List<String> rows = ParquetFiles.rows(committed, g -> g.getLong("id", 0) + "|" + g.getString("msg", 0));
+        rows.sort(null);
+        return rows;
+    }
+
+    /** The messages of the whole cause chain, one a line. */
+    private static String messages(Throwable e) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            all.append(t.getClass().getName())
+                    .append(": ")
+                    .append(t.getMessage())
+                    .append('\n');
+        }
+        return all.toString();
+    }
+}

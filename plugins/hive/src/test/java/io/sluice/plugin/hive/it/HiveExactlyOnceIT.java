@@ -180,8 +180,9 @@ class HiveExactlyOnceIT {
         String runId = UUID.randomUUID().toString();
         int partitionCount = partitions;
         env.fromSource(new SkewedNumberSource(splits), WatermarkStrategy.noWatermarks(), "numbers")
-                // about 1500 rows a second per subtask: the job lives through many checkpoints
-                .map(new Pacer(runId, SkewedNumberSource.splitEnds(splits), 1500, false))
+                // about 600 rows a second per subtask: the job lives through many checkpoints and commits, also
+                // when the first commits are slow (the committer and each policy call open the metastore)
+                .map(new Pacer(runId, SkewedNumberSource.splitEnds(splits), 600, false))
                 .returns(Types.LONG)
                 .map(i -> (RowData) GenericRowData.of(
                         i, StringData.fromString("m" + i), StringData.fromString("d" + (i % partitionCount))))

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * What the hive target needs of a metastore table, read once: its location, the Sluice format its
@@ -25,12 +26,20 @@ import java.util.Map;
  */
 final class HiveTableInfo {
 
+    /** Hive's switch for compressed output files (the session's, or a table parameter here). */
+    static final String COMPRESS_OUTPUT = "hive.exec.compress.output";
+
     /** Hive's name for the directory of a null or empty partition value. */
     static final String DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__";
 
     private static final Map<String, String> FORMATS = Map.of(
             "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", "parquet",
-            "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", "orc");
+            "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", "orc",
+            "org.apache.hadoop.mapred.TextInputFormat", "text",
+            "org.apache.hadoop.mapred.SequenceFileInputFormat", "sequence-file");
+
+    /** The formats whose files hold what the table's SerDe serializes, one record per row. */
+    static final java.util.Set<String> SERDE_FORMATS = java.util.Set.of("text", "sequence-file");
 
     final ObjectPath path;
     final Path location;
@@ -38,18 +47,34 @@ final class HiveTableInfo {
     final List<String> partitionKeys;
     /** Existing partitions by id ({@code k=v/...}, escaped as the part files' buckets are). */
     final Map<String, Path> partitionLocations;
+    /** The table's SerDe class. */
+    final String serde;
+    /** What Hive hands the table's SerDe: its columns, SerDe parameters and table parameters. */
+    final Properties serdeProperties;
+    /** {@code hive.exec.compress.output}, from the table's parameters or else the catalog's Hive configuration. */
+    final boolean compressOutput;
+    /** The catalog's Hive configuration, with the table's parameters over it. */
+    final Map<String, String> hiveSettings;
 
     private HiveTableInfo(
             ObjectPath path,
             Path location,
             String inputFormat,
             List<String> partitionKeys,
-            Map<String, Path> partitionLocations) {
+            Map<String, Path> partitionLocations,
+            String serde,
+            Properties serdeProperties,
+            boolean compressOutput,
+            Map<String, String> hiveSettings) {
         this.path = path;
         this.location = location;
         this.inputFormat = inputFormat;
         this.partitionKeys = partitionKeys;
         this.partitionLocations = partitionLocations;
+        this.serde = serde;
+        this.serdeProperties = serdeProperties;
+        this.compressOutput = compressOutput;
+        this.hiveSettings = hiveSettings;
     }
 
     /** Reads the table of the target's {@code catalog-database} and {@code catalog-table}. */
@@ -81,12 +106,23 @@ final class HiveTableInfo {
                     }
                 }
             }
+            Map<String, String> settings = new HashMap<>();
+            for (Map.Entry<String, String> e : catalog.getHiveConf()) {
+                settings.put(e.getKey(), e.getValue());
+            }
+            if (table.getParameters() != null) {
+                settings.putAll(table.getParameters());
+            }
             return new HiveTableInfo(
                     path,
                     new Path(table.getSd().getLocation()),
                     table.getSd().getInputFormat(),
                     Collections.unmodifiableList(keys),
-                    Collections.unmodifiableMap(partitions));
+                    Collections.unmodifiableMap(partitions),
+                    table.getSd().getSerdeInfo().getSerializationLib(),
+                    org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(table),
+                    Boolean.parseBoolean(settings.getOrDefault(COMPRESS_OUTPUT, "false")),
+                    Collections.unmodifiableMap(settings));
         } catch (TableNotExistException e) {
             throw new IllegalArgumentException(
                     "Hive table " + path.getFullName() + " does not exist: the hive target"
@@ -107,7 +143,8 @@ final class HiveTableInfo {
         String format = FORMATS.get(inputFormat);
         if (format == null) {
             throw new IllegalArgumentException("Hive table " + path.getFullName() + " is stored as " + inputFormat
-                    + ": the hive target writes " + FORMATS.values() + " tables so far ('hive.storage.file-format')");
+                    + ": the hive target writes " + new java.util.TreeSet<>(FORMATS.values())
+                    + " tables so far ('hive.storage.file-format')");
         }
         return format;
     }

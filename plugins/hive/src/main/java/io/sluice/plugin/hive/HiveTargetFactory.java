@@ -13,8 +13,10 @@ import org.apache.flink.configuration.ConfigOption;
 import org.pf4j.Extension;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -69,18 +71,38 @@ public final class HiveTargetFactory implements TargetFactory {
         }
         // the format's writers and the partition columns' types, checked before the job starts
         partWriters(context, table);
+        if (HiveTableInfo.SERDE_FORMATS.contains(table.format())) {
+            SerDeRecords.of(table, SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()));
+        }
         new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys());
     }
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
-        return partFiles(context, table)
-                .bucketAssigner(new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys()))
+        boolean serde = HiveTableInfo.SERDE_FORMATS.contains(table.format());
+        TargetWriter files = partFiles(context, table)
+                .bucketAssigner(new HivePartitionBucketAssigner(fileRowType(context, table), context.partitionKeys()))
                 .rollingPolicy(new FileSizeRollingPolicy(
                         context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
                 .build()
                 .createWriter(restoredState);
+        if (!serde) {
+            return files;
+        }
+        SerDeRecords records =
+                SerDeRecords.of(table, SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()));
+        return new SerDeRecordWriter(files, records, context.rowType(), context.partitionKeys());
+    }
+
+    /**
+     * The rows the part files get: the sink's, or for a text or SequenceFile table each row's SerDe
+     * record and the partition keys ({@link SerDeRecordWriter}).
+     */
+    private static org.apache.flink.table.types.logical.RowType fileRowType(SinkContext context, HiveTableInfo table) {
+        return HiveTableInfo.SERDE_FORMATS.contains(table.format())
+                ? SerDeRecordWriter.recordType(context.rowType(), context.partitionKeys())
+                : context.rowType();
     }
 
     @Override
@@ -99,7 +121,47 @@ public final class HiveTargetFactory implements TargetFactory {
 
     /** Hive keeps partition values in the directory names only, so the files leave those columns out. */
     private static PartWriters partWriters(SinkContext context, HiveTableInfo table) {
+        String format = table.format();
+        Map<String, String> options = new HashMap<>(context.rawOptions());
+        if (table.compressOutput) {
+            options.putAll(compression(table, format));
+        }
         return PartWriters.create(
-                context.extensions(), table.format(), context.rowType(), context.rawOptions(), context.partitionKeys());
+                context.extensions(), format, fileRowType(context, table), options, context.partitionKeys());
+    }
+
+    /**
+     * Hive compresses what it writes when {@code hive.exec.compress.output} is true (here: a table
+     * parameter, or the catalog's Hive configuration), with the codec and SequenceFile compression
+     * type of Hadoop's output keys. SequenceFiles take it; Parquet and ORC have their own table
+     * properties; a compressed text file cannot be a part file that is resumed after a failure.
+     */
+    private static Map<String, String> compression(HiveTableInfo table, String format) {
+        if (format.equals("text")) {
+            throw new IllegalArgumentException(
+                    "Hive table " + table.path.getFullName() + " asks for compressed output ('"
+                            + HiveTableInfo.COMPRESS_OUTPUT + "' = 'true'): the hive target writes text tables"
+                            + " uncompressed only; set it to false, or store the table as sequencefile, orc or parquet");
+        }
+        if (!format.equals("sequence-file")) {
+            return Map.of();
+        }
+        Map<String, String> settings = table.hiveSettings;
+        String codec = settings.getOrDefault(
+                "mapreduce.output.fileoutputformat.compress.codec",
+                settings.getOrDefault("mapred.output.compression.codec", "org.apache.hadoop.io.compress.DefaultCodec"));
+        String type = settings.getOrDefault(
+                "mapreduce.output.fileoutputformat.compress.type",
+                settings.getOrDefault("io.seqfile.compression.type", "RECORD"));
+        // the formats plugin takes Hadoop's codec aliases: GzipCodec is 'gzip', DefaultCodec 'default'
+        String alias = codec.substring(codec.lastIndexOf('.') + 1);
+        if (alias.endsWith("Codec")) {
+            alias = alias.substring(0, alias.length() - "Codec".length());
+        }
+        return Map.of(
+                "sequence-file.compression.codec",
+                alias.toLowerCase(java.util.Locale.ROOT),
+                "sequence-file.compression.type",
+                type);
     }
 }

@@ -82,6 +82,68 @@ final class MetastoreProbe implements AutoCloseable {
         return (String) call(call(partition, "getSd"), "getLocation");
     }
 
+    /**
+     * Deserializes records of {@code db.table} the way Hive's readers do: the table's own SerDe
+     * (from the plugin's hive-exec), initialized with the properties Hive derives from the
+     * metastore's table ({@code MetaStoreUtils.getTableMetadata}), each record handed over as the
+     * {@code Text} a text or SequenceFile reader produces; the result is Hive's standard Java
+     * objects of the row's columns ({@code Integer}, {@code String}, {@code List} ...).
+     */
+    List<List<Object>> deserialize(String db, String table, List<byte[]> records) throws Exception {
+        Object t = call(client, "getTable", new Class<?>[] {String.class, String.class}, db, table);
+        return inPlugin(loader, () -> {
+            try {
+                Class<?> tableClass = Class.forName("org.apache.hadoop.hive.metastore.api.Table", false, loader);
+                Object properties = Class.forName("org.apache.hadoop.hive.metastore.utils.MetaStoreUtils", true, loader)
+                        .getMethod("getTableMetadata", tableClass)
+                        .invoke(null, t);
+                Class<?> configuration = Class.forName("org.apache.hadoop.conf.Configuration", true, loader);
+                Object conf = configuration.getConstructor().newInstance();
+                String lib = (String) call(call(call(t, "getSd"), "getSerdeInfo"), "getSerializationLib");
+                Object serde = Class.forName(lib, true, loader).getConstructor().newInstance();
+                serde.getClass()
+                        .getMethod("initialize", configuration, java.util.Properties.class)
+                        .invoke(serde, conf, properties);
+                Object inspector =
+                        serde.getClass().getMethod("getObjectInspector").invoke(serde);
+                Class<?> writable = Class.forName("org.apache.hadoop.io.Writable", false, loader);
+                Class<?> text = Class.forName("org.apache.hadoop.io.Text", true, loader);
+                Class<?> oiClass =
+                        Class.forName("org.apache.hadoop.hive.serde2.objectinspector.ObjectInspector", false, loader);
+                java.lang.reflect.Method copy = Class.forName(
+                                "org.apache.hadoop.hive.serde2.objectinspector.ObjectInspectorUtils", true, loader)
+                        .getMethod("copyToStandardJavaObject", Object.class, oiClass);
+                List<List<Object>> rows = new ArrayList<>();
+                for (byte[] record : records) {
+                    Object value = text.getConstructor(byte[].class).newInstance((Object) record);
+                    Object row =
+                            serde.getClass().getMethod("deserialize", writable).invoke(serde, value);
+                    @SuppressWarnings("unchecked")
+                    List<Object> columns = (List<Object>) copy.invoke(null, row, inspector);
+                    rows.add(columns);
+                }
+                return rows;
+            } catch (InvocationTargetException e) {
+                throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+            }
+        });
+    }
+
+    /** The parameters of the metastore's table {@code db.table}. */
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, String> tableParameters(String db, String table) throws Exception {
+        Object t = call(client, "getTable", new Class<?>[] {String.class, String.class}, db, table);
+        return new java.util.HashMap<>((java.util.Map<String, String>) call(t, "getParameters"));
+    }
+
+    /** The parameters of partition {@code name} ({@code k=v/...}) of {@code db.table}. */
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, String> partitionParameters(String db, String table, String name) throws Exception {
+        Object partition = call(
+                client, "getPartition", new Class<?>[] {String.class, String.class, String.class}, db, table, name);
+        return new java.util.HashMap<>((java.util.Map<String, String>) call(partition, "getParameters"));
+    }
+
     @Override
     public void close() throws Exception {
         call(client, "close");

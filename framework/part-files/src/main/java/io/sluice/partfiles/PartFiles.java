@@ -123,6 +123,15 @@ public final class PartFiles {
                 this::bucketLocation);
     }
 
+    /**
+     * Where a pending file that a writer of this engine returned is published, for a committer
+     * that records what a commit wrote (a metastore's statistics); empty for a payload that does not
+     * name its file (a pending file of version 1, the state of a superseded in-progress file).
+     */
+    public static java.util.Optional<Path> publishedPath(Payload payload) throws IOException {
+        return java.util.Optional.ofNullable(PendingFile.pathOf(payload));
+    }
+
     /** The directory of a bucket's (a partition's) files, as the builder's locations say. */
     public Path bucketLocation(String bucketId) {
         return bucketLocations.apply(bucketId);

@@ -54,6 +54,11 @@ final class PendingFile {
         return new Payload(path == null ? 1 : VERSION, out.getCopyOfBuffer());
     }
 
+    /** Where the pending file of a payload is published; null for payloads that do not record it. */
+    static Path pathOf(Payload payload) throws IOException {
+        return payload.version() == VERSION ? new Path(new DataInputDeserializer(payload.bytes()).readUTF()) : null;
+    }
+
     static PendingFile of(Payload payload, RecoverableWriter fsWriter) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> serializer =
                 fsWriter.getCommitRecoverableSerializer();

@@ -55,6 +55,8 @@ final class HiveTableInfo {
     final boolean compressOutput;
     /** The catalog's Hive configuration, with the table's parameters over it. */
     final Map<String, String> hiveSettings;
+    /** The catalog's Hive configuration, for a metastore client of its own. */
+    final org.apache.hadoop.hive.conf.HiveConf hiveConf;
 
     private HiveTableInfo(
             ObjectPath path,
@@ -65,7 +67,8 @@ final class HiveTableInfo {
             String serde,
             Properties serdeProperties,
             boolean compressOutput,
-            Map<String, String> hiveSettings) {
+            Map<String, String> hiveSettings,
+            org.apache.hadoop.hive.conf.HiveConf hiveConf) {
         this.path = path;
         this.location = location;
         this.inputFormat = inputFormat;
@@ -75,6 +78,7 @@ final class HiveTableInfo {
         this.serdeProperties = serdeProperties;
         this.compressOutput = compressOutput;
         this.hiveSettings = hiveSettings;
+        this.hiveConf = hiveConf;
     }
 
     /** Reads the table of the target's {@code catalog-database} and {@code catalog-table}. */
@@ -122,7 +126,8 @@ final class HiveTableInfo {
                     table.getSd().getSerdeInfo().getSerializationLib(),
                     org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(table),
                     Boolean.parseBoolean(settings.getOrDefault(COMPRESS_OUTPUT, "false")),
-                    Collections.unmodifiableMap(settings));
+                    Collections.unmodifiableMap(settings),
+                    new org.apache.hadoop.hive.conf.HiveConf(catalog.getHiveConf()));
         } catch (TableNotExistException e) {
             throw new IllegalArgumentException(
                     "Hive table " + path.getFullName() + " does not exist: the hive target"
@@ -147,6 +152,33 @@ final class HiveTableInfo {
                     + " tables so far ('hive.storage.file-format')");
         }
         return format;
+    }
+
+    /**
+     * The partition name ({@code k=v/...}) of a directory the target wrote: an existing partition's
+     * own location, else the Hive layout below the table; {@code ""} for the table's location.
+     */
+    String partitionName(Path dir) {
+        URI d = dir.toUri().normalize();
+        if (trimmed(d).equals(trimmed(location.toUri().normalize()))) {
+            return "";
+        }
+        for (Map.Entry<String, Path> e : partitionLocations.entrySet()) {
+            if (trimmed(e.getValue().toUri().normalize()).equals(trimmed(d))) {
+                return e.getKey();
+            }
+        }
+        String root = trimmed(location.toUri().normalize()) + "/";
+        String child = trimmed(d);
+        if (!child.startsWith(root)) {
+            throw new IllegalArgumentException("Directory " + dir + " is not below " + location);
+        }
+        return child.substring(root.length());
+    }
+
+    private static String trimmed(URI uri) {
+        String path = uri.getPath();
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
     /** A bucket's directory: the metastore's location of an existing partition, else the Hive layout below the table. */

@@ -107,9 +107,13 @@ public final class HiveTargetFactory implements TargetFactory {
 
     @Override
     public TargetCommitter createCommitter(SinkContext context) throws IOException {
-        return new LazyTargetCommitter(() -> partFiles(context, HiveTableInfo.load(context.rawOptions()))
-                .build()
-                .createCommitter());
+        boolean statistics = HiveStatistics.enabled(context);
+        int threads = statistics ? HiveStatistics.threads(context) : 1;
+        return new LazyTargetCommitter(() -> {
+            HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
+            TargetCommitter files = partFiles(context, table).build().createCommitter();
+            return statistics ? new StatisticsCommitter(files, table, threads) : files;
+        });
     }
 
     private static PartFiles.Builder partFiles(SinkContext context, HiveTableInfo table) {

@@ -9,6 +9,7 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.pf4j.Extension;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,6 +29,8 @@ public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
     public CommitPolicy create(SinkContext context) {
         Map<String, String> options = new HashMap<>(context.rawOptions());
         ObjectPath path = HiveTargetOptions.tablePath(options);
+        boolean statistics = HiveStatistics.enabled(context);
+        int threads = statistics ? HiveStatistics.threads(context) : 1;
         return partition -> {
             if (partition.partitionSpec().isEmpty()) {
                 return; // an unpartitioned table: its files are visible without the metastore
@@ -44,6 +47,17 @@ public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
                             spec,
                             new LocatedPartition(partition.partitionLocation().toString()),
                             true);
+                    if (statistics) {
+                        // the target's committer found no partition to set them on
+                        HiveTableInfo table = HiveTableInfo.load(options);
+                        Map<org.apache.flink.core.fs.Path, Map<String, String>> stats =
+                                HiveStatistics.gather(List.of(partition.partitionLocation()), table.format(), threads);
+                        HiveStatistics.write(
+                                table.hiveConf,
+                                path,
+                                table.partitionName(partition.partitionLocation()),
+                                stats.get(partition.partitionLocation()));
+                    }
                 }
             } finally {
                 catalog.close();

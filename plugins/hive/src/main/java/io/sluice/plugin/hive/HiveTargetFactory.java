@@ -71,6 +71,7 @@ public final class HiveTargetFactory implements TargetFactory {
         }
         // the format's writers and the partition columns' types, checked before the job starts
         partWriters(context, table);
+        HiveWriterChoice.check(context, table.format());
         if (HiveTableInfo.SERDE_FORMATS.contains(table.format())) {
             SerDeRecords.of(table, SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()));
         }

@@ -81,6 +81,20 @@ public final class PartWriters {
         return new PartWriters(extensions, format, formatContext, encoder, null, projection);
     }
 
+    /**
+     * The same format and columns, but bulk files written by {@code factory} (rows of the file's
+     * columns, partition columns left out): for a target with its own writer of the format, such
+     * as Hive's record writers. The format still reads the files back, for compaction.
+     */
+    public PartWriters withBulkWriter(BulkWriter.Factory<RowData> factory) {
+        return new PartWriters(extensions, format, fileContext, null, factory, projection);
+    }
+
+    /** The file's columns: the row type without the path columns. */
+    public RowType fileType() {
+        return fileContext.rowType();
+    }
+
     /** Reads a finished part file back, as rows of the file's columns (what compaction merges). */
     PartFileReader read(Path file) throws IOException {
         return PartFileReader.open(extensions, format, fileContext, file);

@@ -49,6 +49,8 @@ final class HiveTableInfo {
     final Map<String, Path> partitionLocations;
     /** The table's SerDe class. */
     final String serde;
+    /** The table's output format class (Hive's record writers). */
+    final String outputFormat;
     /** What Hive hands the table's SerDe: its columns, SerDe parameters and table parameters. */
     final Properties serdeProperties;
     /** {@code hive.exec.compress.output}, from the table's parameters or else the catalog's Hive configuration. */
@@ -65,6 +67,7 @@ final class HiveTableInfo {
             List<String> partitionKeys,
             Map<String, Path> partitionLocations,
             String serde,
+            String outputFormat,
             Properties serdeProperties,
             boolean compressOutput,
             Map<String, String> hiveSettings,
@@ -75,6 +78,7 @@ final class HiveTableInfo {
         this.partitionKeys = partitionKeys;
         this.partitionLocations = partitionLocations;
         this.serde = serde;
+        this.outputFormat = outputFormat;
         this.serdeProperties = serdeProperties;
         this.compressOutput = compressOutput;
         this.hiveSettings = hiveSettings;
@@ -124,6 +128,7 @@ final class HiveTableInfo {
                     Collections.unmodifiableList(keys),
                     Collections.unmodifiableMap(partitions),
                     table.getSd().getSerdeInfo().getSerializationLib(),
+                    table.getSd().getOutputFormat(),
                     org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(table),
                     Boolean.parseBoolean(settings.getOrDefault(COMPRESS_OUTPUT, "false")),
                     Collections.unmodifiableMap(settings),

@@ -71,7 +71,6 @@ public final class HiveTargetFactory implements TargetFactory {
         }
         // the format's writers and the partition columns' types, checked before the job starts
         partWriters(context, table);
-        HiveWriterChoice.check(context, table.format());
         if (HiveTableInfo.SERDE_FORMATS.contains(table.format())) {
             SerDeRecords.of(table, SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()));
         }
@@ -131,8 +130,12 @@ public final class HiveTargetFactory implements TargetFactory {
         if (table.compressOutput) {
             options.putAll(compression(table, format));
         }
-        return PartWriters.create(
+        PartWriters writers = PartWriters.create(
                 context.extensions(), format, fileRowType(context, table), options, context.partitionKeys());
+        if (HiveWriterChoice.mapred(context, format)) {
+            return writers.withBulkWriter(new HiveMapredWriterFactory(table, writers.fileType()));
+        }
+        return writers;
     }
 
     /**

@@ -15,10 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * {@code table.exec.hive.fallback-mapred-writer}: the hive target has only native writers, so
- * {@code true} (the default) and {@code false} write the same Parquet files (read back by
- * parquet-java), and a value that is no boolean fails the statement before a job starts, naming the
- * option, with nothing written.
+ * {@code table.exec.hive.fallback-mapred-writer}: {@code true} (the default) writes Parquet with
+ * Hive's own record writer (the footer's {@code created_by} is the Parquet of Hive 3.1.3's bundle,
+ * 1.10), {@code false} with the formats plugin's native writer (Parquet 1.13); both read back by
+ * parquet-java with the same rows and columns. A value that is no boolean fails the statement before
+ * a job starts, naming the option, with nothing written.
  */
 class HiveWriterChoiceIT {
 
@@ -37,8 +38,16 @@ class HiveWriterChoiceIT {
         HivePluginDir.assumeIntegrationTestPhase();
     }
 
+    private static String createdBy(Path file) throws java.io.IOException {
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                        new org.apache.hadoop.fs.Path(file.toUri()), new org.apache.hadoop.conf.Configuration()))) {
+            return reader.getFooter().getFileMetaData().getCreatedBy();
+        }
+    }
+
     @Test
-    void bothValuesWriteParquetWithTheNativeWriterAndAnInvalidOneIsRefused() throws Exception {
+    void trueWritesWithHivesRecordWriterFalseWithTheNativeOneAndAnInvalidValueIsRefused() throws Exception {
         Path metastore = tmp.resolve("metastore");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
@@ -54,12 +63,18 @@ class HiveWriterChoiceIT {
         tEnv.executeSql("INSERT INTO h.db.t VALUES (2, 'b', 'true')").await();
         tEnv.getConfig().set("table.exec.hive.fallback-mapred-writer", "false");
         tEnv.executeSql("INSERT INTO h.db.t VALUES (3, 'c', 'false')").await();
-        for (String[] expected : new String[][] {{"default", "1|a"}, {"true", "2|b"}, {"false", "3|c"}}) {
+        String[][] cases = {
+            {"default", "1|a", "parquet-mr version 1.10."},
+            {"true", "2|b", "parquet-mr version 1.10."},
+            {"false", "3|c", "parquet-mr version 1.13."}
+        };
+        for (String[] expected : cases) {
             Path partition = table.resolve("dt=" + expected[0]);
             assertThat(ParquetFiles.rows(partition, g -> g.getLong("id", 0) + "|" + g.getString("name", 0)))
                     .containsExactly(expected[1]);
-            assertThat(ParquetFiles.columns(ParquetFiles.dataFiles(partition).get(0)))
-                    .containsExactly("id", "name");
+            Path file = ParquetFiles.dataFiles(partition).get(0);
+            assertThat(ParquetFiles.columns(file)).containsExactly("id", "name");
+            assertThat(createdBy(file)).as("writer of %s", expected[0]).startsWith(expected[2]);
         }
 
         tEnv.getConfig().set("table.exec.hive.fallback-mapred-writer", "maybe");

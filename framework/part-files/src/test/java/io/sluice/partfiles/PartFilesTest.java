@@ -127,6 +127,66 @@ class PartFilesTest {
     }
 
     @Test
+    void aPendingFileSaysWhereItIsPublished() throws Exception {
+        Path table = tmp.resolve("t");
+        Map<String, Path> locations = Map.of("dt=a", table.resolve("loc-a"), "dt=b", table.resolve("b"));
+        PartFiles engine = hiveLike(table, locations).build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("1", "a"), at(T0));
+            writer.write(row2("2", "b"), at(T0));
+            List<PendingCommit> pending = writer.prepareCommit(false);
+            List<org.apache.flink.core.fs.Path> published = new java.util.ArrayList<>();
+            for (PendingCommit p : pending) {
+                published.add(PartFiles.publishedPath(p.payload()).orElseThrow());
+            }
+            commit(committer, 1, pending);
+            List<org.apache.flink.core.fs.Path> visible = new java.util.ArrayList<>(committer.visibleFiles("dt=a"));
+            visible.addAll(committer.visibleFiles("dt=b"));
+            assertThat(published).containsExactlyInAnyOrderElementsOf(visible).hasSize(2);
+        }
+        assertThat(PartFiles.publishedPath(new io.sluice.spi.Payload(1, new byte[] {1, 2})))
+                .isEmpty();
+    }
+
+    @Test
+    void aTargetsOwnBulkWriterWritesTheFilesOfItsFormat() throws Exception {
+        Path table = tmp.resolve("t");
+        org.apache.flink.api.common.serialization.BulkWriter.Factory<RowData> upper =
+                out -> new org.apache.flink.api.common.serialization.BulkWriter<RowData>() {
+                    @Override
+                    public void addElement(RowData row) throws java.io.IOException {
+                        out.write((row.getString(0).toString().toUpperCase(java.util.Locale.ROOT) + "\n")
+                                .getBytes(StandardCharsets.UTF_8));
+                    }
+
+                    @Override
+                    public void flush() {}
+
+                    @Override
+                    public void finish() {}
+                };
+        PartFiles engine = hiveLike(table, Map.of("dt=a", table.resolve("a")))
+                .writers(() -> {
+                    PartWriters lines = PartWriters.create(
+                            PartFileTesting.lineFormats(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt"));
+                    assertThat(lines.fileType().getFieldNames()).containsExactly("line");
+                    return lines.withBulkWriter(upper);
+                })
+                .rollingPolicy(NEVER)
+                .build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("x", "a"), at(T0));
+            commit(committer, 1, writer.prepareCommit(false));
+            // a bulk writer's file rolls at the checkpoint, whatever the policy says
+            writer.write(row2("y", "a"), at(T0 + 1));
+            commit(committer, 2, writer.prepareCommit(true));
+        }
+        assertThat(visible(table).values()).containsExactlyInAnyOrder("X\n", "Y\n");
+    }
+
+    @Test
     void aLocationOutsideTheRootIsRefusedBeforeAnyFileIsWritten() throws Exception {
         Path table = tmp.resolve("t");
         PartFiles engine = hiveLike(table, Map.of("dt=a", tmp.resolve("other"))).build();

@@ -72,7 +72,10 @@ public final class HiveTargetFactory implements TargetFactory {
         // the format's writers and the partition columns' types, checked before the job starts
         partWriters(context, table);
         if (HiveTableInfo.SERDE_FORMATS.contains(table.format())) {
-            SerDeRecords.of(table, SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()));
+            SerDeRecords.of(
+                    table,
+                    SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()),
+                    table.format().equals("text"));
         }
         new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys());
     }
@@ -90,8 +93,10 @@ public final class HiveTargetFactory implements TargetFactory {
         if (!serde) {
             return files;
         }
-        SerDeRecords records =
-                SerDeRecords.of(table, SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()));
+        SerDeRecords records = SerDeRecords.of(
+                table,
+                SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()),
+                table.format().equals("text"));
         return new SerDeRecordWriter(files, records, context.rowType(), context.partitionKeys());
     }
 

@@ -64,10 +64,12 @@ final class SerDeRecords {
     private final StructObjectInspector inspector;
     private final LazySerDeParameters lazy; // null for other SerDes: nothing to check
     private final RowType fileType;
+    private final boolean lines; // records end at a line break (text files), not in a SequenceFile
     private final RowData.FieldGetter[] getters;
 
-    private SerDeRecords(HiveTableInfo info, RowType fileType) {
+    private SerDeRecords(HiveTableInfo info, RowType fileType, boolean lines) {
         this.table = info.path.getFullName();
+        this.lines = lines;
         this.fileType = fileType;
         String lineDelimiter = info.serdeProperties.getProperty("line.delim", LINE_DELIMITER);
         if (!LINE_DELIMITER.equals(lineDelimiter)) {
@@ -123,9 +125,14 @@ final class SerDeRecords {
         }
     }
 
-    /** The records of rows of {@code fileType} (the table's columns without the partition keys). */
-    static SerDeRecords of(HiveTableInfo info, RowType fileType) {
-        return new SerDeRecords(info, fileType);
+    /**
+     * The records of rows of {@code fileType} (the table's columns without the partition keys).
+     *
+     * @param lines whether the records are lines of a text file, so that a line break inside one
+     *     would split it (a SequenceFile's records can hold any bytes)
+     */
+    static SerDeRecords of(HiveTableInfo info, RowType fileType, boolean lines) {
+        return new SerDeRecords(info, fileType, lines);
     }
 
     /** A row's record: the bytes the SerDe serialized. */
@@ -152,12 +159,28 @@ final class SerDeRecords {
         } catch (SerDeException | RuntimeException e) {
             throw new NonRecoverableException("Hive table " + table + ": its SerDe cannot write a row: " + e, e);
         }
+        byte[] bytes;
         if (record instanceof Text) {
             Text text = (Text) record;
-            return Arrays.copyOf(text.getBytes(), text.getLength());
+            bytes = Arrays.copyOf(text.getBytes(), text.getLength());
+        } else if (record instanceof BytesWritable) {
+            bytes = ((BytesWritable) record).copyBytes();
+        } else {
+            bytes = null;
         }
-        if (record instanceof BytesWritable) {
-            return ((BytesWritable) record).copyBytes();
+        if (bytes != null) {
+            if (lines) {
+                // whatever the SerDe: Hive's text reader ends a record at \n, \r and \r\n
+                for (byte b : bytes) {
+                    if (b == '\n' || b == '\r') {
+                        throw new NonRecoverableException("Hive table " + table + ": its SerDe "
+                                + serializer.getClass().getName()
+                                + " wrote a record with a line break, which Hive's text reader would split;"
+                                + " store the table as sequencefile, or remove the line breaks");
+                    }
+                }
+            }
+            return bytes;
         }
         throw new NonRecoverableException("Hive table " + table + ": its SerDe writes "
                 + record.getClass().getName() + " records; the hive target writes text ones (Text) only");
@@ -207,7 +230,7 @@ final class SerDeRecords {
             if (c >= 256 || escaped[c]) {
                 continue;
             }
-            if (c == '\n' || c == '\r') {
+            if (lines && (c == '\n' || c == '\r')) {
                 throw unwritable(
                         column,
                         "holds a line break, which ends the record in a text file"

@@ -130,6 +130,26 @@ class HiveTextWriteIT {
     }
 
     @Test
+    void anOpenCsvTableQuotesItsValues() throws Exception {
+        tEnv.executeSql("CREATE TABLE h.db.oc (id STRING, note STRING) WITH ("
+                + " 'hive.storage.file-format' = 'textfile',"
+                + " 'hive.serde.lib.class.name' = 'org.apache.hadoop.hive.serde2.OpenCSVSerde')");
+        tEnv.executeSql("INSERT INTO h.db.oc VALUES ('1', 'a, b'), ('2', 'say \"hi\"')")
+                .await();
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.table("db", "oc").serde()).isEqualTo("org.apache.hadoop.hive.serde2.OpenCSVSerde");
+            List<byte[]> records = lines(table("oc"));
+            assertThat(strings(records)).allMatch(line -> line.startsWith("\""));
+            assertThat(probe.deserialize("db", "oc", records))
+                    .containsExactlyInAnyOrder(Arrays.asList("1", "a, b"), Arrays.asList("2", "say \"hi\""));
+        }
+        Throwable lineBreak =
+                catchThrowable(() -> tEnv.executeSql("INSERT INTO h.db.oc VALUES ('3', 'a' || CHR(10) || 'b')")
+                        .await());
+        assertThat(lineBreak).hasStackTraceContaining("wrote a record with a line break");
+    }
+
+    @Test
     void aCompressedSequenceFileTableReadsBackThroughHivesSerDe() throws Exception {
         tEnv.executeSql("CREATE TABLE h.db.seq (id INT, name STRING, dt STRING) PARTITIONED BY (dt)"
                 + " WITH ('hive.storage.file-format' = 'sequencefile', 'hive.exec.compress.output' = 'true')");

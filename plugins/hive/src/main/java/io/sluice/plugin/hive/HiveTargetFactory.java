@@ -57,6 +57,16 @@ public final class HiveTargetFactory implements TargetFactory {
         return true;
     }
 
+    /**
+     * NONE and HASH, as the filesystem target: with HASH the rows of one partition (the partition
+     * columns; an unpartitioned table by its primary key) reach one writer.
+     */
+    @Override
+    public Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
+        return java.util.EnumSet.of(
+                io.sluice.spi.distribution.DistributionMode.NONE, io.sluice.spi.distribution.DistributionMode.HASH);
+    }
+
     @Override
     public boolean supportsCompaction() {
         return false; // not yet: the framework then rejects the compaction options

@@ -45,6 +45,50 @@ class HiveStreamingWriteIT {
         HivePluginDir.assumeIntegrationTestPhase();
     }
 
+    /** {@code distribution-mode} 'hash': every partition's files come from one writer. */
+    @Test
+    void hashDistributionPutsEachPartitionOnOneWriter() throws Exception {
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", "300 ms");
+        conf.setString("restart-strategy.type", "none");
+        conf.setString("parallelism.default", "2");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
+        Path metastore = tmp.resolve("metastore-hash");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.logs");
+        tEnv.executeSql("CREATE TABLE h.logs.events (id BIGINT, msg STRING, bucket STRING) PARTITIONED BY (bucket)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+        tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
+                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "', "
+                + "'rows-per-second' = '300')");
+        tEnv.executeSql("INSERT INTO h.logs.events /*+ OPTIONS('distribution-mode' = 'hash') */"
+                        + " SELECT id, CONCAT('m', CAST(id AS STRING)), CAST(id % 3 AS STRING) FROM numbers")
+                .await();
+
+        Path table = metastore.resolve("warehouse").resolve("logs.db").resolve("events");
+        List<Long> ids = new ArrayList<>();
+        for (String partition : List.of("bucket=0", "bucket=1", "bucket=2")) {
+            java.util.Set<String> writers = new java.util.TreeSet<>();
+            for (Path file : ParquetFiles.dataFiles(table.resolve(partition))) {
+                String name = file.getFileName().toString();
+                assertThat(name).as("part file %s", file).startsWith("part-");
+                writers.add(name.substring("part-".length(), "part-".length() + 36));
+            }
+            assertThat(writers).as("writers of %s", partition).hasSize(1);
+            for (String id : ParquetFiles.rows(table.resolve(partition), g -> String.valueOf(g.getLong("id", 0)))) {
+                ids.add(Long.parseLong(id));
+            }
+        }
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
+    }
+
     @Test
     void checkpointedWritesCommitPartitionsToTheMetastoreWithSuccessFiles() throws Exception {
         Configuration conf = new Configuration();

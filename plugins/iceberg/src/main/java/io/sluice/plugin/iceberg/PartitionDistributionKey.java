@@ -26,6 +26,8 @@ final class PartitionDistributionKey implements DistributionKey {
     private final RowDataWrapper wrapper;
     private final Type[] types;
     private final DistributionKey encoding;
+    /** The partition values of the row at hand, reused: a key is used by one thread. */
+    private final GenericRowData values;
 
     /**
      * @param rowType the rows the sink writes, of the table's schema
@@ -40,13 +42,13 @@ final class PartitionDistributionKey implements DistributionKey {
             types[i] = partitionType.fields().get(i).type();
         }
         RowType partitionRow = FlinkSchemaUtil.convert(new Schema(partitionType.fields()));
+        this.values = new GenericRowData(types.length);
         this.encoding = DistributionKey.ofColumns(partitionRow, partitionRow.getFieldNames());
     }
 
     @Override
     public byte[] of(RowData row) {
         partition.partition(wrapper.wrap(row));
-        GenericRowData values = new GenericRowData(types.length);
         for (int i = 0; i < types.length; i++) {
             values.setField(i, RowDataUtil.convertConstant(types[i], partition.get(i, Object.class)));
         }

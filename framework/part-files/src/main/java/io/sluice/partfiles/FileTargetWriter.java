@@ -69,6 +69,11 @@ final class FileTargetWriter implements TargetWriter {
     private final PartFileNames names;
     private final long checkInterval;
     private final boolean compaction;
+    /** Rows come grouped by bucket: a bucket's file closes when the next bucket begins. */
+    private final boolean groupedInput;
+    /** The bucket id of the last row, for grouped input. */
+    private String currentBucket;
+
     private final String uid = UUID.randomUUID().toString();
     private final Map<String, Bucket> buckets = new HashMap<>();
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
@@ -98,7 +103,8 @@ final class FileTargetWriter implements TargetWriter {
             RollingPolicy rollingPolicy,
             PartFileNames names,
             long checkInterval,
-            boolean compaction) {
+            boolean compaction,
+            boolean groupedInput) {
         this.basePath = basePath;
         this.locations = locations;
         this.root = new TableRoot(basePath);
@@ -109,6 +115,7 @@ final class FileTargetWriter implements TargetWriter {
         this.names = names;
         this.checkInterval = checkInterval;
         this.compaction = compaction;
+        this.groupedInput = groupedInput;
         this.removesRecoverableState = fsWriter.requiresCleanupOfRecoverableState();
     }
 
@@ -116,6 +123,9 @@ final class FileTargetWriter implements TargetWriter {
     public void write(RowData row, RecordContext context) throws IOException {
         String bucketId = assigner.bucketId(row, context);
         long now = context.currentProcessingTime();
+        if (groupedInput && currentBucket != null && !currentBucket.equals(bucketId)) {
+            closeGroup(currentBucket);
+        }
         Bucket bucket = buckets.get(bucketId);
         if (bucket == null) {
             bucket = new Bucket(bucketId, bucketPath(bucketId), now);
@@ -129,6 +139,18 @@ final class FileTargetWriter implements TargetWriter {
             bucket.open = openPartFile(bucket, now);
         }
         bucket.open.write(row, now);
+        currentBucket = bucketId;
+    }
+
+    /**
+     * The rows of a group's bucket have ended: its file is finished now rather than at the end of
+     * input, so the writer never holds more than one open file (and a format's buffers) at a time.
+     */
+    private void closeGroup(String bucketId) throws IOException {
+        Bucket bucket = buckets.remove(bucketId);
+        if (bucket != null && bucket.open != null) {
+            roll(bucket);
+        }
     }
 
     private PartFile openPartFile(Bucket bucket, long now) throws IOException {

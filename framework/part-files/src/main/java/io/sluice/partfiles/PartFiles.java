@@ -53,6 +53,7 @@ public final class PartFiles {
     private final BucketAssigner assigner;
     private final RollingPolicy rollingPolicy;
     private final long checkIntervalMillis;
+    private final boolean groupedInput;
 
     private PartFiles(Builder b) {
         this.root = b.root;
@@ -66,6 +67,7 @@ public final class PartFiles {
         this.assigner = b.assigner;
         this.rollingPolicy = b.rollingPolicy;
         this.checkIntervalMillis = b.checkIntervalMillis;
+        this.groupedInput = b.groupedInput;
     }
 
     /**
@@ -100,7 +102,8 @@ public final class PartFiles {
                 policy,
                 new PartFileNames(prefix, suffix),
                 checkIntervalMillis,
-                compaction);
+                compaction,
+                groupedInput);
         writer.restore(restoredState);
         return writer;
     }
@@ -179,6 +182,7 @@ public final class PartFiles {
         private BucketAssigner assigner;
         private RollingPolicy rollingPolicy;
         private long checkIntervalMillis = 60_000;
+        private boolean groupedInput;
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -248,6 +252,17 @@ public final class PartFiles {
         /** How often the rolling policy is asked about open files on a timer; one minute by default. */
         public Builder rollingCheckIntervalMillis(long millis) {
             this.checkIntervalMillis = millis;
+            return this;
+        }
+
+        /**
+         * Whether the rows come grouped by bucket ({@link
+         * io.sluice.spi.sink.SinkContext#inputGroupedByPartition()}): a writer then closes a
+         * bucket's file when the next bucket's rows begin, so it has one file open at a time
+         * however many partitions a job writes. Off by default.
+         */
+        public Builder groupedInput(boolean grouped) {
+            this.groupedInput = grouped;
             return this;
         }
 

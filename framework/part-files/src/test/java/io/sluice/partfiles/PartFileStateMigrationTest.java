@@ -317,6 +317,7 @@ class PartFileStateMigrationTest {
                 },
                 new PartFileNames("part", ""),
                 60_000,
+                false,
                 false);
         w.write(row("a old"), at(T0));
         PendingCommit partition = w.prepareCommit(false).get(0);

@@ -127,6 +127,47 @@ class PartFilesTest {
     }
 
     @Test
+    void withGroupedInputABucketsFileClosesWhenTheNextBucketBegins() throws Exception {
+        Path table = tmp.resolve("t");
+        Map<String, Path> locations = Map.of("dt=a", table.resolve("dt=a"), "dt=b", table.resolve("dt=b"));
+        PartFiles engine = hiveLike(table, locations)
+                .rollingPolicy(NEVER)
+                .groupedInput(true)
+                .build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("1", "a"), at(T0));
+            writer.write(row2("2", "a"), at(T0));
+            writer.write(row2("3", "b"), at(T0));
+            // a's file closed when b began; b's stays open (the policy never rolls)
+            List<PendingCommit> closed = writer.prepareCommit(false);
+            assertThat(closed).extracting(PendingCommit::partition).containsExactly("dt=a");
+            commit(committer, 1, closed);
+            // rows that do come back to an earlier bucket get a file of their own there
+            writer.write(row2("4", "a"), at(T0));
+            commit(committer, 2, writer.prepareCommit(true));
+        }
+        assertThat(visible(table).values()).containsExactlyInAnyOrder("1\n2\n", "3\n", "4\n");
+        assertThat(hidden(table)).isEmpty();
+    }
+
+    @Test
+    void withoutGroupedInputEveryBucketKeepsItsFileOpen() throws Exception {
+        Path table = tmp.resolve("t");
+        Map<String, Path> locations = Map.of("dt=a", table.resolve("dt=a"), "dt=b", table.resolve("dt=b"));
+        PartFiles engine = hiveLike(table, locations).rollingPolicy(NEVER).build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("1", "a"), at(T0));
+            writer.write(row2("3", "b"), at(T0));
+            writer.write(row2("4", "a"), at(T0));
+            assertThat(writer.prepareCommit(false)).isEmpty(); // both files still open
+            commit(committer, 2, writer.prepareCommit(true));
+        }
+        assertThat(visible(table).values()).containsExactlyInAnyOrder("1\n4\n", "3\n");
+    }
+
+    @Test
     void aPendingFileSaysWhereItIsPublished() throws Exception {
         Path table = tmp.resolve("t");
         Map<String, Path> locations = Map.of("dt=a", table.resolve("loc-a"), "dt=b", table.resolve("b"));

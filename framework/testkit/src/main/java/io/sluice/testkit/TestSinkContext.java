@@ -37,6 +37,7 @@ public final class TestSinkContext implements SinkContext {
     private final int subtask;
     private final int subtasks;
     private final boolean overwrite;
+    private final boolean inputGroupedByPartition;
     private final boolean offersCompaction;
     private final FileCompactor compactor;
     private final Configuration jobConfiguration;
@@ -51,6 +52,7 @@ public final class TestSinkContext implements SinkContext {
         this.subtask = subtask;
         this.subtasks = subtasks;
         this.overwrite = b.overwrite;
+        this.inputGroupedByPartition = b.inputGroupedByPartition;
         this.offersCompaction = b.offersCompaction || b.compactor != null;
         this.compactor = b.compactor;
         this.jobConfiguration = Configuration.fromMap(b.jobOptions);
@@ -145,6 +147,11 @@ public final class TestSinkContext implements SinkContext {
     }
 
     @Override
+    public boolean inputGroupedByPartition() {
+        return inputGroupedByPartition;
+    }
+
+    @Override
     public ReadableConfig jobConfiguration() {
         return jobConfiguration;
     }
@@ -163,6 +170,7 @@ public final class TestSinkContext implements SinkContext {
         private ExtensionLookup extensions = TestSourceContext.NO_EXTENSIONS;
         private String jobId = "00000000000000000000000000000001";
         private boolean overwrite;
+        private boolean inputGroupedByPartition;
         private boolean offersCompaction;
         private FileCompactor compactor;
         private final Map<String, String> jobOptions = new LinkedHashMap<>();
@@ -181,6 +189,7 @@ public final class TestSinkContext implements SinkContext {
             b.extensions = extensions;
             b.jobId = jobId;
             b.overwrite = overwrite;
+            b.inputGroupedByPartition = inputGroupedByPartition;
             b.offersCompaction = offersCompaction;
             b.compactor = compactor;
             b.jobOptions.putAll(jobOptions);
@@ -263,6 +272,12 @@ public final class TestSinkContext implements SinkContext {
 
         public Builder overwrite(boolean replace) {
             this.overwrite = replace;
+            return this;
+        }
+
+        /** Rows come grouped by partition, as a BATCH SQL job's whose planner sorted them. */
+        public Builder inputGroupedByPartition(boolean grouped) {
+            this.inputGroupedByPartition = grouped;
             return this;
         }
 

@@ -34,6 +34,8 @@ public final class SinkDescriptor implements Serializable {
     private final ArrayList<String> primaryKey;
     private final boolean overwrite;
     private final LinkedHashMap<String, String> jobConfiguration;
+    /** Whether the planner sorted the rows by partition for the target (BATCH SQL only). */
+    private final boolean partitionGrouped;
 
     SinkDescriptor(
             String target,
@@ -45,6 +47,30 @@ public final class SinkDescriptor implements Serializable {
             List<String> primaryKey,
             boolean overwrite,
             Map<String, String> jobConfiguration) {
+        this(
+                target,
+                pluginId,
+                options,
+                rowType,
+                partitionKeys,
+                pluginSettings,
+                primaryKey,
+                overwrite,
+                jobConfiguration,
+                false);
+    }
+
+    private SinkDescriptor(
+            String target,
+            String pluginId,
+            Map<String, String> options,
+            RowType rowType,
+            List<String> partitionKeys,
+            PluginSettings pluginSettings,
+            List<String> primaryKey,
+            boolean overwrite,
+            Map<String, String> jobConfiguration,
+            boolean partitionGrouped) {
         this.target = Objects.requireNonNull(target);
         this.pluginId = Objects.requireNonNull(pluginId);
         this.options = new LinkedHashMap<>(options);
@@ -54,6 +80,7 @@ public final class SinkDescriptor implements Serializable {
         this.primaryKey = new ArrayList<>(primaryKey);
         this.overwrite = overwrite;
         this.jobConfiguration = new LinkedHashMap<>(jobConfiguration);
+        this.partitionGrouped = partitionGrouped;
     }
 
     /**
@@ -95,7 +122,8 @@ public final class SinkDescriptor implements Serializable {
                 pluginSettings,
                 primaryKey,
                 overwrite,
-                jobConfiguration);
+                jobConfiguration,
+                partitionGrouped);
     }
 
     /**
@@ -113,7 +141,31 @@ public final class SinkDescriptor implements Serializable {
                 pluginSettings,
                 primaryKey,
                 overwrite,
-                configuration);
+                configuration,
+                partitionGrouped);
+    }
+
+    /**
+     * This sink, with its rows grouped by partition or not: the planner sorts them when the target
+     * asks for it ({@link io.sluice.spi.sink.TargetFactory#requiresPartitionGrouping}).
+     */
+    public SinkDescriptor withPartitionGrouping(boolean grouped) {
+        return new SinkDescriptor(
+                target,
+                pluginId,
+                options,
+                rowType,
+                partitionKeys,
+                pluginSettings,
+                primaryKey,
+                overwrite,
+                jobConfiguration,
+                grouped);
+    }
+
+    /** Whether the rows reach the writers grouped by partition. */
+    public boolean partitionGrouped() {
+        return partitionGrouped;
     }
 
     /** The job's or session's configuration, as planned. */

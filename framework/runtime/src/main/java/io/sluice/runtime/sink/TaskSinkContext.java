@@ -131,6 +131,11 @@ public final class TaskSinkContext implements SinkContext {
     }
 
     @Override
+    public boolean inputGroupedByPartition() {
+        return descriptor.partitionGrouped();
+    }
+
+    @Override
     public ReadableConfig jobConfiguration() {
         return Configuration.fromMap(descriptor.jobConfiguration());
     }

@@ -31,6 +31,8 @@ final class SluiceDynamicTableSink
     private final SinkDescriptor descriptor;
     private final LinkedHashMap<String, String> staticPartition = new LinkedHashMap<>();
     private boolean overwrite;
+    /** Whether the planner sorts the rows by the dynamic partition columns (BATCH, the target asks). */
+    private boolean partitionGrouping;
     /** The target's answer, asked once: for a table target it means loading the table. */
     private Boolean acceptsChanges;
 
@@ -77,7 +79,7 @@ final class SluiceDynamicTableSink
             throw new ValidationException("INSERT OVERWRITE of target '" + descriptor.target()
                     + "' is not supported in STREAMING mode: run it as a BATCH job");
         }
-        SinkDescriptor planned = descriptor.withOverwrite(overwrite);
+        SinkDescriptor planned = descriptor.withOverwrite(overwrite).withPartitionGrouping(partitionGrouping);
         if (overwrite) {
             try {
                 SinkValidation.validate(planned); // the target checks overwrite against its other options
@@ -103,6 +105,18 @@ final class SluiceDynamicTableSink
         return false;
     }
 
+    /**
+     * Asked by the planner of a BATCH job only ({@code supportsGrouping}): the target decides
+     * (the Hive target: {@code table.exec.hive.sink.sort-by-dynamic-partition.enable}).
+     */
+    @Override
+    public boolean requiresPartitionGrouping(boolean supportsGrouping) {
+        partitionGrouping = supportsGrouping
+                && !descriptor.partitionKeys().isEmpty()
+                && descriptor.targetFactory().requiresPartitionGrouping(SinkValidation.clientContext(descriptor));
+        return partitionGrouping;
+    }
+
     @Override
     public void applyStaticPartition(Map<String, String> partition) {
         staticPartition.putAll(partition);
@@ -113,6 +127,7 @@ final class SluiceDynamicTableSink
         SluiceDynamicTableSink copy = new SluiceDynamicTableSink(descriptor);
         copy.staticPartition.putAll(staticPartition);
         copy.overwrite = overwrite;
+        copy.partitionGrouping = partitionGrouping;
         copy.acceptsChanges = acceptsChanges;
         return copy;
     }

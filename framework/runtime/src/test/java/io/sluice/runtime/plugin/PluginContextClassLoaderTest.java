@@ -376,6 +376,8 @@ class PluginContextClassLoaderTest {
                                         "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext c) {",
                                         "    " + probe("TargetFactory.distributionModes")
                                                 + " return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class); }",
+                                        "  public boolean requiresPartitionGrouping(SinkContext c) { "
+                                                + probe("TargetFactory.requiresPartitionGrouping") + " return true; }",
                                         "  public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext c) {",
                                         "    " + probe("TargetFactory.tableDistributionMode")
                                                 + " return java.util.Optional.empty(); }",

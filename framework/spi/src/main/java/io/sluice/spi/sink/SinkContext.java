@@ -78,6 +78,19 @@ public interface SinkContext {
     }
 
     /**
+     * Whether the rows come grouped by partition: a bounded SQL job whose planner sorted them by the
+     * dynamic partition columns because the target asked ({@link
+     * TargetFactory#requiresPartitionGrouping}). A writer may then close a partition's file as soon
+     * as the next partition's rows begin.
+     *
+     * @since 2.1.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean inputGroupedByPartition() {
+        return false;
+    }
+
+    /**
      * The configuration of the job or SQL session that planned the sink: where upstream connectors
      * look for a write option between the table's own options and the table's properties.
      */

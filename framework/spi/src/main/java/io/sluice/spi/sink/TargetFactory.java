@@ -90,6 +90,20 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
+     * Whether a bounded SQL job should hand this sink's writers their rows grouped by the dynamic
+     * partition columns: the planner then sorts them (and shuffles them by those columns) before
+     * the sink, as for upstream's Hive sink, so that a writer has one partition's file open at a
+     * time ({@link SinkContext#inputGroupedByPartition()}). Asked on the client, for a partitioned
+     * sink in BATCH mode only; never for a DataStream job, whose rows come as they are.
+     *
+     * @since 2.1.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean requiresPartitionGrouping(SinkContext context) {
+        return false;
+    }
+
+    /**
      * The distribution modes this sink may write with (the table and the options decide: Iceberg
      * allows RANGE only with a sort order or partition spec). The framework rejects a mode the
      * target does not list, naming the ones it does. Asked on the client. By default {@link

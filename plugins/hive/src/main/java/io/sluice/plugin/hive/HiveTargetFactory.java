@@ -67,6 +67,16 @@ public final class HiveTargetFactory implements TargetFactory {
                 io.sluice.spi.distribution.DistributionMode.NONE, io.sluice.spi.distribution.DistributionMode.HASH);
     }
 
+    /**
+     * {@code table.exec.hive.sink.sort-by-dynamic-partition.enable} (default true), as upstream:
+     * the planner sorts a BATCH job's rows by the dynamic partition columns, and each writer
+     * closes a partition's file when the next partition begins.
+     */
+    @Override
+    public boolean requiresPartitionGrouping(SinkContext context) {
+        return HiveTargetOptions.sortByDynamicPartition(context);
+    }
+
     @Override
     public boolean supportsCompaction() {
         return false; // not yet: the framework then rejects the compaction options
@@ -88,6 +98,7 @@ public final class HiveTargetFactory implements TargetFactory {
                     table.format().equals("text"));
         }
         new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys());
+        HiveTargetOptions.sortByDynamicPartition(context);
     }
 
     @Override
@@ -98,6 +109,7 @@ public final class HiveTargetFactory implements TargetFactory {
                 .bucketAssigner(new HivePartitionBucketAssigner(fileRowType(context, table), context.partitionKeys()))
                 .rollingPolicy(new FileSizeRollingPolicy(
                         context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
+                .groupedInput(context.inputGroupedByPartition())
                 .build()
                 .createWriter(restoredState);
         if (!serde) {

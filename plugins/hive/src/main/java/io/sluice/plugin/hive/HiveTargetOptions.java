@@ -23,7 +23,28 @@ final class HiveTargetOptions {
     static final ConfigOption<String> CATALOG_TABLE =
             ConfigOptions.key("catalog-table").stringType().noDefaultValue().withDescription("The Hive table");
 
+    /**
+     * Job configuration, as upstream: in BATCH the planner sorts the rows by the dynamic partition
+     * columns before the writers, which then have one partition's file open at a time; with
+     * {@code false} a writer keeps a file open for every partition it has rows for until the end.
+     */
+    static final ConfigOption<Boolean> SORT_BY_DYNAMIC_PARTITION = ConfigOptions.key(
+                    "table.exec.hive.sink.sort-by-dynamic-partition.enable")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("BATCH: sort the rows by the dynamic partition columns before the writers");
+
     private HiveTargetOptions() {}
+
+    /** {@link #SORT_BY_DYNAMIC_PARTITION}, named in the error if it is no boolean. */
+    static boolean sortByDynamicPartition(io.sluice.spi.sink.SinkContext context) {
+        try {
+            return context.jobConfiguration().get(SORT_BY_DYNAMIC_PARTITION);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Invalid '" + SORT_BY_DYNAMIC_PARTITION.key() + "': " + e.getMessage() + " (true or false)", e);
+        }
+    }
 
     static ObjectPath tablePath(Map<String, String> options) {
         String db = options.get(CATALOG_DATABASE.key());

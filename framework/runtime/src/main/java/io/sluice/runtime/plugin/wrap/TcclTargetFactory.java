@@ -57,6 +57,13 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public boolean requiresPartitionGrouping(SinkContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.requiresPartitionGrouping(context);
+        }
+    }
+
+    @Override
     public java.util.Optional<DistributionMode> tableDistributionMode(SinkContext context) {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.tableDistributionMode(context);

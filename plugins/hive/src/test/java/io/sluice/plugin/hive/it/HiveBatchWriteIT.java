@@ -136,6 +136,107 @@ class HiveBatchWriteIT {
         assertThat(orcRows(table.resolve("dt=y"))).containsExactly("2|b|2.5");
     }
 
+    /**
+     * The page's static, dynamic and mixed partition inserts, with {@code
+     * table.exec.hive.sink.sort-by-dynamic-partition.enable} at its default: the planner sorts by
+     * the dynamic partition columns (locally, as upstream: no shuffle unless {@code
+     * sink.shuffle-by-partition.enable}), and each writer closes a partition's file when the next
+     * partition begins ({@code PartFilesTest} shows the closing); with the option off there is no sort.
+     */
+    @Test
+    void theDynamicPartitionColumnsAreSortedBeforeTheWritersUnlessSwitchedOff() throws Exception {
+        Path metastore = tmp.resolve("sorted-metastore");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "2");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("USE CATALOG h");
+        tEnv.executeSql("CREATE DATABASE db");
+        tEnv.executeSql("USE db");
+        tEnv.executeSql("CREATE TABLE myparttable (name STRING, age INT, my_type STRING, my_date STRING)"
+                + " PARTITIONED BY (my_type, my_date) WITH ('hive.storage.file-format' = 'parquet')");
+        Path table = metastore.resolve("warehouse").resolve("db.db").resolve("myparttable");
+
+        // the page's three statements, as written
+        tEnv.executeSql(
+                        "INSERT OVERWRITE myparttable PARTITION (my_type='type_1', my_date='2019-08-08') SELECT 'Tom', 25")
+                .await();
+        tEnv.executeSql("INSERT OVERWRITE myparttable SELECT 'Tom', 25, 'type_1', '2019-08-08'")
+                .await();
+        tEnv.executeSql("INSERT OVERWRITE myparttable PARTITION (my_type='type_1') SELECT 'Tom', 25, '2019-08-08'")
+                .await();
+        assertThat(people(table.resolve("my_type=type_1/my_date=2019-08-08"))).containsExactly("Tom|25");
+
+        // 60 rows of 6 partitions, each partition's rows spread over the whole input
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            values.append(i == 0 ? "" : ", ")
+                    .append("('p")
+                    .append(i)
+                    .append("', ")
+                    .append(age(i))
+                    .append(", 'type_")
+                    .append(i % 2)
+                    .append("', '2026-12-0")
+                    .append(1 + i % 3)
+                    .append("')");
+        }
+        String insert = "INSERT INTO myparttable SELECT * FROM (VALUES " + values + ") AS v(name, age, t, d)";
+        assertThat(tEnv.explainSql(insert)).contains("Sort(orderBy=[t ASC, d ASC])");
+        tEnv.executeSql(insert).await();
+        for (int type = 0; type < 2; type++) {
+            for (int day = 1; day <= 3; day++) {
+                Path partition = table.resolve("my_type=type_" + type + "/my_date=2026-12-0" + day);
+                java.util.List<String> expected = new java.util.ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    if (i % 2 == type && 1 + i % 3 == day) {
+                        expected.add("p" + i + "|" + age(i));
+                    }
+                }
+                assertThat(people(partition)).containsExactlyInAnyOrderElementsOf(expected);
+                // the writer closes a partition's file when the next partition begins: one file per
+                // sorted run it gets (the planner's sort reached the writer here as up to two runs)
+                assertThat(ParquetFiles.dataFiles(partition))
+                        .as(partition.toString())
+                        .hasSizeBetween(1, 2);
+            }
+        }
+
+        tEnv.getConfig().set("table.exec.hive.sink.sort-by-dynamic-partition.enable", "false");
+        String unsorted = insert.replace("'2026-12-0", "'2026-11-0");
+        assertThat(tEnv.explainSql(unsorted)).doesNotContain("Sort(orderBy=[");
+        tEnv.executeSql(unsorted).await();
+        int files = 0;
+        int rows = 0;
+        for (int type = 0; type < 2; type++) {
+            for (int day = 1; day <= 3; day++) {
+                Path partition = table.resolve("my_type=type_" + type + "/my_date=2026-11-0" + day);
+                files += ParquetFiles.dataFiles(partition).size();
+                rows += people(partition).size();
+            }
+        }
+        assertThat(rows).isEqualTo(60);
+        assertThat(files).isBetween(6, 12);
+
+        tEnv.getConfig().set("table.exec.hive.sink.sort-by-dynamic-partition.enable", "maybe");
+        assertThat(catchThrowable(() -> tEnv.executeSql(insert).await()))
+                .hasStackTraceContaining("table.exec.hive.sink.sort-by-dynamic-partition.enable")
+                .hasStackTraceContaining("maybe");
+    }
+
+    /**
+     * No column of the rows may be in order: the planner takes sorted VALUES as already ordered
+     * and then sorts nothing, as it does for any input with an order of its own.
+     */
+    private static int age(int i) {
+        return (i * 7) % 60;
+    }
+
+    private static List<String> people(Path dir) throws IOException {
+        return ParquetFiles.rows(dir, g -> g.getString("name", 0) + "|" + g.getInteger("age", 0));
+    }
+
     /** The rows of a directory's ORC files, read by ORC's own reader; the schema holds no partition column. */
     private static List<String> orcRows(Path dir) throws IOException {
         List<String> rows = new java.util.ArrayList<>();

@@ -85,7 +85,7 @@ public final class HiveTargetFactory implements TargetFactory {
     @Override
     public void validate(SinkContext context) {
         HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
-        if (!table.partitionKeys.equals(context.partitionKeys())) {
+        if (!table.partitionKeys.equals(partitionKeys(context, table))) {
             throw new IllegalArgumentException("Hive table " + table.path.getFullName() + " is partitioned by "
                     + table.partitionKeys + ", the sink by " + context.partitionKeys());
         }
@@ -94,10 +94,10 @@ public final class HiveTargetFactory implements TargetFactory {
         if (HiveTableInfo.SERDE_FORMATS.contains(table.format())) {
             SerDeRecords.of(
                     table,
-                    SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()),
+                    SerDeRecordWriter.fileType(context.rowType(), partitionKeys(context, table)),
                     table.format().equals("text"));
         }
-        new HivePartitionBucketAssigner(context.rowType(), context.partitionKeys());
+        new HivePartitionBucketAssigner(context.rowType(), partitionKeys(context, table));
         HiveTargetOptions.sortByDynamicPartition(context);
     }
 
@@ -106,7 +106,8 @@ public final class HiveTargetFactory implements TargetFactory {
         HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
         boolean serde = HiveTableInfo.SERDE_FORMATS.contains(table.format());
         TargetWriter files = partFiles(context, table)
-                .bucketAssigner(new HivePartitionBucketAssigner(fileRowType(context, table), context.partitionKeys()))
+                .bucketAssigner(
+                        new HivePartitionBucketAssigner(fileRowType(context, table), partitionKeys(context, table)))
                 .rollingPolicy(new FileSizeRollingPolicy(
                         context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
                 .groupedInput(context.inputGroupedByPartition())
@@ -117,9 +118,18 @@ public final class HiveTargetFactory implements TargetFactory {
         }
         SerDeRecords records = SerDeRecords.of(
                 table,
-                SerDeRecordWriter.fileType(context.rowType(), context.partitionKeys()),
+                SerDeRecordWriter.fileType(context.rowType(), partitionKeys(context, table)),
                 table.format().equals("text"));
-        return new SerDeRecordWriter(files, records, context.rowType(), context.partitionKeys());
+        return new SerDeRecordWriter(files, records, context.rowType(), partitionKeys(context, table));
+    }
+
+    /**
+     * The partition columns: the sink's, which a SQL table of a hive catalog always names, or for
+     * a sink that names none (a DataStream job's {@code TableSinkBuilder}) the Hive table's own.
+     * A sink naming others is refused in {@link #validate}.
+     */
+    static List<String> partitionKeys(SinkContext context, HiveTableInfo table) {
+        return context.partitionKeys().isEmpty() ? table.partitionKeys : context.partitionKeys();
     }
 
     /**
@@ -128,7 +138,7 @@ public final class HiveTargetFactory implements TargetFactory {
      */
     private static org.apache.flink.table.types.logical.RowType fileRowType(SinkContext context, HiveTableInfo table) {
         return HiveTableInfo.SERDE_FORMATS.contains(table.format())
-                ? SerDeRecordWriter.recordType(context.rowType(), context.partitionKeys())
+                ? SerDeRecordWriter.recordType(context.rowType(), partitionKeys(context, table))
                 : context.rowType();
     }
 
@@ -158,7 +168,7 @@ public final class HiveTargetFactory implements TargetFactory {
             options.putAll(compression(table, format));
         }
         PartWriters writers = PartWriters.create(
-                context.extensions(), format, fileRowType(context, table), options, context.partitionKeys());
+                context.extensions(), format, fileRowType(context, table), options, partitionKeys(context, table));
         if (HiveWriterChoice.mapred(context, format)) {
             return writers.withBulkWriter(new HiveMapredWriterFactory(table, writers.fileType()));
         }

@@ -119,6 +119,7 @@ final class SluiceDynamicTableSink
 
     @Override
     public void applyStaticPartition(Map<String, String> partition) {
+        StaticPartitionValues.check(descriptor.rowType(), partition);
         staticPartition.putAll(partition);
     }
 

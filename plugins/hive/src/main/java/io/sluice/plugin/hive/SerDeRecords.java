@@ -85,11 +85,20 @@ final class SerDeRecords {
                     .getConstructor()
                     .newInstance();
             if (!(instance instanceof Serializer) || !(instance instanceof Deserializer)) {
-                throw new IllegalArgumentException("it is no SerDe (Serializer and Deserializer)");
+                throw new SerDeMismatch("its SerDe " + info.serde + " is no SerDe (Serializer and Deserializer)");
             }
             ReflectionUtils.setConf(instance, conf);
             SerDeUtils.initializeSerDe((Deserializer) instance, conf, info.serdeProperties, null);
             this.serializer = (Serializer) instance;
+            Class<?> records = serializer.getSerializedClass();
+            if (records == null
+                    || !(Text.class.isAssignableFrom(records) || BytesWritable.class.isAssignableFrom(records))) {
+                // e.g. ParquetHiveSerDe or OrcSerde named for a text table: caught before the job starts
+                throw new SerDeMismatch("its SerDe " + info.serde + " writes "
+                        + (records == null ? "no declared" : records.getName())
+                        + " records, but a " + info.format() + " table holds Text records: name a text SerDe"
+                        + " (such as LazySimpleSerDe or OpenCSVSerde), or store the table as the format of its SerDe");
+            }
             HiveShim shim = HiveShimLoader.loadHiveShim(HiveShimLoader.getHiveVersion());
             int n = fileType.getFieldCount();
             List<ObjectInspector> inspectors = new ArrayList<>(n);
@@ -104,6 +113,8 @@ final class SerDeRecords {
             }
             this.inspector =
                     ObjectInspectorFactory.getStandardStructObjectInspector(fileType.getFieldNames(), inspectors);
+        } catch (SerDeMismatch e) {
+            throw new IllegalArgumentException("Hive table " + table + ": " + e.getMessage(), e);
         } catch (Exception e) {
             throw new IllegalArgumentException(
                     "Hive table " + table + ": its SerDe " + info.serde + " cannot write rows of " + fileType + ": "
@@ -281,5 +292,14 @@ final class SerDeRecords {
             }
         }
         return out.toString();
+    }
+
+    /** The table names a class that cannot write its records, told apart from the SerDe's own errors. */
+    private static final class SerDeMismatch extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        SerDeMismatch(String message) {
+            super(message);
+        }
     }
 }

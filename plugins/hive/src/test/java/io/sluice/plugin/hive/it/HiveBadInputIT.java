@@ -184,6 +184,58 @@ class HiveBadInputIT {
                 .satisfies(e -> assertThat(messages(e)).contains("OVERWRITE").contains("BATCH"));
     }
 
+    @Test
+    void anUnknownMetastoreModeIsNamed() {
+        assertThatThrownBy(() -> batch.executeSql("CREATE CATALOG bogus WITH ('type' = 'sluice', 'target' = 'hive', "
+                        + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', 'metastore' = 'in-the-cloud')"))
+                .satisfies(e -> assertThat(messages(e)).contains("metastore").contains("in-the-cloud"));
+    }
+
+    @Test
+    void aPartitionColumnMissingFromTheQueryIsNamed() {
+        assertThatThrownBy(() -> batch.executeSql("INSERT INTO h.db.t SELECT CAST(4 AS BIGINT), 'four'")
+                        .await())
+                .satisfies(e -> assertThat(messages(e)).contains("h.db.t").contains("dt"));
+    }
+
+    @Test
+    void aStaticPartitionValueOfTheWrongTypeIsNamed() throws Exception {
+        batch.executeSql("CREATE TABLE h.db.by_year (id BIGINT, yr INT) PARTITIONED BY (yr)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+        try {
+            assertThatThrownBy(() -> batch.executeSql(
+                                    "INSERT INTO h.db.by_year PARTITION (yr = 'twenty') SELECT CAST(6 AS BIGINT)")
+                            .await())
+                    .satisfies(e -> assertThat(messages(e)).contains("yr").contains("twenty"));
+            assertThat(metastore.resolve("warehouse/db.db/by_year")).satisfies(HiveBadInputIT::hasNoDataFiles);
+        } finally {
+            batch.executeSql("DROP TABLE h.db.by_year");
+        }
+    }
+
+    @Test
+    void anUnknownOptionIsNamed() {
+        assertThatThrownBy(() -> batch.executeSql("INSERT INTO h.db.t /*+ OPTIONS('sink.no-such-option' = 'x') */"
+                                + " VALUES (7, 'seven', 'a')")
+                        .await())
+                .satisfies(e -> assertThat(messages(e)).contains("sink.no-such-option"));
+    }
+
+    @Test
+    void aSerDeThatDoesNotMatchTheStorageFormatIsNamed() throws Exception {
+        batch.executeSql("CREATE TABLE h.db.mixed (id BIGINT, msg STRING, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'textfile',"
+                + " 'hive.serde.lib.class.name' = 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe')");
+        try {
+            assertThatThrownBy(() -> batch.executeSql("INSERT INTO h.db.mixed VALUES (8, 'eight', 'a')")
+                            .await())
+                    .satisfies(e -> assertThat(messages(e)).contains("db.mixed").contains("ParquetHiveSerDe"));
+            assertThat(metastore.resolve("warehouse/db.db/mixed")).satisfies(HiveBadInputIT::hasNoDataFiles);
+        } finally {
+            batch.executeSql("DROP TABLE h.db.mixed");
+        }
+    }
+
     private static void hasNoDataFiles(Path table) {
         if (!Files.exists(table)) {
             return;

@@ -8,6 +8,8 @@ import org.apache.flink.table.catalog.Catalog;
 import org.pf4j.Extension;
 
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,5 +35,33 @@ public final class HiveTargetCatalogFactory implements TargetCatalogFactory {
     @Override
     public Catalog createCatalog(CatalogContext context) {
         return HiveCatalogs.create(context.name(), context.options());
+    }
+
+    /**
+     * The key families of Flink's connector options that a Hive table's properties ({@code
+     * TBLPROPERTIES}, or {@code WITH} in the default dialect) may hold, as upstream reads them:
+     * the partition commit, rolling, compaction, distribution and streaming-source options. The
+     * table's other properties are Hive's own (statistics, {@code transient_lastDdlTime}, SerDe
+     * and storage keys), which the target reads from the table itself.
+     */
+    static final List<String> CONNECTOR_OPTION_FAMILIES = List.of(
+            "sink.", "partition.", "auto-compaction", "compaction.", "distribution", "streaming-source.", "lookup.");
+
+    /**
+     * The catalog's options, and the table's properties of {@link #CONNECTOR_OPTION_FAMILIES}: the
+     * page's {@code TBLPROPERTIES ('sink.partition-commit.policy.kind' = 'metastore,success-file', ...)}
+     * configure the sink as upstream's do. A hint's options override them, as Flink merges hints
+     * over a table's options.
+     */
+    @Override
+    public Map<String, String> tableOptions(
+            CatalogContext context, org.apache.flink.table.catalog.ObjectPath table, Map<String, String> properties) {
+        Map<String, String> options = TargetCatalogFactory.super.tableOptions(context, table, properties);
+        properties.forEach((key, value) -> {
+            if (CONNECTOR_OPTION_FAMILIES.stream().anyMatch(key::startsWith)) {
+                options.put(key, value);
+            }
+        });
+        return options;
     }
 }

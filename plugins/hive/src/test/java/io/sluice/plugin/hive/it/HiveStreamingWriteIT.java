@@ -89,6 +89,75 @@ class HiveStreamingWriteIT {
                         LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
     }
 
+    /**
+     * The page's two streaming examples in the default dialect: the Hive dialect's {@code STORED AS
+     * parquet TBLPROPERTIES (...)} as table options, read by the sink from the table (no hint), a
+     * partition-time trigger with a delay, on a TIMESTAMP watermark and on a TIMESTAMP_LTZ one
+     * with {@code sink.partition-commit.watermark-time-zone} 'Asia/Shanghai'. The bounded input's
+     * final watermark commits every partition: each is in the metastore with its success file.
+     */
+    @Test
+    void thePagesStreamingExamplesRunWithTheirTablePropertiesAsOptions() throws Exception {
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", "300 ms");
+        conf.setString("restart-strategy.type", "none");
+        conf.setString("parallelism.default", "2");
+        conf.setString("table.local-time-zone", "Asia/Shanghai");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
+        Path metastore = tmp.resolve("metastore-page");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.page");
+        for (String zone : List.of("", "'sink.partition-commit.watermark-time-zone'='Asia/Shanghai',")) {
+            String name = zone.isEmpty() ? "hive_table" : "hive_table_ltz";
+            tEnv.executeSql(
+                    "CREATE TABLE h.page." + name + " (user_id STRING, order_amount DOUBLE, dt STRING, hr STRING)"
+                            + " PARTITIONED BY (dt, hr) WITH ('hive.storage.file-format' = 'parquet',"
+                            + " 'partition.time-extractor.timestamp-pattern'='$dt $hr:00:00',"
+                            + " 'sink.partition-commit.trigger'='partition-time',"
+                            + " 'sink.partition-commit.delay'='1 h', " + zone
+                            + " 'sink.partition-commit.policy.kind'='metastore,success-file')");
+        }
+        // the page's kafka_table: 3 hours of orders from 2020-05-20 11:00, one every 36 s
+        tEnv.executeSql("CREATE TEMPORARY TABLE seq (n BIGINT) WITH ('connector' = 'datagen',"
+                + " 'fields.n.kind' = 'sequence', 'fields.n.start' = '0', 'fields.n.end' = '299',"
+                + " 'rows-per-second' = '300')");
+        tEnv.executeSql("CREATE TEMPORARY VIEW kafka_table AS SELECT CONCAT('u', CAST(n AS STRING)) AS user_id,"
+                + " CAST(n AS DOUBLE) AS order_amount,"
+                + " TO_TIMESTAMP(FROM_UNIXTIME(1589972400 + n * 36, 'yyyy-MM-dd HH:mm:ss')) AS log_ts,"
+                + " TO_TIMESTAMP_LTZ((1589972400 + n * 36) * 1000, 3) AS ts_ltz FROM seq");
+        org.apache.flink.table.api.StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO h.page.hive_table SELECT user_id, order_amount,"
+                + " DATE_FORMAT(log_ts, 'yyyy-MM-dd'), DATE_FORMAT(log_ts, 'HH') FROM kafka_table");
+        set.addInsertSql("INSERT INTO h.page.hive_table_ltz SELECT user_id, order_amount,"
+                + " DATE_FORMAT(ts_ltz, 'yyyy-MM-dd'), DATE_FORMAT(ts_ltz, 'HH') FROM kafka_table");
+        set.execute().await();
+
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            // FROM_UNIXTIME and DATE_FORMAT of the LTZ column both speak the session's zone
+            for (String name : List.of("hive_table", "hive_table_ltz")) {
+                List<String> partitions = probe.partitionNames("page", name);
+                assertThat(partitions)
+                        .as(name)
+                        .containsExactlyInAnyOrder("dt=2020-05-20/hr=19", "dt=2020-05-20/hr=20", "dt=2020-05-20/hr=21");
+                int rows = 0;
+                for (String partition : partitions) {
+                    Path dir = Paths.get(URI.create(probe.partitionLocation("page", name, partition)));
+                    assertThat(dir.resolve("_SUCCESS"))
+                            .as(name + " " + partition)
+                            .isRegularFile();
+                    rows += ParquetFiles.rows(dir, g -> g.getString("user_id", 0))
+                            .size();
+                }
+                assertThat(rows).as(name).isEqualTo(300);
+            }
+        }
+    }
+
     @Test
     void checkpointedWritesCommitPartitionsToTheMetastoreWithSuccessFiles() throws Exception {
         Configuration conf = new Configuration();

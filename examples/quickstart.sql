@@ -1,5 +1,6 @@
 -- Sluice quickstart: generate 5000 orders with Flink's built-in 'datagen' connector and write
--- them twice through Sluice's filesystem target, as partitioned Parquet and as plain CSV.
+-- them twice through Sluice's filesystem target, as partitioned Parquet and as plain CSV, then
+-- once more through the hive target into a partitioned Hive table on an embedded metastore.
 --
 --   bin/sluice sql -f examples/quickstart.sql
 --

@@ -123,7 +123,7 @@ class SluiceCliIT {
     }
 
     @Test
-    void theQuickstartWritesPartitionedParquetWithSuccessFilesAndCsv() throws Exception {
+    void theQuickstartWritesPartitionedParquetWithSuccessFilesCsvAndAHiveTable() throws Exception {
         Path out = tmp.resolve("quickstart");
         String example =
                 new String(Files.readAllBytes(dist.resolve("examples/quickstart.sql")), StandardCharsets.UTF_8);
@@ -164,6 +164,19 @@ class SluiceCliIT {
                 .containsEntry("dt=2024-06-01", 1666L)
                 .containsEntry("dt=2024-06-02", 1667L)
                 .containsEntry("dt=2024-06-03", 1667L);
+
+        // Hive: the metastore lists the three partitions, whose Parquet files (Hive's writer) hold 5000 records
+        assertThat(run.stdout).containsPattern("\\|\\s+dt=2024-06-01 \\|").containsPattern("\\|\\s+dt=2024-06-03 \\|");
+        Path hive = out.resolve("hive-metastore/warehouse/shop.db/orders");
+        Map<String, Long> hiveRecords = new TreeMap<>();
+        for (String partition : names(hive)) {
+            long records = 0;
+            for (Path part : visibleFiles(hive.resolve(partition))) {
+                records += parquetRecords(part);
+            }
+            hiveRecords.put(partition, records);
+        }
+        assertThat(hiveRecords).isEqualTo(recordsPerPartition);
 
         // CSV: 5000 lines, each order id once
         List<String> lines = visibleFiles(out.resolve("orders_csv")).stream()

@@ -59,6 +59,8 @@ final class HiveTableInfo {
     final Map<String, String> hiveSettings;
     /** The catalog's Hive configuration, for a metastore client of its own. */
     final org.apache.hadoop.hive.conf.HiveConf hiveConf;
+    /** Every column of the table in Flink's types, the partition columns last, as Hive orders them. */
+    final org.apache.flink.table.types.logical.RowType columns;
 
     private HiveTableInfo(
             ObjectPath path,
@@ -71,7 +73,8 @@ final class HiveTableInfo {
             Properties serdeProperties,
             boolean compressOutput,
             Map<String, String> hiveSettings,
-            org.apache.hadoop.hive.conf.HiveConf hiveConf) {
+            org.apache.hadoop.hive.conf.HiveConf hiveConf,
+            org.apache.flink.table.types.logical.RowType columns) {
         this.path = path;
         this.location = location;
         this.inputFormat = inputFormat;
@@ -83,6 +86,23 @@ final class HiveTableInfo {
         this.compressOutput = compressOutput;
         this.hiveSettings = hiveSettings;
         this.hiveConf = hiveConf;
+        this.columns = columns;
+    }
+
+    private static org.apache.flink.table.types.logical.RowType columns(Table table) {
+        List<String> names = new ArrayList<>();
+        List<org.apache.flink.table.types.logical.LogicalType> types = new ArrayList<>();
+        List<FieldSchema> fields = new ArrayList<>(table.getSd().getCols());
+        fields.addAll(table.getPartitionKeys());
+        for (FieldSchema field : fields) {
+            names.add(field.getName());
+            types.add(org.apache.flink.table.catalog.hive.util.HiveTypeUtil.toFlinkType(
+                            org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils.getTypeInfoFromTypeString(
+                                    field.getType()))
+                    .getLogicalType());
+        }
+        return org.apache.flink.table.types.logical.RowType.of(
+                types.toArray(new org.apache.flink.table.types.logical.LogicalType[0]), names.toArray(new String[0]));
     }
 
     /** Reads the table of the target's {@code catalog-database} and {@code catalog-table}. */
@@ -132,7 +152,8 @@ final class HiveTableInfo {
                     org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(table),
                     Boolean.parseBoolean(settings.getOrDefault(COMPRESS_OUTPUT, "false")),
                     Collections.unmodifiableMap(settings),
-                    new org.apache.hadoop.hive.conf.HiveConf(catalog.getHiveConf()));
+                    new org.apache.hadoop.hive.conf.HiveConf(catalog.getHiveConf()),
+                    columns(table));
         } catch (TableNotExistException e) {
             throw new IllegalArgumentException(
                     "Hive table " + path.getFullName() + " does not exist: the hive target"

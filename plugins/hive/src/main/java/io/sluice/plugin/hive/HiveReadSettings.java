@@ -1,0 +1,56 @@
+package io.sluice.plugin.hive;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connectors.hive.HiveOptions;
+import org.apache.hadoop.mapred.JobConf;
+
+/**
+ * Upstream's read options of the job configuration (split sizing and the threads that list
+ * partitions and size them, names and defaults of {@link HiveOptions}), put into the {@link
+ * JobConf} where upstream's {@code HiveSourceFileEnumerator} looks for them, as upstream's source
+ * builder does. A value that is not valid is refused naming the option.
+ */
+final class HiveReadSettings {
+
+    private HiveReadSettings() {}
+
+    static JobConf jobConf(org.apache.hadoop.hive.conf.HiveConf hiveConf, ReadableConfig job) {
+        JobConf conf = new JobConf(hiveConf);
+        conf.set(
+                HiveOptions.TABLE_EXEC_HIVE_LOAD_PARTITION_SPLITS_THREAD_NUM.key(),
+                String.valueOf(atLeastOne(job, HiveOptions.TABLE_EXEC_HIVE_LOAD_PARTITION_SPLITS_THREAD_NUM)));
+        conf.set(
+                HiveOptions.TABLE_EXEC_HIVE_CALCULATE_PARTITION_SIZE_THREAD_NUM.key(),
+                String.valueOf(atLeastOne(job, HiveOptions.TABLE_EXEC_HIVE_CALCULATE_PARTITION_SIZE_THREAD_NUM)));
+        conf.set(
+                HiveOptions.TABLE_EXEC_HIVE_SPLIT_MAX_BYTES.key(),
+                String.valueOf(
+                        get(job, HiveOptions.TABLE_EXEC_HIVE_SPLIT_MAX_BYTES).getBytes()));
+        conf.set(
+                HiveOptions.TABLE_EXEC_HIVE_FILE_OPEN_COST.key(),
+                String.valueOf(
+                        get(job, HiveOptions.TABLE_EXEC_HIVE_FILE_OPEN_COST).getBytes()));
+        // no parallelism inference yet: the enumerator splits by size, as upstream without it
+        conf.setBoolean(HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM.key(), false);
+        conf.set(
+                HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX.key(),
+                String.valueOf(get(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX)));
+        return conf;
+    }
+
+    private static int atLeastOne(ReadableConfig job, org.apache.flink.configuration.ConfigOption<Integer> option) {
+        int value = get(job, option);
+        if (value < 1) {
+            throw new IllegalArgumentException("Invalid '" + option.key() + "' " + value + ": must be 1 or more");
+        }
+        return value;
+    }
+
+    private static <T> T get(ReadableConfig job, org.apache.flink.configuration.ConfigOption<T> option) {
+        try {
+            return job.get(option);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Invalid '" + option.key() + "': " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.sluice.plugin.hive;
+
+import io.sluice.spi.Payload;
+import io.sluice.spi.source.PlannedSplit;
+import io.sluice.spi.source.ScanPlan;
+import io.sluice.spi.source.ScanPlanner;
+import io.sluice.spi.source.SourceContext;
+
+import org.apache.flink.connectors.hive.HiveSourceFileEnumerator;
+import org.apache.flink.connectors.hive.HiveSourceSplitSerializer;
+import org.apache.flink.connectors.hive.HiveTablePartition;
+import org.apache.flink.connectors.hive.read.HiveSourceSplit;
+import org.apache.flink.connectors.hive.util.HivePartitionUtils;
+import org.apache.hadoop.mapred.JobConf;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plans a bounded read: every partition the metastore lists (the table itself when it has none),
+ * split by upstream's enumerator (file splits of {@code table.exec.hive.split-max-size}, upstream's
+ * defaults). Each split travels as upstream's serialized {@link HiveSourceSplit}.
+ */
+final class HiveScanPlanner implements ScanPlanner {
+
+    /** The position of a bounded read after its one plan: nothing is planned after it. */
+    private static final Payload DONE = new Payload(1, new byte[] {1});
+
+    private final SourceContext context;
+
+    HiveScanPlanner(SourceContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public ScanPlan plan(Payload position) throws IOException {
+        if (position != null) {
+            return new ScanPlan(List.of(), position);
+        }
+        HiveTableInfo table;
+        try {
+            table = HiveTableInfo.load(context.rawOptions());
+        } catch (RuntimeException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        JobConf jobConf;
+        try {
+            jobConf = HiveReadSettings.jobConf(table.hiveConf, context.jobConfiguration());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        List<HiveSourceSplit> splits;
+        try {
+            List<HiveTablePartition> partitions = HivePartitionUtils.getAllPartitions(
+                    jobConf,
+                    org.apache.flink.table.catalog.hive.client.HiveShimLoader.getHiveVersion(),
+                    table.path,
+                    table.partitionKeys,
+                    null);
+            splits = HiveSourceFileEnumerator.createInputSplits(0, partitions, jobConf, false);
+        } catch (RuntimeException e) {
+            throw new IOException("Cannot plan a read of Hive table " + table.path.getFullName() + ": " + e, e);
+        }
+        List<PlannedSplit> planned = new ArrayList<>(splits.size());
+        for (HiveSourceSplit split : splits) {
+            planned.add(new PlannedSplit(
+                    split.path() + " [" + split.offset() + ", +" + split.length() + ")",
+                    new Payload(
+                            HiveSourceSplitSerializer.INSTANCE.getVersion(),
+                            HiveSourceSplitSerializer.INSTANCE.serialize(split))));
+        }
+        return new ScanPlan(planned, DONE);
+    }
+
+    @Override
+    public void close() {}
+}

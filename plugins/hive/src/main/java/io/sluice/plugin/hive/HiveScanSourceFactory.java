@@ -1,0 +1,98 @@
+package io.sluice.plugin.hive;
+
+import io.sluice.spi.source.ScanPlanner;
+import io.sluice.spi.source.ScanSourceFactory;
+import io.sluice.spi.source.ScanSplitReader;
+import io.sluice.spi.source.SourceContext;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.pf4j.Extension;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The reading side of the {@code hive} target (issue 12, first step: bounded reads): a table of a
+ * hive catalog is read by listing its partitions in the metastore and splitting their files with
+ * upstream's {@code HiveSourceFileEnumerator}, and each split is read by upstream's {@code
+ * HiveInputFormat}: Flink's vectorized Parquet and ORC readers, or Hive's own mapred record
+ * readers and the table's SerDe (TextFile, SequenceFile, and Parquet/ORC with {@code
+ * table.exec.hive.fallback-mapred-reader}). Partition columns come from the partitions.
+ */
+@Extension
+public final class HiveScanSourceFactory implements ScanSourceFactory {
+
+    /** Job configuration, as upstream: Hive's mapred readers instead of Flink's vectorized ones. */
+    static final ConfigOption<Boolean> FALLBACK_MAPRED_READER = ConfigOptions.key(
+                    "table.exec.hive.fallback-mapred-reader")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Read Parquet and ORC with Hive's mapred record readers instead of the vectorized ones");
+
+    /** Upstream's switch of streaming reads; streaming reads are not built yet. */
+    static final ConfigOption<Boolean> STREAMING_SOURCE_ENABLE = ConfigOptions.key("streaming-source.enable")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Read the table continuously, as new partitions or files appear");
+
+    @Override
+    public String identifier() {
+        return "hive";
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return new LinkedHashSet<>(List.of(HiveTargetOptions.CATALOG_DATABASE, HiveTargetOptions.CATALOG_TABLE));
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new LinkedHashSet<>(HiveCatalogOptions.ALL);
+        options.add(HiveTargetOptions.CATALOG_NAME);
+        options.add(STREAMING_SOURCE_ENABLE);
+        return options;
+    }
+
+    /** Table properties a hive catalog passes on to its tables' sources and sinks alike. */
+    @Override
+    public Set<String> optionPrefixes() {
+        return Set.copyOf(HiveTargetCatalogFactory.CONNECTOR_OPTION_FAMILIES);
+    }
+
+    @Override
+    public void validate(SourceContext context) {
+        if (context.options().get(STREAMING_SOURCE_ENABLE)) {
+            throw new IllegalArgumentException("'" + STREAMING_SOURCE_ENABLE.key()
+                    + "' = 'true': the hive source reads bounded only so far; streaming reads of Hive tables are"
+                    + " not available yet");
+        }
+        HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
+        if (!table.partitionKeys.equals(context.partitionKeys())
+                && !context.partitionKeys().isEmpty()) {
+            throw new IllegalArgumentException("Hive table " + table.path.getFullName() + " is partitioned by "
+                    + table.partitionKeys + ", the source by " + context.partitionKeys());
+        }
+        HiveScanSplitReader.useMapredReader(context);
+        HiveReadSettings.jobConf(table.hiveConf, context.jobConfiguration());
+    }
+
+    @Override
+    public Optional<Duration> monitorInterval(SourceContext context) {
+        return Optional.empty();
+    }
+
+    @Override
+    public ScanPlanner createPlanner(SourceContext context) throws IOException {
+        return new HiveScanPlanner(context);
+    }
+
+    @Override
+    public ScanSplitReader createReader(SourceContext context) {
+        return new HiveScanSplitReader(context);
+    }
+}

@@ -25,13 +25,31 @@ import java.util.function.Supplier;
  * Every file a request would publish, compact or delete must be under the table's base path
  * ({@link TableRoot}), checked before the first change. After the commit it removes the recoverable
  * state of in-progress files that the request's checkpoint superseded ({@link ObsoleteResumable}).
+ *
+ * <p>The compaction units of a request run on up to {@code compaction.parallelism} threads at
+ * once ({@link #runUnits}). Why a pool inside the committer rather than an operator of its own:
+ * the units of one request are independent (each has its own inputs, in one bucket, and its own
+ * output, named after its first input), each is idempotent, and the request only returns, so the
+ * checkpoint's commit only completes and the partitions' policies only run, once every unit has
+ * ended. A failed unit fails the request after the others have ended, with an error naming its
+ * bucket and file; the request is handed over again after the failover, and the units that had
+ * succeeded find their output and only remove what is left of their inputs. So the committer's
+ * order (files published, then units, then policies) and its exactly-once stay as with one
+ * thread, without a second operator whose state would have to agree with the aggregator's.
+ * Each thread has its own {@link UnitCompaction} (its own format writers and readers); the
+ * compactor is shared, so it runs on several units at once.
  */
 final class FileTargetCommitter implements TargetCommitter {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileTargetCommitter.class);
 
     private final RecoverableWriter fsWriter;
-    private final Supplier<UnitCompaction> compaction; // created on the first unit
+    private final Supplier<UnitCompaction> compaction; // one per thread that runs units, made when first needed
+    private final int parallelism;
+    /** What the threads of earlier units made and left for the next ones. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<UnitCompaction> idle =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     private final boolean overwrite;
     private final TableRoot root;
     private final Path basePath;
@@ -40,9 +58,15 @@ final class FileTargetCommitter implements TargetCommitter {
     FileTargetCommitter(
             RecoverableWriter fsWriter,
             Supplier<UnitCompaction> compaction,
+            int parallelism,
             boolean overwrite,
             Path basePath,
             java.util.function.Function<String, Path> locations) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException(
+                    "Invalid 'compaction.parallelism' '" + parallelism + "': must be at least 1");
+        }
+        this.parallelism = parallelism;
         this.locations = locations;
         this.root = new TableRoot(basePath);
         this.basePath = basePath;
@@ -69,13 +93,97 @@ final class FileTargetCommitter implements TargetCommitter {
         for (PendingFile file : files) {
             file.commit(fsWriter);
         }
-        if (!request.compactions().isEmpty()) {
-            UnitCompaction units = compaction.get();
-            for (CompactionUnit unit : request.compactions()) {
-                units.run(unit);
-            }
-        }
+        runUnits(request.compactions());
         removeObsolete(obsolete);
+    }
+
+    /**
+     * Runs the units, up to {@link #parallelism} at a time, and returns when all have ended (see
+     * the class doc). The pool lives for one request: commits come once per checkpoint, and a pool
+     * kept between them would hold threads of an idle committer.
+     *
+     * @throws IOException of the first unit that failed (in the request's order), the other
+     *     failures suppressed in it, once every unit has ended
+     */
+    private void runUnits(List<CompactionUnit> units) throws IOException {
+        int threads = Math.min(parallelism, units.size());
+        if (threads <= 1) {
+            for (CompactionUnit unit : units) {
+                runOne(unit);
+            }
+            return;
+        }
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "sluice-compaction-" + count.incrementAndGet());
+            t.setDaemon(true);
+            t.setContextClassLoader(loader); // the plugin's: formats and compactors load through it
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<?>> running = new ArrayList<>(units.size());
+            for (CompactionUnit unit : units) {
+                running.add(pool.submit(() -> {
+                    runOne(unit);
+                    return null;
+                }));
+            }
+            IOException failure = null;
+            for (java.util.concurrent.Future<?> f : running) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    IOException cause = e.getCause() instanceof IOException
+                            ? (IOException) e.getCause()
+                            : new IOException(e.getCause().getMessage(), e.getCause());
+                    if (failure == null) {
+                        failure = cause;
+                    } else {
+                        failure.addSuppressed(cause);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("Interrupted while compaction units ran under " + basePath);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Runs one unit with a {@link UnitCompaction} no other thread uses meanwhile. */
+    private void runOne(CompactionUnit unit) throws IOException {
+        UnitCompaction units = idle.poll();
+        if (units == null) {
+            units = compaction.get();
+        }
+        try {
+            units.run(unit);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(
+                    "Compaction unit of bucket '" + unit.bucketId() + "' ("
+                            + unit.inputs().size() + " files, the first " + firstPath(unit) + ") failed: "
+                            + e.getMessage(),
+                    e);
+        } finally {
+            idle.add(units);
+        }
+    }
+
+    private String firstPath(CompactionUnit unit) {
+        if (unit.inputs().isEmpty()) {
+            return "none";
+        }
+        try {
+            Path path = PendingFile.of(unit.inputs().get(0), fsWriter).path();
+            return path == null ? "of unknown path" : path.toString();
+        } catch (IOException | RuntimeException e) {
+            return "unreadable";
+        }
     }
 
     /**

@@ -48,6 +48,7 @@ public final class PartFiles {
     private final String suffix;
     private final boolean compaction;
     private final boolean overwrite;
+    private final int compactionParallelism;
     private final Supplier<PartWriters> writers;
     private final Supplier<FileCompactor> compactor;
     private final BucketAssigner assigner;
@@ -62,6 +63,7 @@ public final class PartFiles {
         this.suffix = b.suffix;
         this.compaction = b.compaction;
         this.overwrite = b.overwrite;
+        this.compactionParallelism = b.compactionParallelism;
         this.writers = b.writers;
         this.compactor = b.compactor;
         this.assigner = b.assigner;
@@ -121,6 +123,7 @@ public final class PartFiles {
                         fsWriter,
                         Objects.requireNonNull(writers, "writers").get(),
                         Objects.requireNonNull(compactor, "compactor").get()),
+                compactionParallelism,
                 overwrite,
                 root,
                 this::bucketLocation);
@@ -177,6 +180,7 @@ public final class PartFiles {
         private String suffix = "";
         private boolean compaction;
         private boolean overwrite;
+        private int compactionParallelism = 1;
         private Supplier<PartWriters> writers;
         private Supplier<FileCompactor> compactor;
         private BucketAssigner assigner;
@@ -222,6 +226,22 @@ public final class PartFiles {
         /** The compactor of the units the framework hands the committer; asked for at the first unit. */
         public Builder compactor(Supplier<FileCompactor> compactor) {
             this.compactor = compactor;
+            return this;
+        }
+
+        /**
+         * How many compaction units of one commit the committer runs at the same time, at most
+         * ({@link io.sluice.spi.compact.SinkCompaction#parallelism()}); 1 by default. The
+         * compactor then runs on several units at once; each thread gets its own format writers.
+         *
+         * @throws IllegalArgumentException if below 1
+         */
+        public Builder compactionParallelism(int parallelism) {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException(
+                        "Invalid 'compaction.parallelism' '" + parallelism + "': must be at least 1");
+            }
+            this.compactionParallelism = parallelism;
             return this;
         }
 

@@ -131,6 +131,20 @@ public final class SluiceOptions {
             .withDescription("The FileCompactor extension: 'concat' (bytes; row formats), 'record-wise' (rows; every"
                     + " readable format) or one from a plugin. Default: concat for row formats, record-wise for bulk.");
 
+    public static final ConfigOption<Integer> COMPACTION_PARALLELISM = ConfigOptions.key("compaction.parallelism")
+            .intType()
+            .noDefaultValue()
+            .withDescription("How many compaction units of one commit run at the same time, at most. Default: the"
+                    + " sink's parallelism (its writers').");
+
+    public static final ConfigOption<MemorySize> COMPACTION_SMALL_FILES_AVG_SIZE = ConfigOptions.key(
+                    "compaction.small-files.avg-size")
+            .memoryType()
+            .defaultValue(MemorySize.parse("16mb"))
+            .withDescription("In a job without checkpoints (BATCH), a bucket's files are compacted at the end of input"
+                    + " only if their average size is below it; the files of a bucket at or above it are published"
+                    + " as they are.");
+
     public static final ConfigOption<String> DISTRIBUTION_MODE = ConfigOptions.key("distribution-mode")
             .stringType()
             .noDefaultValue()
@@ -150,8 +164,13 @@ public final class SluiceOptions {
 
     /** The options of the framework's file compaction, which only targets that support it take. */
     public static Set<ConfigOption<?>> compaction() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(
-                Arrays.asList(AUTO_COMPACTION, COMPACTION_FILE_SIZE, COMPACTION_CHECKPOINTS, COMPACTION_COMPACTOR)));
+        return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
+                AUTO_COMPACTION,
+                COMPACTION_FILE_SIZE,
+                COMPACTION_CHECKPOINTS,
+                COMPACTION_COMPACTOR,
+                COMPACTION_PARALLELISM,
+                COMPACTION_SMALL_FILES_AVG_SIZE)));
     }
 
     /** The options of partition commit, which only targets with partition directories take. */
@@ -190,6 +209,8 @@ public final class SluiceOptions {
                 COMPACTION_FILE_SIZE,
                 COMPACTION_CHECKPOINTS,
                 COMPACTION_COMPACTOR,
+                COMPACTION_PARALLELISM,
+                COMPACTION_SMALL_FILES_AVG_SIZE,
                 DISTRIBUTION_MODE,
                 DISTRIBUTION_COLUMNS)));
     }

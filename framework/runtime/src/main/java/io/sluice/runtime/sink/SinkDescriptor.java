@@ -168,6 +168,22 @@ public final class SinkDescriptor implements Serializable {
         return partitionGrouped;
     }
 
+    /** This sink with one more option (or another value of it). */
+    public SinkDescriptor withOption(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(options);
+        more.put(key, value);
+        return new SinkDescriptor(
+                target,
+                pluginId,
+                more,
+                rowType,
+                partitionKeys,
+                pluginSettings,
+                primaryKey,
+                overwrite,
+                jobConfiguration);
+    }
+
     /** The job's or session's configuration, as planned. */
     public Map<String, String> jobConfiguration() {
         return Collections.unmodifiableMap(jobConfiguration);

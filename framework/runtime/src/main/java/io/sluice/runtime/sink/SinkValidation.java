@@ -49,10 +49,17 @@ public final class SinkValidation {
         // checked whether or not a commit policy reads them (see PartitionCommitTrigger.validate)
         PartitionCommitTrigger.validate(config, descriptor.rowType().getFieldNames(), descriptor.partitionKeys());
         CompactionPlanner.of(config, descriptor.options());
+        config.getOptional(SluiceOptions.COMPACTION_PARALLELISM).ifPresent(p -> {
+            if (p < 1) {
+                throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_PARALLELISM.key() + "' '" + p
+                        + "': must be at least 1 (compaction units run at the same time)");
+            }
+        });
         SinkContext clientContext = clientContext(descriptor);
         if (clientContext.compaction().map(SinkCompaction::enabled).orElse(false)) {
-            CompactorChoice.factory(config, descriptor.options(), registry)
-                    .validate(CompactorChoice.context(config, descriptor.options(), registry));
+            String format = target.fileFormat(clientContext).orElse(null);
+            CompactorChoice.factory(config, format, registry)
+                    .validate(CompactorChoice.context(config, format, registry));
         }
         if (PartitionCommitPolicies.isConfigured(config)) {
             new PartitionCommitTrigger(clientContext);

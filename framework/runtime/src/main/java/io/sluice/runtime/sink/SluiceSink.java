@@ -222,12 +222,29 @@ public final class SluiceSink
                 .transform(
                         "Sluice commit aggregator",
                         CommittableMessageTypeInfo.of(CommittableSerializer::new),
-                        new CommitAggregator(descriptor))
+                        new CommitAggregator(withCompactionParallelism(descriptor, writeResults.getParallelism())))
                 .name("Sluice commit aggregator: " + descriptor.target())
                 .setParallelism(1)
                 .setMaxParallelism(1)
                 // everything to committer subtask 0: one commit per checkpoint
                 .global();
+    }
+
+    /**
+     * The descriptor the commit aggregator gets: {@code compaction.parallelism} set, by default to
+     * the writers' parallelism (as upstream's compaction operator has the sink's), which only the
+     * planner knows; the option itself wins. A parallelism Flink has not decided yet (-1) counts as 1.
+     */
+    static SinkDescriptor withCompactionParallelism(SinkDescriptor descriptor, int writers) {
+        if (descriptor.configuration().contains(SluiceOptions.COMPACTION_PARALLELISM)
+                || !descriptor.targetFactory().supportsCompaction()) {
+            return descriptor;
+        }
+        int parallelism = descriptor
+                .configuration()
+                .getOptional(SluiceOptions.SINK_PARALLELISM)
+                .orElse(writers > 0 ? writers : 1);
+        return descriptor.withOption(SluiceOptions.COMPACTION_PARALLELISM.key(), String.valueOf(parallelism));
     }
 
     /** The sink's parallelism option, or -1 for the input's. */

@@ -92,7 +92,7 @@ public final class TaskSinkContext implements SinkContext {
     }
 
     @Override
-    public Optional<SinkCompaction> compaction() {
+    public synchronized Optional<SinkCompaction> compaction() {
         if (compaction == null) {
             boolean supported =
                     extensions.find(TargetFactory.class, descriptor.target()).supportsCompaction();
@@ -111,12 +111,28 @@ public final class TaskSinkContext implements SinkContext {
         }
 
         @Override
-        public FileCompactor compactor() {
+        public synchronized FileCompactor compactor() { // the threads of parallel units may ask at once
             if (compactor == null) {
-                FileCompactorFactory factory = CompactorChoice.factory(options, descriptor.options(), extensions);
-                compactor = factory.createCompactor(CompactorChoice.context(options, descriptor.options(), extensions));
+                String format = extensions
+                        .find(TargetFactory.class, descriptor.target())
+                        .fileFormat(TaskSinkContext.this)
+                        .orElse(null);
+                FileCompactorFactory factory = CompactorChoice.factory(options, format, extensions);
+                compactor = factory.createCompactor(CompactorChoice.context(options, format, extensions));
             }
             return compactor;
+        }
+
+        /**
+         * {@code compaction.parallelism}, else the sink's parallelism option: the planner puts the
+         * writers' parallelism into the descriptor the commit aggregator gets ({@code
+         * SluiceSink.addPreCommitTopology}), so the option is always set there.
+         */
+        @Override
+        public int parallelism() {
+            return options.getOptional(SluiceOptions.COMPACTION_PARALLELISM)
+                    .orElseGet(() ->
+                            options.getOptional(SluiceOptions.SINK_PARALLELISM).orElse(1));
         }
     }
 

@@ -371,6 +371,9 @@ class PluginContextClassLoaderTest {
                                                 + probe("TargetFactory.acceptsChanges") + " return false; }",
                                         "  public boolean supportsCompaction() { "
                                                 + probe("TargetFactory.supportsCompaction") + " return true; }",
+                                        "  public java.util.Optional<String> fileFormat(SinkContext c) { "
+                                                + probe("TargetFactory.fileFormat")
+                                                + " return java.util.Optional.empty(); }",
                                         "  public boolean supportsPartitionCommit() { "
                                                 + probe("TargetFactory.supportsPartitionCommit") + " return true; }",
                                         "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext c) {",

@@ -24,4 +24,15 @@ public interface SinkCompaction {
      * @throws IllegalArgumentException if no compactor of the chosen name exists (listing those that do)
      */
     FileCompactor compactor();
+
+    /**
+     * How many compaction units of one commit a committer may run at the same time ({@code
+     * compaction.parallelism}, by default the sink's parallelism); at least 1. The units of one
+     * commit are independent of each other (each has its own inputs and output), so a committer may
+     * run them on a pool of that many threads; the compactor then runs on several units at once.
+     */
+    @io.sluice.spi.Experimental
+    default int parallelism() {
+        return 1;
+    }
 }

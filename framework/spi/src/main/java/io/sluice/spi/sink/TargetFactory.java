@@ -53,6 +53,18 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
+     * The format of the files the target writes, which picks the framework's default compactor
+     * ({@code concat} for a row format, {@code record-wise} for a bulk one) and checks the one
+     * {@code compaction.compactor} names. By default the sink's {@code format} option; a target
+     * whose format is the table's (a Hive table's storage descriptor) says which. Asked on the
+     * client and on the committer, only with compaction.
+     */
+    @io.sluice.spi.Experimental
+    default java.util.Optional<String> fileFormat(SinkContext context) {
+        return java.util.Optional.ofNullable(context.rawOptions().get("format"));
+    }
+
+    /**
      * Whether the framework's partition commit ({@code sink.partition-commit.*}, {@code
      * partition.time-extractor.*}) applies: the target's writers report the partitions they write
      * ({@link PendingCommit#partition()}) and its committer knows their locations. A table format

@@ -133,6 +133,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         return PartFiles.builder(new Path(options.get(FileOptions.PATH)))
                 .names(options.get(FileSystemOptions.PART_PREFIX), options.get(FileSystemOptions.PART_SUFFIX))
                 .compaction(compaction(context).enabled())
+                .compactionParallelism(compaction(context).parallelism())
                 .overwrite(context.overwrite())
                 // the format and the compactor of a committer only when a unit comes: a job without compaction needs
                 // neither

@@ -85,6 +85,13 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public java.util.Optional<String> fileFormat(SinkContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.fileFormat(context);
+        }
+    }
+
+    @Override
     public boolean supportsCompaction() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsCompaction();

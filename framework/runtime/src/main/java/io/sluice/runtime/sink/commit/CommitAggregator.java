@@ -70,7 +70,9 @@ import java.util.UUID;
  * <p>Files written for compaction wait here, in this operator's state, until the {@link
  * CompactionPlanner} finds them due; then they travel as compaction units in the committable of
  * that checkpoint. Until then they are pending files that nobody has published, so a failure at
- * any point leaves them to be published by whichever checkpoint the job restores from.
+ * any point leaves them to be published by whichever checkpoint the job restores from. In a job
+ * without checkpoints they all wait until the end of input, and the planner applies upstream's
+ * batch rule ({@code compaction.small-files.avg-size}, {@link CompactionPlanner#onEndOfBatch()}).
  */
 public final class CommitAggregator extends AbstractStreamOperator<CommittableMessage<Committable>>
         implements OneInputStreamOperator<CommittableMessage<Committable>, CommittableMessage<Committable>>,
@@ -349,6 +351,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         // at the end of bounded input every partition is finished
         List<Committable> made = committablesUpTo(CommittableMessage.EOI, true);
         if (!checkpointing) {
+            // every file arrived just now: BATCH compacts by compaction.small-files.avg-size
             // no checkpoint will come: BATCH, or STREAMING without checkpoints (as Flink's committer)
             commit(made);
         } else if (!made.isEmpty()) {
@@ -389,7 +392,9 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             }
             pending.put(id, direct);
         }
-        List<Committable.Unit> units = compaction.onCheckpoint(endOfInput);
+        // without checkpoints, everything comes at the end of input: upstream's batch rule
+        List<Committable.Unit> units =
+                endOfInput && !checkpointing ? compaction.onEndOfBatch() : compaction.onCheckpoint(endOfInput);
         // a partition's files waiting for compaction are not visible yet: its policies wait too
         List<String> due = duePartitions(endOfInput);
         List<Committable> made = new ArrayList<>();

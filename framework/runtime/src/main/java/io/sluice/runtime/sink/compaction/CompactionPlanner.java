@@ -29,22 +29,46 @@ import java.util.Map;
  * that had it on), every waiting file is due at once: files written under hidden names must still
  * be published.
  *
+ * <p>In a job without checkpoints (BATCH) every file arrives at the end of input, and {@link
+ * #onEndOfBatch()} plans them by upstream's small-files rule ({@code
+ * compaction.small-files.avg-size}, as Flink's batch compaction of the filesystem and Hive sinks):
+ * a bucket whose files are on average smaller than the threshold is compacted into units of about
+ * the target size; a bucket whose average is at or above it is published as it is, one unit per
+ * file, which the committer publishes by a rename without reading it (unless the compactor must see
+ * every unit). Checked per bucket, so one bucket of small files is compacted while its large
+ * neighbours are not rewritten.
+ *
  * <p>Part of the aggregator's state; not thread-safe.
  */
 public final class CompactionPlanner {
 
     static final MemorySize DEFAULT_FILE_SIZE = MemorySize.parse("128mb");
+    static final MemorySize DEFAULT_SMALL_FILES_AVG_SIZE = SluiceOptions.COMPACTION_SMALL_FILES_AVG_SIZE.defaultValue();
     private static final String ROLLING_FILE_SIZE = FileOptions.ROLLING_FILE_SIZE.key();
 
     private final boolean enabled;
     private final long targetSize;
     private final int everyCheckpoints;
+    private final long smallFilesAvgSize;
     /** bucket -> files waiting, in the order they arrived. */
     private final LinkedHashMap<String, List<Committable.Entry>> waiting = new LinkedHashMap<>();
 
     private int checkpointsSinceCompaction;
 
     public CompactionPlanner(boolean enabled, long targetSize, int everyCheckpoints) {
+        this(enabled, targetSize, everyCheckpoints, DEFAULT_SMALL_FILES_AVG_SIZE.getBytes());
+    }
+
+    /**
+     * @param smallFilesAvgSize in {@link #onEndOfBatch()}: a bucket's files are compacted only if
+     *     their average size is below it
+     */
+    public CompactionPlanner(boolean enabled, long targetSize, int everyCheckpoints, long smallFilesAvgSize) {
+        if (smallFilesAvgSize < 0) {
+            throw new IllegalArgumentException("Invalid '" + SluiceOptions.COMPACTION_SMALL_FILES_AVG_SIZE.key() + "' "
+                    + smallFilesAvgSize + ": must not be negative");
+        }
+        this.smallFilesAvgSize = smallFilesAvgSize;
         if (targetSize <= 0) {
             throw new IllegalArgumentException(
                     "Invalid '" + SluiceOptions.COMPACTION_FILE_SIZE.key() + "' " + targetSize + ": must be positive");
@@ -67,7 +91,8 @@ public final class CompactionPlanner {
         return new CompactionPlanner(
                 options.get(SluiceOptions.AUTO_COMPACTION),
                 size.getBytes(),
-                options.get(SluiceOptions.COMPACTION_CHECKPOINTS));
+                options.get(SluiceOptions.COMPACTION_CHECKPOINTS),
+                options.get(SluiceOptions.COMPACTION_SMALL_FILES_AVG_SIZE).getBytes());
     }
 
     /** Takes a file written for compaction. */
@@ -111,6 +136,34 @@ public final class CompactionPlanner {
             checkpointsSinceCompaction = 0;
         }
         return units;
+    }
+
+    /**
+     * The units at the end of the input of a job without checkpoints, every waiting file due: per
+     * bucket, packed as {@link #onCheckpoint} does if the average size of its files is below {@code
+     * compaction.small-files.avg-size}, else one unit per file (published as it is). With
+     * compaction switched off, packed as {@link #onCheckpoint} does.
+     */
+    public List<Committable.Unit> onEndOfBatch() {
+        List<Committable.Unit> units = new ArrayList<>();
+        for (Map.Entry<String, List<Committable.Entry>> bucket : waiting.entrySet()) {
+            List<Committable.Entry> files = bucket.getValue();
+            if (!enabled || isSmall(files)) {
+                units.addAll(pack(bucket.getKey(), files));
+            } else {
+                for (Committable.Entry f : files) {
+                    units.add(new Committable.Unit(bucket.getKey(), List.of(f.envelope())));
+                }
+            }
+        }
+        waiting.clear();
+        checkpointsSinceCompaction = 0;
+        return units;
+    }
+
+    /** Whether the files' average size is below {@code compaction.small-files.avg-size}. */
+    private boolean isSmall(List<Committable.Entry> files) {
+        return !files.isEmpty() && total(files) < smallFilesAvgSize * (double) files.size();
     }
 
     /** Consecutive files, as many per unit as fit the target size (a larger file is a unit alone). */

@@ -3,7 +3,6 @@ package io.sluice.runtime.sink.compaction;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.Extensions;
 import io.sluice.spi.ExtensionLookup;
-import io.sluice.spi.FileOptions;
 import io.sluice.spi.compact.CompactorContext;
 import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.format.BulkReadingFormat;
@@ -13,12 +12,11 @@ import io.sluice.spi.format.StreamReadingFormat;
 
 import org.apache.flink.configuration.ReadableConfig;
 
-import java.util.Map;
-
 /**
  * Which {@link FileCompactorFactory} a sink uses: the one {@code compaction.compactor} names, else
  * {@code concat} for row formats (their files concatenate byte by byte) and {@code record-wise} for
- * bulk formats (theirs do not).
+ * bulk formats (theirs do not). The format is the target's ({@code TargetFactory.fileFormat}: the
+ * {@code format} option, or e.g. a Hive table's storage format).
  */
 public final class CompactorChoice {
 
@@ -27,18 +25,19 @@ public final class CompactorChoice {
 
     private CompactorChoice() {}
 
-    public static FileCompactorFactory factory(
-            ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
-        CompactorContext context = context(options, raw, extensions);
+    /**
+     * @param format the format of the target's files ({@code TargetFactory.fileFormat}), null if it
+     *     names none
+     */
+    public static FileCompactorFactory factory(ReadableConfig options, String format, ExtensionLookup extensions) {
+        CompactorContext context = context(options, format, extensions);
         String name = options.getOptional(SluiceOptions.COMPACTION_COMPACTOR)
                 .orElse(context.bulkFormat() ? RECORD_WISE : CONCAT);
         return Extensions.byNameOrClass(
                 extensions, FileCompactorFactory.class, name, SluiceOptions.COMPACTION_COMPACTOR.key());
     }
 
-    public static CompactorContext context(
-            ReadableConfig options, Map<String, String> raw, ExtensionLookup extensions) {
-        String format = raw.get(FileOptions.FORMAT.key());
+    public static CompactorContext context(ReadableConfig options, String format, ExtensionLookup extensions) {
         boolean bulk = format != null && Formats.offers(extensions, BulkWritingFormat.class, format);
         boolean readable = format != null
                 && (Formats.offers(extensions, StreamReadingFormat.class, format)

@@ -122,4 +122,61 @@ class CompactionPlannerTest {
         assertThatThrownBy(() -> CompactionPlanner.of(Configuration.fromMap(raw), raw))
                 .hasMessageContaining("compaction.file-size");
     }
+
+    @Test
+    void atTheEndOfABatchOnlyBucketsOfSmallFilesOnAverageAreCompacted() {
+        // target 100, small below an average of 50
+        CompactionPlanner planner = new CompactionPlanner(true, 100, 1, 50);
+        planner.add(file("small", "1", 10));
+        planner.add(file("small", "2", 80)); // average 45: small, although one file is large
+        planner.add(file("small", "3", 45));
+        planner.add(file("large", "1", 60));
+        planner.add(file("large", "2", 40)); // average 50: at the threshold, so as it is
+        planner.add(file("", "1", 49)); // the root bucket, one small file
+        assertThat(names(planner.onEndOfBatch()))
+                .containsExactly(
+                        List.of("small/1", "small/2"), // packed to the target size as at a checkpoint
+                        List.of("small/3"),
+                        List.of("large/1"), // one unit per file: published as it is
+                        List.of("large/2"),
+                        List.of("/1"));
+        assertThat(planner.waitingFiles()).isZero();
+        assertThat(planner.onEndOfBatch()).isEmpty();
+    }
+
+    @Test
+    void theSmallFilesRuleHasUpstreamsDefaultAndChecksItsValue() {
+        Map<String, String> raw = new HashMap<>();
+        raw.put("auto-compaction", "true");
+        raw.put("compaction.file-size", "64mb");
+        CompactionPlanner planner = CompactionPlanner.of(Configuration.fromMap(raw), raw);
+        long mb = 1024 * 1024;
+        planner.add(file("a", "1", 15 * mb));
+        planner.add(file("a", "2", 17 * mb - 1)); // average just below 16mb
+        planner.add(file("b", "1", 16 * mb));
+        planner.add(file("b", "2", 16 * mb));
+        assertThat(names(planner.onEndOfBatch()))
+                .containsExactly(List.of("a/1", "a/2"), List.of("b/1"), List.of("b/2"));
+
+        raw.put("compaction.small-files.avg-size", "1b");
+        CompactionPlanner never = CompactionPlanner.of(Configuration.fromMap(raw), raw);
+        never.add(file("a", "1", 1));
+        never.add(file("a", "2", 1));
+        assertThat(names(never.onEndOfBatch())).containsExactly(List.of("a/1"), List.of("a/2"));
+
+        assertThatThrownBy(() -> new CompactionPlanner(true, 100, 1, -1))
+                .hasMessageContaining("compaction.small-files.avg-size")
+                .hasMessageContaining("-1");
+        raw.put("compaction.small-files.avg-size", "lots");
+        assertThatThrownBy(() -> CompactionPlanner.of(Configuration.fromMap(raw), raw))
+                .hasMessageContaining("compaction.small-files.avg-size");
+    }
+
+    @Test
+    void atTheEndOfABatchWithCompactionSwitchedOffWaitingFilesArePackedAsBefore() {
+        CompactionPlanner off = new CompactionPlanner(false, 100, 1, 50);
+        off.add(file("a", "1", 60));
+        off.add(file("a", "2", 30));
+        assertThat(names(off.onEndOfBatch())).containsExactly(List.of("a/1", "a/2"));
+    }
 }

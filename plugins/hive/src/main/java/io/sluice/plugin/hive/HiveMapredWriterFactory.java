@@ -42,8 +42,24 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
         this.fileType = fileType;
     }
 
+    /**
+     * Under the plugin's class loader as the thread's context loader: upstream's factory
+     * deserializes the table's {@code SerDeInfo} with it, and a compaction unit calls this with the
+     * context loader of the compactor's plugin, whose parent may hold another Hive.
+     */
     @Override
     public BulkWriter<RowData> create(FSDataOutputStream out) throws IOException {
+        Thread thread = Thread.currentThread();
+        ClassLoader caller = thread.getContextClassLoader();
+        thread.setContextClassLoader(HiveMapredWriterFactory.class.getClassLoader());
+        try {
+            return createUnderPluginLoader(out);
+        } finally {
+            thread.setContextClassLoader(caller);
+        }
+    }
+
+    private BulkWriter<RowData> createUnderPluginLoader(FSDataOutputStream out) throws IOException {
         java.nio.file.Path local = Files.createTempFile("sluice-hive-mapred-", ".part");
         Files.delete(local); // Hive's writers create the file themselves
         List<Column> columns = new ArrayList<>();
@@ -81,11 +97,15 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
 
             @Override
             public void finish() throws IOException {
+                Thread thread = Thread.currentThread();
+                ClassLoader caller = thread.getContextClassLoader();
+                thread.setContextClassLoader(HiveMapredWriterFactory.class.getClassLoader());
                 try {
                     writer.close(false);
                     Files.copy(local, out);
                     out.flush();
                 } finally {
+                    thread.setContextClassLoader(caller);
                     Files.deleteIfExists(local);
                     // Hadoop's local file system leaves a checksum file next to it
                     Files.deleteIfExists(local.resolveSibling("." + local.getFileName() + ".crc"));

@@ -4,6 +4,7 @@ import io.sluice.partfiles.PartFiles;
 import io.sluice.partfiles.PartWriters;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -24,7 +25,10 @@ import java.util.Set;
  * metastore's table and partition locations, in the format of the table's storage descriptor
  * (Parquet or ORC, written by the {@code formats} plugin's writers, partition columns only in the
  * directory names as Hive lays them out). The {@code metastore} commit policy adds the partitions.
- * {@code INSERT INTO} appends, {@code INSERT OVERWRITE} replaces the partitions written; no compaction yet.
+ * {@code INSERT INTO} appends, {@code INSERT OVERWRITE} replaces the partitions written.
+ *
+ * <p>The framework's compaction ({@link #supportsCompaction()}) merges the small files of a
+ * partition before Hive sees them.
  */
 @Extension
 public final class HiveTargetFactory implements TargetFactory {
@@ -77,9 +81,28 @@ public final class HiveTargetFactory implements TargetFactory {
         return HiveTargetOptions.sortByDynamicPartition(context);
     }
 
+    /**
+     * The framework's compaction, as for the {@code filesystem} target and as upstream's Hive sink
+     * (its streaming compaction is the filesystem sink's; its batch compaction the small-files
+     * rule): with {@code auto-compaction} the files are written under hidden names, which Hive's
+     * readers skip, and become visible as the output of a compaction unit, before the partition's
+     * commit policies (the metastore's partition, the success file) run. In STREAMING the units come
+     * at checkpoints by {@code compaction.file-size} and {@code compaction.checkpoints}; in BATCH
+     * at the end, a partition only if its files' average size is below {@code
+     * compaction.small-files.avg-size} (16mb). The target size defaults to the rolling file size.
+     * Compacted by the format of the table ({@link #fileFormat}): text files are concatenated,
+     * Parquet, ORC and SequenceFile files rewritten row by row, with the table's writer
+     * ({@code table.exec.hive.fallback-mapred-writer}, Hive's record writer or the native one).
+     */
     @Override
     public boolean supportsCompaction() {
-        return false; // not yet: the framework then rejects the compaction options
+        return true;
+    }
+
+    /** The storage format of the metastore's table: it, not an option, picks the compactor. */
+    @Override
+    public java.util.Optional<String> fileFormat(SinkContext context) {
+        return java.util.Optional.of(HiveTableInfo.load(context.rawOptions()).format());
     }
 
     @Override
@@ -154,10 +177,16 @@ public final class HiveTargetFactory implements TargetFactory {
     }
 
     private static PartFiles.Builder partFiles(SinkContext context, HiveTableInfo table) {
+        SinkCompaction compaction = context.compaction()
+                .orElseThrow(() -> new IllegalStateException("The framework offers no compaction to the hive target"));
         return PartFiles.builder(table.location)
                 .bucketLocations(table::bucketLocation)
                 .overwrite(context.overwrite())
-                .writers(() -> partWriters(context, table));
+                .compaction(compaction.enabled())
+                .compactionParallelism(compaction.parallelism())
+                .writers(() -> partWriters(context, table))
+                // asked for at the first unit only: a job without compaction needs no compactor
+                .compactor(compaction::compactor);
     }
 
     /** Hive keeps partition values in the directory names only, so the files leave those columns out. */

@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * The hive target's committer in a BATCH job that gathers statistics ({@link HiveStatistics}):
- * after the part files of a request are published, each directory they went to gets its
+ * after the part files of a request are published (directly, or as the output of its compaction
+ * units), each directory they went to gets its
  * statistics in the metastore, the table's for an unpartitioned table, a partition's if the
  * metastore has it (a new partition gets them when the {@code metastore} policy adds it, right
  * after this commit). Recomputed from the directories on every call, so a retry sets the same values.
@@ -41,6 +42,12 @@ final class StatisticsCommitter implements TargetCommitter {
         for (Payload payload : request.pending()) {
             Optional<Path> path = PartFiles.publishedPath(payload);
             path.ifPresent(p -> dirs.add(p.getParent()));
+        }
+        // a compaction unit's output goes to the directory of its (hidden) inputs
+        for (io.sluice.spi.sink.CompactionUnit unit : request.compactions()) {
+            for (Payload input : unit.inputs()) {
+                PartFiles.publishedPath(input).ifPresent(p -> dirs.add(p.getParent()));
+            }
         }
         if (dirs.isEmpty()) {
             return;

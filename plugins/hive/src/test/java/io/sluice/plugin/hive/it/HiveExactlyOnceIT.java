@@ -61,10 +61,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * published or right after; inside the metastore policy after a partition's files are visible and
  * before it is added. Afterwards parquet-java reads every id exactly once, Hive's metastore client
  * lists every partition with data exactly once at its directory, and {@code _SUCCESS} is in
- * exactly the committed partitions.
+ * exactly the committed partitions. Half of the seeds write with {@code auto-compaction} (units every
+ * one to three checkpoints; {@code -Dsluice.hive.compaction=true} or {@code false} forces it): then
+ * the files wait hidden, the commits carry compaction units, and no compaction input is left hidden
+ * at the end.
  *
  * <p>Where each failure strikes (the record, the commit, the partition), the split sizes, the
- * parallelism and the number of partitions are drawn from a seed that the test prints: {@code
+ * parallelism, the number of partitions and whether it compacts are drawn from a seed that the test prints: {@code
  * sluice.hive.seed} (default 20261201; case i uses seed + i), so {@code -Dsluice.hive.seed=<printed
  * seed> -Dsluice.it.rounds=1} with the case's failure reruns a failing case.
  */
@@ -145,8 +148,23 @@ class HiveExactlyOnceIT {
                 where = "the metastore policy of the " + partition + ". partition, before it is added";
                 break;
         }
+        // drawn last, so that the draws above stay those of the seeds from before compaction was drawn
+        boolean drawn = random.nextBoolean();
+        // -Dsluice.hive.compaction=true|false forces it (every failure with compaction, say)
+        String forced = System.getProperty("sluice.hive.compaction");
+        boolean compaction = forced == null ? drawn : Boolean.parseBoolean(forced);
+        if (compaction && failure.equals("writer")) {
+            // files become visible only with the first units, whose commit is slower (the compactor
+            // opens the table): the writer fails in the second half of the big split
+            long after = Long.parseLong(chaos.get("chaos.writer.fail-after-records")) + splits[0] / 2;
+            chaos.put("chaos.writer.fail-after-records", String.valueOf(after));
+            where = "the writer after " + after + " records of a subtask, once files are visible";
+        }
+        int compactEvery = 1 + random.nextInt(3);
         String described = "seed " + seed + ": parallelism " + parallelism + ", splits " + Arrays.toString(splits)
-                + ", " + partitions + " partitions, fails in " + where;
+                + ", " + partitions + " partitions, "
+                + (compaction ? "auto-compaction every " + compactEvery + " checkpoints" : "no compaction")
+                + ", fails in " + where;
         System.out.println("hive exactly-once " + described);
 
         Path metastore = tmp.resolve("metastore");
@@ -168,6 +186,10 @@ class HiveExactlyOnceIT {
         options.put("metastore", "embedded");
         options.put("metastore.dir", metastore.toString());
         options.put("sink.partition-commit.policy.kind", "chaos-metastore,success-file");
+        if (compaction) {
+            options.put("auto-compaction", "true");
+            options.put("compaction.checkpoints", String.valueOf(compactEvery));
+        }
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of("dt"));
         SinkValidation.validate(descriptor);
 
@@ -183,7 +205,8 @@ class HiveExactlyOnceIT {
         env.fromSource(new SkewedNumberSource(splits), WatermarkStrategy.noWatermarks(), "numbers")
                 // about 600 rows a second per subtask: the job lives through many checkpoints and commits, also
                 // when the first commits are slow (the committer and each policy call open the metastore)
-                .map(new Pacer(runId, SkewedNumberSource.splitEnds(splits), 600, false))
+                // with compaction half as fast: files become visible later, at the first units
+                .map(new Pacer(runId, SkewedNumberSource.splitEnds(splits), compaction ? 300 : 600, false))
                 .returns(Types.LONG)
                 .map(i -> (RowData) GenericRowData.of(
                         i, StringData.fromString("m" + i), StringData.fromString("d" + (i % partitionCount))))
@@ -214,6 +237,11 @@ class HiveExactlyOnceIT {
             String name = dir.getFileName().toString();
             for (Path file : ParquetFiles.dataFiles(dir)) {
                 assertThat(file.getFileName().toString()).as(described).doesNotContain("inprogress");
+            }
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.map(f -> f.getFileName().toString()))
+                        .as("compaction inputs left hidden, " + described)
+                        .noneMatch(n -> n.startsWith(".uncompacted-"));
             }
             for (String row : ParquetFiles.rows(dir, g -> g.getLong("id", 0) + "|" + g.getString("msg", 0))) {
                 long id = Long.parseLong(row.substring(0, row.indexOf('|')));

@@ -102,6 +102,12 @@ public class ChaosHiveTargetFactory implements TargetFactory {
         return true;
     }
 
+    /** The hive table's format picks the compactor, as for the hive target itself. */
+    @Override
+    public Optional<String> fileFormat(SinkContext context) {
+        return delegate(context).fileFormat(context);
+    }
+
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         TargetWriter writer = delegate(context).createWriter(context, restoredState);
@@ -163,9 +169,10 @@ public class ChaosHiveTargetFactory implements TargetFactory {
 
             @Override
             public void commit(CommitRequest request) throws IOException {
-                boolean fail = !request.pending().isEmpty()
-                        && ++commits >= failAt
-                        && !Files.exists(markers.resolve("commit-failed"));
+                // with compaction, files come as units (and no pending file)
+                boolean nonEmpty =
+                        !request.pending().isEmpty() || !request.compactions().isEmpty();
+                boolean fail = nonEmpty && ++commits >= failAt && !Files.exists(markers.resolve("commit-failed"));
                 if (fail
                         && mode.equals("before")
                         && claim(markers.resolve("commit-failed"), "before checkpoint " + request.checkpointId())) {
@@ -173,7 +180,7 @@ public class ChaosHiveTargetFactory implements TargetFactory {
                             "chaos: injected failure before the hive commit of checkpoint " + request.checkpointId());
                 }
                 committer.commit(request);
-                if (!request.pending().isEmpty()) {
+                if (nonEmpty) {
                     append(markers.resolve("commits"), String.valueOf(request.checkpointId()));
                 }
                 if (fail

@@ -10,6 +10,10 @@ import java.io.IOException;
  * <p>A compactor only reads and writes: where the inputs are, when the output becomes visible, and
  * that a unit retried after a failure never publishes twice, is the framework's and the target's
  * business. Whatever the compactor writes is discarded if it throws.
+ *
+ * <p>A committer may call {@link #compact} for several units of one commit at the same time, on
+ * different threads ({@code compaction.parallelism}, {@link SinkCompaction#parallelism()}): a
+ * compactor keeps no state between units, or guards what it shares.
  */
 public interface FileCompactor {
 

@@ -133,6 +133,12 @@ public final class TestSinkContext implements SinkContext {
                 }
                 return compactor;
             }
+
+            /** The option {@code compaction.parallelism} of the context's options, else 1. */
+            @Override
+            public int parallelism() {
+                return Integer.parseInt(rawOptions().getOrDefault("compaction.parallelism", "1"));
+            }
         });
     }
 

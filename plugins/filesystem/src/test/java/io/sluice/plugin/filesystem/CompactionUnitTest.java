@@ -71,6 +71,45 @@ class CompactionUnitTest {
         return files;
     }
 
+    /**
+     * The target hands {@code compaction.parallelism} to its committer: two units of one commit
+     * run at the same time (each waits for the other: one after another would never end).
+     */
+    @Test
+    void unitsOfOneCommitRunAtTheSameTimeUpToCompactionParallelism() throws Exception {
+        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+        List<Boolean> met = Collections.synchronizedList(new ArrayList<>());
+        io.sluice.spi.compact.FileCompactor meeting = (inputs, output) -> {
+            both.countDown();
+            try {
+                met.add(both.await(60, java.util.concurrent.TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                throw new java.io.InterruptedIOException();
+            }
+            java.io.OutputStream out = output.stream();
+            for (org.apache.flink.core.fs.Path file : inputs.files()) {
+                try (java.io.InputStream in = inputs.open(file)) {
+                    in.transferTo(out);
+                }
+            }
+        };
+        TestSinkContext ctx = FileSystemSinks.of(tmp.resolve("out"), "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("auto-compaction", "true")
+                .option("compaction.parallelism", "2")
+                .compactsWith(meeting)
+                .build();
+        List<PendingCommit> first = threeSmallFiles(ctx);
+        List<PendingCommit> second = threeSmallFiles(ctx); // another writer's
+        CommitRequest request = request(1, Collections.emptyList(), List.of(unit("", first), unit("", second)));
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            committer.commit(request);
+        }
+        assertThat(met).containsExactly(true, true);
+        assertThat(visible(tmp.resolve("out")).values()).containsExactly("a\nb\nc\n", "a\nb\nc\n");
+        assertThat(hidden(tmp.resolve("out"))).isEmpty();
+    }
+
     @Test
     void concatTurnsHiddenFilesIntoOneVisibleFileAndRemovesThem() throws Exception {
         TestSinkContext ctx = context("concat");

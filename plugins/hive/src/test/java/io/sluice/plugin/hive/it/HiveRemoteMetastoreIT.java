@@ -162,7 +162,7 @@ class HiveRemoteMetastoreIT {
         METASTORE.kill();
         Thread.sleep(3000);
         METASTORE.restart();
-        job.await(3, TimeUnit.MINUTES);
+        job.await(5, TimeUnit.MINUTES);
 
         List<String> read = new ArrayList<>();
         try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
@@ -202,7 +202,7 @@ class HiveRemoteMetastoreIT {
         Configuration conf = new Configuration();
         conf.setString("execution.checkpointing.interval", "100 ms");
         conf.setString("restart-strategy.type", restartStrategy);
-        conf.setString("restart-strategy.fixed-delay.attempts", "20");
+        conf.setString("restart-strategy.fixed-delay.attempts", "100");
         conf.setString("restart-strategy.fixed-delay.delay", "1 s");
         conf.setString("parallelism.default", "2");
         return TableEnvironment.create(EnvironmentSettings.newInstance()

@@ -50,7 +50,8 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     private Path confDir;
     private Path log;
     private int port;
-    private Process process;
+    private volatile Process process;
+    private boolean shutdownHook;
 
     /** Starts the server: a new directory under {@code target/metastores}, a free port; waits until the port answers. */
     public synchronized void start() throws IOException {
@@ -223,7 +224,18 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
         builder.environment().remove("HADOOP_CONF_DIR");
         builder.environment().remove("HIVE_HOME");
         process = builder.start();
+        if (!shutdownHook) { // a test JVM that exits without afterAll leaves no server behind
+            shutdownHook = true;
+            Runtime.getRuntime().addShutdownHook(new Thread(this::destroyAtExit, "standalone-metastore-stop"));
+        }
         awaitPort();
+    }
+
+    private void destroyAtExit() { // not synchronized: a thread waiting for the port may hold the lock
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+        }
     }
 
     private void awaitPort() throws IOException {

@@ -55,6 +55,15 @@ class FlatAndIsolatedHiveIT {
         ClassLoader plugin = ((PluginBound) sluice).pluginClassLoader();
         ClassLoader flat = FlatAndIsolatedHiveIT.class.getClassLoader();
 
+        // the framework is the jar a cluster's lib/ holds, on the flat class path with upstream's connector
+        assertThat(Paths.get(PluginBound.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI())
+                        .getFileName()
+                        .toString())
+                .endsWith("-framework.jar");
         // upstream's catalog is the flat class path's HiveCatalog; Sluice's is the plugin's
         assertThat(upstream).isInstanceOf(org.apache.flink.table.catalog.hive.HiveCatalog.class);
         assertThat(upstream.getClass().getClassLoader()).isNotSameAs(plugin);

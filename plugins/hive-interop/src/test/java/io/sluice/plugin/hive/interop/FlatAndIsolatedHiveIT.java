@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The isolation point of the interop module: its flat class path carries upstream's Hive connector,
  * hive-exec 3.1.3, a Hadoop {@value #FLAT_HADOOP} client and Avro {@value #FLAT_AVRO}; the hive
  * plugin next to it carries its own Hive connector and hive-exec, Hadoop {@value #PLUGIN_HADOOP}
- * and the Avro of hive-exec's bundle. Each class below is a different {@code Class} on each side,
+ * and the Avro of hive-exec's bundle, {@value #PLUGIN_AVRO}. Each class below is a different {@code Class} on each side,
  * the versions differ, and both sides write and read one table in one JVM.
  */
 class FlatAndIsolatedHiveIT {
@@ -29,6 +29,8 @@ class FlatAndIsolatedHiveIT {
     static final String FLAT_HADOOP = "3.4.1";
     static final String PLUGIN_HADOOP = "3.3.6";
     static final String FLAT_AVRO = "1.12.0";
+    /** The Avro hive-exec 3.1.3's bundle carries. */
+    static final String PLUGIN_AVRO = "1.8.2";
 
     @RegisterExtension
     static final StandaloneMetastore METASTORE = new StandaloneMetastore();
@@ -94,6 +96,8 @@ class FlatAndIsolatedHiveIT {
         assertThat(hadoopVersion(plugin)).isEqualTo(PLUGIN_HADOOP);
         assertThat(jarOf(flat, "org.apache.avro.Schema")).isEqualTo("avro-" + FLAT_AVRO + ".jar");
         assertThat(jarOf(plugin, "org.apache.avro.Schema")).isEqualTo("hive-exec-3.1.3.jar");
+        assertThat(avroVersion(flat)).isEqualTo(FLAT_AVRO);
+        assertThat(avroVersion(plugin)).isEqualTo(PLUGIN_AVRO);
         assertThat(jarOf(plugin, "org.apache.hadoop.conf.Configuration"))
                 .isEqualTo("hadoop-client-api-" + PLUGIN_HADOOP + ".jar");
         assertThat(jarOf(flat, "org.apache.hadoop.conf.Configuration"))
@@ -115,6 +119,23 @@ class FlatAndIsolatedHiveIT {
         return (String) Class.forName("org.apache.hadoop.util.VersionInfo", true, loader)
                 .getMethod("getVersion")
                 .invoke(null);
+    }
+
+    /**
+     * The version in the Maven metadata of Avro inside the jar {@code loader} loads Avro's {@code
+     * Schema} from (other jars may carry Avro's metadata too: the plugin's shaded Hadoop client does).
+     */
+    private static String avroVersion(ClassLoader loader) throws Exception {
+        java.net.URL jar = Class.forName("org.apache.avro.Schema", false, loader)
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation();
+        java.util.Properties properties = new java.util.Properties();
+        try (java.io.InputStream in =
+                new java.net.URL("jar:" + jar + "!/META-INF/maven/org.apache.avro/avro/pom.properties").openStream()) {
+            properties.load(in);
+        }
+        return properties.getProperty("version");
     }
 
     /** The file name of the jar {@code loader} loads class {@code name} from. */

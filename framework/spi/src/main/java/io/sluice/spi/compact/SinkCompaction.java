@@ -30,6 +30,8 @@ public interface SinkCompaction {
      * compaction.parallelism}, by default the sink's parallelism); at least 1. The units of one
      * commit are independent of each other (each has its own inputs and output), so a committer may
      * run them on a pool of that many threads; the compactor then runs on several units at once.
+     *
+     * @since 2.1.0
      */
     @io.sluice.spi.Experimental
     default int parallelism() {

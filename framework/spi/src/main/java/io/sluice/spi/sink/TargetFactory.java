@@ -58,6 +58,8 @@ public interface TargetFactory extends SluiceFactory {
      * {@code compaction.compactor} names. By default the sink's {@code format} option; a target
      * whose format is the table's (a Hive table's storage descriptor) says which. Asked on the
      * client and on the committer, only with compaction.
+     *
+     * @since 2.1.0
      */
     @io.sluice.spi.Experimental
     default java.util.Optional<String> fileFormat(SinkContext context) {

@@ -18,7 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Plans a bounded read: every partition the metastore lists (the table itself when it has none),
+ * Plans a bounded read: every partition the metastore lists (the table itself when it has none)
+ * that the query's partition filters allow ({@link HivePartitionFilters}),
  * split by upstream's enumerator (file splits of {@code table.exec.hive.split-max-size}, upstream's
  * defaults). Each split travels as upstream's serialized {@link HiveSourceSplit}.
  */
@@ -58,6 +59,11 @@ final class HiveScanPlanner implements ScanPlanner {
                     table.path,
                     table.partitionKeys,
                     null);
+            if (context.pushedFilters().isPresent()) {
+                java.util.Map<String, java.util.Set<String>> allowed =
+                        HivePartitionFilters.allowed(context.pushedFilters().get());
+                partitions.removeIf(p -> !HivePartitionFilters.matches(p.getPartitionSpec(), allowed));
+            }
             splits = HiveSourceFileEnumerator.createInputSplits(0, partitions, jobConf, false);
         } catch (RuntimeException e) {
             throw new IOException("Cannot plan a read of Hive table " + table.path.getFullName() + ": " + e, e);

@@ -81,6 +81,13 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
         HiveReadSettings.jobConf(table.hiveConf, context.jobConfiguration());
     }
 
+    /** Partition pruning: the conjuncts that pin partition columns ({@link HivePartitionFilters}). */
+    @Override
+    public Optional<io.sluice.spi.Payload> pushFilters(
+            SourceContext context, List<org.apache.flink.table.expressions.ResolvedExpression> filters) {
+        return HivePartitionFilters.of(context.partitionKeys(), filters);
+    }
+
     @Override
     public Optional<Duration> monitorInterval(SourceContext context) {
         return Optional.empty();

@@ -86,9 +86,38 @@ class HiveReadIT {
                     .as(format)
                     .containsExactlyInAnyOrderElementsOf(onePartition);
         }
+        // a view of a hive catalog, read with the catalog current
+        tEnv.executeSql("CREATE VIEW h.db.december_third AS SELECT id, name FROM h.db.t_orc WHERE dt = '2026-12-03'");
+        tEnv.useCatalog("h");
+        tEnv.useDatabase("db");
+        List<String> third = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            if (1 + i % 3 == 3) {
+                third.add("+I[" + i + ", " + (i % 7 == 0 ? "null" : "n" + i) + "]");
+            }
+        }
+        assertThat(collect(tEnv, "SELECT * FROM december_third")).containsExactlyInAnyOrderElementsOf(third);
+
+        // partition pruning: a partition the WHERE excludes is not even opened, so a broken file there is never read
+        Path broken = tmp.resolve("metastore/warehouse/db.db/t_parquet/dt=2026-12-01/part-broken");
+        java.nio.file.Files.writeString(broken, "not a parquet file");
+        assertThat(collect(tEnv, "SELECT COUNT(*) FROM t_parquet WHERE dt = '2026-12-02'"))
+                .containsExactly("+I[" + onePartitionSize() + "]");
+        assertThat(collect(tEnv, "SELECT COUNT(*) FROM t_parquet WHERE dt IN ('2026-12-02', '2026-12-03') AND id >= 0"))
+                .containsExactly("+I[33]");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> collect(tEnv, "SELECT COUNT(*) FROM t_parquet")))
+                .hasStackTraceContaining("part-broken");
+        java.nio.file.Files.delete(broken);
+
         // Hive's mapred reader for Parquet, on request
         tEnv.getConfig().set("table.exec.hive.fallback-mapred-reader", "true");
-        assertThat(collect(tEnv, "SELECT * FROM h.db.t_parquet")).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(collect(tEnv, "SELECT * FROM t_parquet")).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Rows of dt=2026-12-02: ids 1, 4, ..., 49. */
+    private static int onePartitionSize() {
+        return 17;
     }
 
     private static List<String> collect(TableEnvironment tEnv, String query) throws Exception {

@@ -34,11 +34,9 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
             .defaultValue(false)
             .withDescription("Read Parquet and ORC with Hive's mapred record readers instead of the vectorized ones");
 
-    /** Upstream's switch of streaming reads; streaming reads are not built yet. */
-    static final ConfigOption<Boolean> STREAMING_SOURCE_ENABLE = ConfigOptions.key("streaming-source.enable")
-            .booleanType()
-            .defaultValue(false)
-            .withDescription("Read the table continuously, as new partitions or files appear");
+    /** Upstream's switch of streaming reads; streaming reads are not built yet, so {@code true} is refused. */
+    static final ConfigOption<Boolean> STREAMING_SOURCE_ENABLE =
+            org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_ENABLE;
 
     @Override
     public String identifier() {
@@ -54,14 +52,16 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new LinkedHashSet<>(HiveCatalogOptions.ALL);
         options.add(HiveTargetOptions.CATALOG_NAME);
+        // upstream's read options, which a Hive table's properties may hold (the page's dimension
+        // tables): known, so that such a table is read and written; streaming reads and lookup
+        // joins that use them come with issue 12
         options.add(STREAMING_SOURCE_ENABLE);
+        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_PARTITION_INCLUDE);
+        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_MONITOR_INTERVAL);
+        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_PARTITION_ORDER);
+        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_CONSUME_START_OFFSET);
+        options.add(org.apache.flink.connectors.hive.HiveOptions.LOOKUP_JOIN_CACHE_TTL);
         return options;
-    }
-
-    /** Table properties a hive catalog passes on to its tables' sources and sinks alike. */
-    @Override
-    public Set<String> optionPrefixes() {
-        return Set.copyOf(HiveTargetCatalogFactory.CONNECTOR_OPTION_FAMILIES);
     }
 
     @Override

@@ -147,6 +147,10 @@ class SluiceWritesUpstreamReadsIT {
             assertThat(Interop.rows(tEnv, "SELECT id, big, d, amount, s, birthday, ts, dt FROM u.db." + table))
                     .as("%s read by upstream, fallback-mapred-reader %s", table, mapredReader)
                     .containsExactlyInAnyOrderElementsOf(EXPECTED);
+            // and by Sluice's own scan source, with the same reader
+            assertThat(Interop.rows(tEnv, "SELECT id, big, d, amount, s, birthday, ts, dt FROM h.db." + table))
+                    .as("%s read by Sluice, fallback-mapred-reader %s", table, mapredReader)
+                    .containsExactlyInAnyOrderElementsOf(EXPECTED);
         }
         assertPartitions(table, "dt=2026-12-01", "dt=2026-12-02", "dt=2026-12-03");
     }
@@ -160,12 +164,15 @@ class SluiceWritesUpstreamReadsIT {
         tEnv.executeSql("INSERT INTO h.db.csv /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */ VALUES"
                         + " ('1', 'a, b', 'x'), ('2', 'say \"hi\"', 'x'), ('3', '', 'y'), ('4', 'tab\there', 'y')")
                 .await();
-        assertThat(Interop.rows(tEnv, "SELECT id, note, dt FROM u.db.csv"))
-                .containsExactlyInAnyOrder(
-                        Row.of("1", "a, b", "x"),
-                        Row.of("2", "say \"hi\"", "x"),
-                        Row.of("3", "", "y"),
-                        Row.of("4", "tab\there", "y"));
+        for (String catalog : new String[] {"u", "h"}) {
+            assertThat(Interop.rows(tEnv, "SELECT id, note, dt FROM " + catalog + ".db.csv"))
+                    .as("read through catalog " + catalog)
+                    .containsExactlyInAnyOrder(
+                            Row.of("1", "a, b", "x"),
+                            Row.of("2", "say \"hi\"", "x"),
+                            Row.of("3", "", "y"),
+                            Row.of("4", "tab\there", "y"));
+        }
         assertPartitions("csv", "dt=x", "dt=y");
     }
 

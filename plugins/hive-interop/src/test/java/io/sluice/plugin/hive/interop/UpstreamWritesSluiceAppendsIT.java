@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Upstream's {@code HiveCatalog} creates a partitioned Hive table and inserts rows (its own Hive
  * sink); Sluice's hive catalog appends to the same table, to a partition upstream made and to a
- * new one; upstream reads every row back, and Hive's metastore client lists each partition once,
- * at its directory under the table's location.
+ * new one; upstream reads every row back, Sluice's scan source too (vectorized and mapred), and
+ * Hive's metastore client lists each partition once, at its directory under the table's location.
  */
 class UpstreamWritesSluiceAppendsIT {
 
@@ -71,6 +71,20 @@ class UpstreamWritesSluiceAppendsIT {
                         Row.of(3L, "sl-c", "d1"),
                         Row.of(4L, null, "d3"));
         assertThat(Interop.rows(tEnv, "SELECT id FROM u.shared." + table + " WHERE dt = 'd1'"))
+                .containsExactlyInAnyOrder(Row.of(1L), Row.of(3L));
+
+        // and Sluice's own reads see the same rows, upstream's files and its own, with either reader
+        for (String mapred : List.of("false", "true")) {
+            tEnv.getConfig().set("table.exec.hive.fallback-mapred-reader", mapred);
+            assertThat(Interop.rows(tEnv, "SELECT id, name, dt FROM h.shared." + table))
+                    .as("Sluice's read, fallback-mapred-reader " + mapred)
+                    .containsExactlyInAnyOrder(
+                            Row.of(1L, "up-a", "d1"),
+                            Row.of(2L, "up-b", "d2"),
+                            Row.of(3L, "sl-c", "d1"),
+                            Row.of(4L, null, "d3"));
+        }
+        assertThat(Interop.rows(tEnv, "SELECT id FROM h.shared." + table + " WHERE dt = 'd1'"))
                 .containsExactlyInAnyOrder(Row.of(1L), Row.of(3L));
 
         HiveMetaStoreClient client = Interop.client(METASTORE);

@@ -5,8 +5,8 @@ import org.apache.flink.connectors.hive.HiveOptions;
 import org.apache.hadoop.mapred.JobConf;
 
 /**
- * Upstream's read options of the job configuration (split sizing and the threads that list
- * partitions and size them, names and defaults of {@link HiveOptions}), put into the {@link
+ * Upstream's read options of the job configuration (split sizing, the threads that list partitions
+ * and size them, reading a partition's subdirectories; names and defaults of {@link HiveOptions}), put into the {@link
  * JobConf} where upstream's {@code HiveSourceFileEnumerator} looks for them, as upstream's source
  * builder does. A value that is not valid is refused naming the option.
  */
@@ -30,6 +30,10 @@ final class HiveReadSettings {
                 HiveOptions.TABLE_EXEC_HIVE_FILE_OPEN_COST.key(),
                 String.valueOf(
                         get(job, HiveOptions.TABLE_EXEC_HIVE_FILE_OPEN_COST).getBytes()));
+        // a partition's subdirectories (an external table over another's deeper layout), as upstream
+        conf.set(
+                org.apache.hadoop.mapreduce.lib.input.FileInputFormat.INPUT_DIR_RECURSIVE,
+                String.valueOf(get(job, HiveOptions.TABLE_EXEC_HIVE_READ_PARTITION_WITH_SUBDIRECTORY_ENABLED)));
         // no parallelism inference yet: the enumerator splits by size, as upstream without it
         conf.setBoolean(HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM.key(), false);
         conf.set(

@@ -115,6 +115,45 @@ class HiveReadIT {
         assertThat(collect(tEnv, "SELECT * FROM t_parquet")).containsExactlyInAnyOrderElementsOf(expected);
     }
 
+    /**
+     * The page's {@code fact_tz} / {@code fact_daily} example: an external table whose partition
+     * is a directory of another table's deeper partitions. Its subdirectories are read, unless
+     * {@code table.exec.hive.read-partition-with-subdirectory.enabled} is false: then upstream's
+     * {@code Not a file} error.
+     */
+    @Test
+    void aPartitionsSubdirectoriesAreReadUnlessSwitchedOff() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        Path metastore = tmp.resolve("metastore-subdirectories");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.useCatalog("h");
+        tEnv.executeSql("CREATE TABLE fact_tz (x INT, `day` STRING, `hour` STRING) PARTITIONED BY (`day`, `hour`)"
+                + " WITH ('hive.storage.file-format' = 'textfile', 'sink.partition-commit.policy.kind' = 'metastore')");
+        tEnv.executeSql("INSERT INTO fact_tz SELECT 1, '2022-8-8', '14'").await();
+        tEnv.executeSql("INSERT INTO fact_tz SELECT 2, '2022-8-8', '15'").await();
+        Path factTz = metastore.resolve("warehouse/fact_tz"); // the default database is the warehouse itself
+        tEnv.executeSql("CREATE TABLE fact_daily (x INT, ds STRING) PARTITIONED BY (ds) WITH ("
+                + " 'hive.is-external' = 'true', 'hive.location-uri' = '" + factTz.toUri() + "',"
+                + " 'hive.storage.file-format' = 'textfile')");
+        tEnv.executeSql("ALTER TABLE fact_daily ADD PARTITION (ds = '2022-07-07') WITH ('hive.location-uri' = '"
+                + factTz.resolve("day=2022-8-8").toUri() + "')");
+
+        assertThat(collect(tEnv, "SELECT x, ds FROM fact_daily"))
+                .containsExactlyInAnyOrder("+I[1, 2022-07-07]", "+I[2, 2022-07-07]");
+
+        tEnv.getConfig().set("table.exec.hive.read-partition-with-subdirectory.enabled", "false");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> collect(tEnv, "SELECT x FROM fact_daily")))
+                .hasStackTraceContaining("Not a file");
+
+        tEnv.getConfig().set("table.exec.hive.read-partition-with-subdirectory.enabled", "true");
+        tEnv.getConfig().set("table.exec.hive.load-partition-splits.thread-num", "0");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> collect(tEnv, "SELECT x FROM fact_daily")))
+                .hasStackTraceContaining("table.exec.hive.load-partition-splits.thread-num")
+                .hasStackTraceContaining("0");
+    }
+
     /** Rows of dt=2026-12-02: ids 1, 4, ..., 49. */
     private static int onePartitionSize() {
         return 17;

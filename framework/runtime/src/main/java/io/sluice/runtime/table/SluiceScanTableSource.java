@@ -39,7 +39,11 @@ final class SluiceScanTableSource
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        return SourceProvider.of(ScanSource.of(descriptor));
+        // static parallelism inference: the target's answer fixes the source's parallelism in the plan
+        java.util.OptionalInt inferred = ScanSourcePlanner.inferParallelism(descriptor, Integer.MAX_VALUE, false);
+        return inferred.isPresent()
+                ? SourceProvider.of(ScanSource.of(descriptor), inferred.getAsInt())
+                : SourceProvider.of(ScanSource.of(descriptor));
     }
 
     @Override

@@ -602,6 +602,9 @@ class PluginContextClassLoaderTest {
                                         "  public Optional<Payload> pushFilters(SourceContext c,",
                                         "      List<org.apache.flink.table.expressions.ResolvedExpression> f) {",
                                         "    " + probe("ScanSourceFactory.pushFilters") + " return Optional.empty(); }",
+                                        "  public java.util.OptionalInt inferParallelism(SourceContext c, int u, boolean r) {",
+                                        "    " + probe("ScanSourceFactory.inferParallelism")
+                                                + " return java.util.OptionalInt.empty(); }",
                                         "  public Optional<java.time.Duration> monitorInterval(SourceContext c) {",
                                         "    " + probe("ScanSourceFactory.monitorInterval")
                                                 + " return Optional.empty(); }",

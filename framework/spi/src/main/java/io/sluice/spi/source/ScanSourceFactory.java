@@ -66,6 +66,24 @@ public interface ScanSourceFactory extends SluiceFactory {
      */
     Optional<Duration> monitorInterval(SourceContext context);
 
+    /**
+     * The parallelism a bounded read of the table is worth (the target's parallelism inference,
+     * such as Hive's {@code table.exec.hive.infer-source-parallelism.mode}), or empty to keep the
+     * parallelism the job configures. Asked twice: on the client, where an answer fixes the
+     * source's parallelism in the plan (static inference), and on the JobManager when Flink's
+     * adaptive batch scheduler decides the source's parallelism (dynamic inference); the target
+     * answers in the mode its options choose and returns empty in the other.
+     *
+     * @param upperBound the most the framework accepts ({@link Integer#MAX_VALUE} on the client;
+     *     the scheduler's bound at run time)
+     * @param atRuntime whether the scheduler asks (dynamic) rather than the client (static)
+     * @since 2.1.0
+     */
+    @io.sluice.spi.Experimental
+    default java.util.OptionalInt inferParallelism(SourceContext context, int upperBound, boolean atRuntime) {
+        return java.util.OptionalInt.empty();
+    }
+
     /** Creates the planner of one source, on the JobManager. */
     ScanPlanner createPlanner(SourceContext context) throws IOException;
 

@@ -42,6 +42,18 @@ final class HiveReadSettings {
         return conf;
     }
 
+    /** The inference mode; the deprecated boolean switch, when false, turns it off as upstream. */
+    static HiveOptions.InferMode inferMode(ReadableConfig job) {
+        if (!get(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM)) {
+            return HiveOptions.InferMode.NONE;
+        }
+        return get(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MODE);
+    }
+
+    static int inferMax(ReadableConfig job) {
+        return atLeastOne(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX);
+    }
+
     private static int atLeastOne(ReadableConfig job, org.apache.flink.configuration.ConfigOption<Integer> option) {
         int value = get(job, option);
         if (value < 1) {

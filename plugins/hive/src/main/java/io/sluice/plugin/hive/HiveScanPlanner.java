@@ -39,6 +39,20 @@ final class HiveScanPlanner implements ScanPlanner {
         if (position != null) {
             return new ScanPlan(List.of(), position);
         }
+        List<HiveSourceSplit> splits = splits(context);
+        List<PlannedSplit> planned = new ArrayList<>(splits.size());
+        for (HiveSourceSplit split : splits) {
+            planned.add(new PlannedSplit(
+                    split.path() + " [" + split.offset() + ", +" + split.length() + ")",
+                    new Payload(
+                            HiveSourceSplitSerializer.INSTANCE.getVersion(),
+                            HiveSourceSplitSerializer.INSTANCE.serialize(split))));
+        }
+        return new ScanPlan(planned, DONE);
+    }
+
+    /** The splits of a bounded read of the source's table, as {@link #plan} hands them out. */
+    static List<HiveSourceSplit> splits(SourceContext context) throws IOException {
         HiveTableInfo table;
         try {
             table = HiveTableInfo.load(context.rawOptions());
@@ -68,15 +82,7 @@ final class HiveScanPlanner implements ScanPlanner {
         } catch (RuntimeException e) {
             throw new IOException("Cannot plan a read of Hive table " + table.path.getFullName() + ": " + e, e);
         }
-        List<PlannedSplit> planned = new ArrayList<>(splits.size());
-        for (HiveSourceSplit split : splits) {
-            planned.add(new PlannedSplit(
-                    split.path() + " [" + split.offset() + ", +" + split.length() + ")",
-                    new Payload(
-                            HiveSourceSplitSerializer.INSTANCE.getVersion(),
-                            HiveSourceSplitSerializer.INSTANCE.serialize(split))));
-        }
-        return new ScanPlan(planned, DONE);
+        return splits;
     }
 
     @Override

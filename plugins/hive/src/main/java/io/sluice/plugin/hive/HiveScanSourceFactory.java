@@ -79,6 +79,8 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
         }
         HiveScanSplitReader.useMapredReader(context);
         HiveReadSettings.jobConf(table.hiveConf, context.jobConfiguration());
+        HiveReadSettings.inferMode(context.jobConfiguration());
+        HiveReadSettings.inferMax(context.jobConfiguration());
     }
 
     /** Partition pruning: the conjuncts that pin partition columns ({@link HivePartitionFilters}). */
@@ -86,6 +88,33 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
     public Optional<io.sluice.spi.Payload> pushFilters(
             SourceContext context, List<org.apache.flink.table.expressions.ResolvedExpression> filters) {
         return HivePartitionFilters.of(context.partitionKeys(), filters);
+    }
+
+    /**
+     * Upstream's parallelism inference: {@code table.exec.hive.infer-source-parallelism.mode}
+     * ({@code dynamic} by default: asked by the adaptive batch scheduler; {@code static}: fixed
+     * in the plan; {@code none}; the deprecated {@code table.exec.hive.infer-source-parallelism}
+     * = false is {@code none} too), the number of splits, at most {@code
+     * table.exec.hive.infer-source-parallelism.max} (1000) and at least 1.
+     */
+    @Override
+    public java.util.OptionalInt inferParallelism(SourceContext context, int upperBound, boolean atRuntime) {
+        org.apache.flink.connectors.hive.HiveOptions.InferMode mode =
+                HiveReadSettings.inferMode(context.jobConfiguration());
+        boolean asked = atRuntime
+                ? mode == org.apache.flink.connectors.hive.HiveOptions.InferMode.DYNAMIC
+                : mode == org.apache.flink.connectors.hive.HiveOptions.InferMode.STATIC;
+        if (!asked) {
+            return java.util.OptionalInt.empty();
+        }
+        int max = HiveReadSettings.inferMax(context.jobConfiguration());
+        int splits;
+        try {
+            splits = HiveScanPlanner.splits(context).size();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return java.util.OptionalInt.of(Math.max(1, Math.min(Math.min(splits, max), upperBound)));
     }
 
     @Override

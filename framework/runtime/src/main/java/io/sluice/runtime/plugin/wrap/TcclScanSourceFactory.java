@@ -53,6 +53,13 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     }
 
     @Override
+    public java.util.OptionalInt inferParallelism(SourceContext context, int upperBound, boolean atRuntime) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.inferParallelism(context, upperBound, atRuntime);
+        }
+    }
+
+    @Override
     public Optional<Duration> monitorInterval(SourceContext context) {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.monitorInterval(context);

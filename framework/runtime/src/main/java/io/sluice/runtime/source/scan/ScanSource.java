@@ -35,7 +35,9 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  * SQL connector.
  */
 public final class ScanSource
-        implements Source<RowData, ScanSourceSplit, ScanEnumeratorState>, ResultTypeQueryable<RowData> {
+        implements Source<RowData, ScanSourceSplit, ScanEnumeratorState>,
+                ResultTypeQueryable<RowData>,
+                org.apache.flink.api.connector.source.DynamicParallelismInference {
 
     private static final long serialVersionUID = 1L;
 
@@ -52,6 +54,16 @@ public final class ScanSource
 
     public ScanDescriptor descriptor() {
         return descriptor;
+    }
+
+    /**
+     * Dynamic parallelism inference, asked by Flink's adaptive batch scheduler on the JobManager:
+     * the target's answer, or the scheduler's bound (what Flink gives a source that infers nothing).
+     */
+    @Override
+    public int inferParallelism(Context context) {
+        int bound = context.getParallelismInferenceUpperBound();
+        return ScanSourcePlanner.inferParallelism(descriptor, bound, true).orElse(bound);
     }
 
     @Override

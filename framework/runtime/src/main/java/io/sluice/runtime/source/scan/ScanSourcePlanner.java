@@ -33,6 +33,25 @@ public final class ScanSourcePlanner {
                 .orElse(null));
     }
 
+    /**
+     * The parallelism the descriptor's target infers for a bounded read, or empty: on the client
+     * ({@code atRuntime} false, static inference) or for Flink's adaptive batch scheduler (dynamic).
+     * A continuous read infers none.
+     */
+    public static java.util.OptionalInt inferParallelism(ScanDescriptor descriptor, int upperBound, boolean atRuntime) {
+        if (descriptor.isContinuous()) {
+            return java.util.OptionalInt.empty();
+        }
+        PluginRegistry registry = descriptor.registry();
+        java.util.OptionalInt inferred = registry.find(ScanSourceFactory.class, descriptor.target())
+                .inferParallelism(new TaskSourceContext(descriptor, registry), upperBound, atRuntime);
+        if (inferred.isPresent() && inferred.getAsInt() < 1) {
+            throw new IllegalStateException("Target '" + descriptor.target() + "' inferred a source parallelism of "
+                    + inferred.getAsInt() + ": it must be 1 or more");
+        }
+        return inferred.isPresent() ? java.util.OptionalInt.of(Math.min(inferred.getAsInt(), upperBound)) : inferred;
+    }
+
     /** Whether the options choose a target that is read by planning scans rather than listing files. */
     public static boolean readsByScan(Map<String, String> options) {
         String target = options.get(SluiceOptions.TARGET.key());

@@ -154,6 +154,73 @@ class HiveReadIT {
                 .hasStackTraceContaining("0");
     }
 
+    /**
+     * Upstream's parallelism inference from the number of splits (three partitions of one file
+     * each): {@code static} fixes the source's parallelism in the plan (capped by {@code .max}),
+     * {@code none} keeps the configured one, {@code dynamic} (the default) lets Flink's adaptive
+     * batch scheduler ask the source, which the job's vertex then shows.
+     */
+    @Test
+    void theSourceParallelismIsInferredFromTheSplits() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + tmp.resolve("metastore-inference") + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        tEnv.executeSql("CREATE TABLE h.db.t (id BIGINT, dt STRING) PARTITIONED BY (dt)"
+                + " WITH ('hive.storage.file-format' = 'parquet', 'sink.partition-commit.policy.kind' = 'metastore')");
+        tEnv.executeSql("INSERT INTO h.db.t VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'a')")
+                .await();
+
+        String query = "SELECT id FROM h.db.t";
+        tEnv.getConfig().set("parallelism.default", "4");
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "static");
+        assertThat(sourceParallelism(tEnv, query)).isEqualTo(3);
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.max", "2");
+        assertThat(sourceParallelism(tEnv, query)).isEqualTo(2);
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.max", "1000");
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "none");
+        assertThat(sourceParallelism(tEnv, query)).isEqualTo(4);
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "static");
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism", "false"); // deprecated: off
+        assertThat(sourceParallelism(tEnv, query)).isEqualTo(4);
+
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism", "true");
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "dynamic");
+        org.apache.flink.table.api.TableResult result = tEnv.executeSql(query);
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = result.collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+        assertThat(rows).containsExactlyInAnyOrder("+I[1]", "+I[2]", "+I[3]", "+I[4]");
+        org.apache.flink.api.common.JobID job =
+                result.getJobClient().orElseThrow().getJobID();
+        try (org.apache.flink.client.program.rest.RestClusterClient<
+                        org.apache.flink.client.deployment.StandaloneClusterId>
+                client = new org.apache.flink.client.program.rest.RestClusterClient<>(
+                        MINI_CLUSTER.getClientConfiguration(),
+                        org.apache.flink.client.deployment.StandaloneClusterId.getInstance())) {
+            org.apache.flink.runtime.rest.messages.job.JobDetailsInfo details =
+                    client.getJobDetails(job).get();
+            assertThat(details.getJobVertexInfos())
+                    .filteredOn(v -> v.getName().startsWith("Source: "))
+                    .extracting(
+                            org.apache.flink.runtime.rest.messages.job.JobDetailsInfo.JobVertexDetailsInfo
+                                    ::getParallelism)
+                    .containsExactly(3);
+        }
+    }
+
+    private static int sourceParallelism(TableEnvironment tEnv, String query) {
+        String plan = tEnv.explainSql(query, org.apache.flink.table.api.ExplainDetail.JSON_EXECUTION_PLAN);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "\"type\" : \"Source: [^\"]*\",[^}]*?\"parallelism\" : (\\d+)", java.util.regex.Pattern.DOTALL)
+                .matcher(plan);
+        assertThat(m.find()).as(plan).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
     /** Rows of dt=2026-12-02: ids 1, 4, ..., 49. */
     private static int onePartitionSize() {
         return 17;

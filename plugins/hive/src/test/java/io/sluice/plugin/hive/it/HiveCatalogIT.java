@@ -130,6 +130,26 @@ class HiveCatalogIT {
                 .doesNotExist();
     }
 
+    /**
+     * Functions, as upstream's catalog keeps them: a Flink function of the job, created in the
+     * metastore, listed, called in a query (its class from the job's class path, never from the
+     * plugin's) and dropped.
+     */
+    @Test
+    void aFlinkFunctionIsKeptInTheMetastoreAndCalled() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + tmp.resolve("metastore-functions") + "')");
+        tEnv.executeSql("CREATE DATABASE h.fn");
+        tEnv.executeSql("CREATE FUNCTION h.fn.shout AS '" + Shout.class.getName() + "' LANGUAGE JAVA");
+        assertThat(column(tEnv, "SHOW USER FUNCTIONS IN h.fn", 0)).contains("shout");
+        assertThat(column(tEnv, "SELECT h.fn.shout(s) FROM (VALUES ('hi'), ('ho')) AS v(s)", 0))
+                .containsExactlyInAnyOrder("HI!", "HO!");
+        tEnv.executeSql("DROP FUNCTION h.fn.shout");
+        assertThat(column(tEnv, "SHOW USER FUNCTIONS IN h.fn", 0)).doesNotContain("shout");
+    }
+
     @Test
     void theSameMetastoreDirectoryFindsTheSameTablesInANewCatalog() throws Exception {
         Path metastore = tmp.resolve("reopened");

@@ -58,6 +58,17 @@ public final class SluiceCatalog extends TcclCatalog {
         return Optional.empty();
     }
 
+    /**
+     * None: the planner then instantiates a catalog function's class from the job's class loader,
+     * as for any catalog without one. A plugin's own factory (upstream's Hive catalog has one) would
+     * hand Flink plugin objects, and for a Hive UDF wrap it in plugin classes that end up in the job
+     * graph, where the tasks cannot load them (ARCHITECTURE.md, rule 1).
+     */
+    @Override
+    public Optional<org.apache.flink.table.factories.FunctionDefinitionFactory> getFunctionDefinitionFactory() {
+        return Optional.empty();
+    }
+
     /** Its tables are Sluice's, never Flink-managed ones, whatever the plugin's catalog supports. */
     @Override
     public boolean supportsManagedTable() {

@@ -55,7 +55,7 @@ final class HiveScanPlanner implements ScanPlanner {
     static List<HiveSourceSplit> splits(SourceContext context) throws IOException {
         HiveTableInfo table;
         try {
-            table = HiveTableInfo.load(context.rawOptions());
+            table = HiveTableInfo.loadWithoutPartitions(context.rawOptions());
         } catch (RuntimeException e) {
             throw new IOException(e.getMessage(), e);
         }

@@ -71,7 +71,7 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
                     + "' = 'true': the hive source reads bounded only so far; streaming reads of Hive tables are"
                     + " not available yet");
         }
-        HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
+        HiveTableInfo table = HiveTableInfo.loadWithoutPartitions(context.rawOptions());
         if (!table.partitionKeys.equals(context.partitionKeys())
                 && !context.partitionKeys().isEmpty()) {
             throw new IllegalArgumentException("Hive table " + table.path.getFullName() + " is partitioned by "

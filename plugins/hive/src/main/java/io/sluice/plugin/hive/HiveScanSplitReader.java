@@ -70,7 +70,7 @@ final class HiveScanSplitReader implements ScanSplitReader {
     private void load() throws IOException {
         HiveTableInfo info;
         try {
-            info = HiveTableInfo.load(context.rawOptions());
+            info = HiveTableInfo.loadWithoutPartitions(context.rawOptions());
         } catch (RuntimeException e) {
             throw new IOException(e.getMessage(), e);
         }

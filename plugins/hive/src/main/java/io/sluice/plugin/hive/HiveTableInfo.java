@@ -107,6 +107,19 @@ final class HiveTableInfo {
 
     /** Reads the table of the target's {@code catalog-database} and {@code catalog-table}. */
     static HiveTableInfo load(Map<String, String> options) {
+        return load(options, true);
+    }
+
+    /**
+     * The table without its partitions' locations ({@link #partitionLocations} empty): what a read
+     * needs, which lists its partitions through upstream's enumerator. Listing the locations costs a
+     * metastore call per partition, which a reader on every subtask must not pay.
+     */
+    static HiveTableInfo loadWithoutPartitions(Map<String, String> options) {
+        return load(options, false);
+    }
+
+    private static HiveTableInfo load(Map<String, String> options, boolean withPartitions) {
         ObjectPath path = HiveTargetOptions.tablePath(options);
         SluiceHiveCatalog catalog = HiveCatalogs.create(
                 options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
@@ -119,7 +132,7 @@ final class HiveTableInfo {
                 keys.add(key.getName());
             }
             Map<String, Path> partitions = new HashMap<>();
-            if (!keys.isEmpty()) {
+            if (withPartitions && !keys.isEmpty()) {
                 for (CatalogPartitionSpec spec : catalog.listPartitions(path)) {
                     LinkedHashMap<String, String> ordered = new LinkedHashMap<>();
                     for (String key : keys) {

@@ -102,12 +102,13 @@ public final class HiveTargetFactory implements TargetFactory {
     /** The storage format of the metastore's table: it, not an option, picks the compactor. */
     @Override
     public java.util.Optional<String> fileFormat(SinkContext context) {
-        return java.util.Optional.of(HiveTableInfo.load(context.rawOptions()).format());
+        return java.util.Optional.of(
+                HiveTableInfo.loadWithoutPartitions(context.rawOptions()).format());
     }
 
     @Override
     public void validate(SinkContext context) {
-        HiveTableInfo table = HiveTableInfo.load(context.rawOptions());
+        HiveTableInfo table = HiveTableInfo.loadWithoutPartitions(context.rawOptions());
         if (!table.partitionKeys.equals(partitionKeys(context, table))) {
             throw new IllegalArgumentException("Hive table " + table.path.getFullName() + " is partitioned by "
                     + table.partitionKeys + ", the sink by " + context.partitionKeys());

@@ -608,6 +608,9 @@ class PluginContextClassLoaderTest {
                                         "  public Optional<java.time.Duration> monitorInterval(SourceContext c) {",
                                         "    " + probe("ScanSourceFactory.monitorInterval")
                                                 + " return Optional.empty(); }",
+                                        "  public Optional<java.time.Duration> lookupReloadInterval(SourceContext c) {",
+                                        "    " + probe("ScanSourceFactory.lookupReloadInterval")
+                                                + " return Optional.empty(); }",
                                         "  public ScanPlanner createPlanner(SourceContext c) throws IOException {",
                                         "    " + probe("ScanSourceFactory.createPlanner")
                                                 + " return new ProbeScanPlanner(); }",

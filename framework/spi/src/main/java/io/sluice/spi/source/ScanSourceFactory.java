@@ -84,6 +84,20 @@ public interface ScanSourceFactory extends SluiceFactory {
         return java.util.OptionalInt.empty();
     }
 
+    /**
+     * How long a temporal join serves the rows of one read of the table before it reads the table
+     * again, as the options ask (Hive: {@code streaming-source.monitor-interval} for the latest
+     * partition, {@code lookup.join.cache.ttl} for the whole table), or empty for the framework's
+     * {@code lookup.join.cache.ttl}. Asked on the client, of a lookup read ({@link
+     * SourceContext#lookup()}).
+     *
+     * @since 2.2.0
+     */
+    @io.sluice.spi.Experimental
+    default Optional<Duration> lookupReloadInterval(SourceContext context) {
+        return Optional.empty();
+    }
+
     /** Creates the planner of one source, on the JobManager. */
     ScanPlanner createPlanner(SourceContext context) throws IOException;
 

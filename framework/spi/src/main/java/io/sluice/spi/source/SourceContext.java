@@ -68,4 +68,20 @@ public interface SourceContext {
     default OptionalLong pushedLimit() {
         return OptionalLong.empty();
     }
+
+    /**
+     * Whether the rows are read to fill the cache of a temporal join (Flink's {@code FOR
+     * SYSTEM_TIME AS OF} a processing time) rather than scanned as a stream or a batch. A lookup
+     * read is bounded: the framework reads the first plan ({@code plan(null)}) whole into a cache on
+     * each join subtask and reads it again after {@link ScanSourceFactory#lookupReloadInterval}. A
+     * target whose options mean something else for a lookup (Hive's {@code
+     * streaming-source.partition.include = latest}: the latest partition only) asks here, in
+     * {@code validate} and in the planner.
+     *
+     * @since 2.2.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean lookup() {
+        return false;
+    }
 }

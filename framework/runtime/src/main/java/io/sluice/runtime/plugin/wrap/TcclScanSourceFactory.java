@@ -67,6 +67,13 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     }
 
     @Override
+    public Optional<Duration> lookupReloadInterval(SourceContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.lookupReloadInterval(context);
+        }
+    }
+
+    @Override
     public ScanPlanner createPlanner(SourceContext context) throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new Planner(delegate.createPlanner(context), loader);

@@ -141,7 +141,11 @@ public final class KnownOptions {
      */
     public void check(Map<String, String> given, String what) {
         TreeSet<String> keys = new TreeSet<>();
-        options.forEach(o -> keys.add(o.key()));
+        options.forEach(o -> {
+            keys.add(o.key());
+            // a deprecated key (upstream's streaming-source.consume-order, say) is the option too
+            o.fallbackKeys().forEach(k -> keys.add(k.getKey()));
+        });
         formatOptions.forEach(o -> keys.add(format + "." + o.key()));
         TreeSet<String> unknown = new TreeSet<>(given.keySet());
         unknown.removeAll(keys);
@@ -185,8 +189,17 @@ public final class KnownOptions {
             while (innermost.getCause() != null && innermost.getCause() != innermost) {
                 innermost = innermost.getCause();
             }
-            // a value given under a fallback key is not in 'given' under this key: Flink's message names it
+            // a value given under a deprecated key is named under the key the user wrote
             String value = given.get(key);
+            if (value == null) {
+                for (org.apache.flink.configuration.FallbackKey fallback : option.fallbackKeys()) {
+                    if (given.containsKey(fallback.getKey())) {
+                        key = fallback.getKey();
+                        value = given.get(key);
+                        break;
+                    }
+                }
+            }
             String declaredBy = owner == null ? "" : " (an option of " + owner + ")";
             IllegalArgumentException invalid = new IllegalArgumentException(
                     value == null

@@ -18,7 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Plans a bounded read: every partition the metastore lists (the table itself when it has none)
+ * Plans a bounded read (and the one load of a temporal join: the whole table, or with {@code
+ * streaming-source.partition.include = latest} the latest partition): every partition the metastore lists (the table itself when it has none)
  * that the query's partition filters allow ({@link HivePartitionFilters}),
  * split by upstream's enumerator (file splits of {@code table.exec.hive.split-max-size}, upstream's
  * defaults). Each split travels as upstream's serialized {@link HiveSourceSplit}.
@@ -39,7 +40,14 @@ final class HiveScanPlanner implements ScanPlanner {
         if (position != null) {
             return new ScanPlan(List.of(), position);
         }
-        List<HiveSourceSplit> splits = splits(context);
+        HiveStreamingRead read = HiveStreamingRead.of(context);
+        List<HiveSourceSplit> splits =
+                context.lookup() && read.latest ? HiveStreamingPlanner.latest(context, read) : splits(context);
+        return new ScanPlan(planned(splits), DONE);
+    }
+
+    /** Upstream's splits as the framework hands them out: serialized, described by file and range. */
+    static List<PlannedSplit> planned(List<HiveSourceSplit> splits) throws IOException {
         List<PlannedSplit> planned = new ArrayList<>(splits.size());
         for (HiveSourceSplit split : splits) {
             planned.add(new PlannedSplit(
@@ -48,7 +56,7 @@ final class HiveScanPlanner implements ScanPlanner {
                             HiveSourceSplitSerializer.INSTANCE.getVersion(),
                             HiveSourceSplitSerializer.INSTANCE.serialize(split))));
         }
-        return new ScanPlan(planned, DONE);
+        return planned;
     }
 
     /** The splits of a bounded read of the source's table, as {@link #plan} hands them out. */

@@ -17,8 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The reading side of the {@code hive} target (issue 12, first step: bounded reads): a table of a
- * hive catalog is read by listing its partitions in the metastore and splitting their files with
+ * The reading side of the {@code hive} target: bounded and streaming reads ({@link
+ * HiveStreamingRead}) and the loads of temporal joins. A table of a hive catalog is read by listing its partitions in the metastore and splitting their files with
  * upstream's {@code HiveSourceFileEnumerator}, and each split is read by upstream's {@code
  * HiveInputFormat}: Flink's vectorized Parquet and ORC readers, or Hive's own mapred record
  * readers and the table's SerDe (TextFile, SequenceFile, and Parquet/ORC with {@code
@@ -34,10 +34,6 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
             .defaultValue(false)
             .withDescription("Read Parquet and ORC with Hive's mapred record readers instead of the vectorized ones");
 
-    /** Upstream's switch of streaming reads; streaming reads are not built yet, so {@code true} is refused. */
-    static final ConfigOption<Boolean> STREAMING_SOURCE_ENABLE =
-            org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_ENABLE;
-
     @Override
     public String identifier() {
         return "hive";
@@ -52,31 +48,27 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new LinkedHashSet<>(HiveCatalogOptions.ALL);
         options.add(HiveTargetOptions.CATALOG_NAME);
-        // upstream's read options, which a Hive table's properties may hold (the page's dimension
-        // tables): known, so that such a table is read and written; streaming reads and lookup
-        // joins that use them come with issue 12
-        options.add(STREAMING_SOURCE_ENABLE);
-        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_PARTITION_INCLUDE);
-        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_MONITOR_INTERVAL);
-        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_PARTITION_ORDER);
-        options.add(org.apache.flink.connectors.hive.HiveOptions.STREAMING_SOURCE_CONSUME_START_OFFSET);
-        options.add(org.apache.flink.connectors.hive.HiveOptions.LOOKUP_JOIN_CACHE_TTL);
+        // upstream's read options, which a Hive table's properties may hold (the page's dimension tables)
+        options.add(HiveStreamingRead.ENABLE);
+        options.add(HiveStreamingRead.PARTITION_INCLUDE);
+        options.add(HiveStreamingRead.MONITOR_INTERVAL);
+        options.add(HiveStreamingRead.PARTITION_ORDER);
+        options.add(HiveStreamingRead.CONSUME_START_OFFSET);
+        options.add(HiveStreamingRead.LOOKUP_JOIN_CACHE_TTL);
+        options.add(HiveStreamingRead.MONITOR_LOOKBACK);
         return options;
     }
 
     @Override
     public void validate(SourceContext context) {
-        if (context.options().get(STREAMING_SOURCE_ENABLE)) {
-            throw new IllegalArgumentException("'" + STREAMING_SOURCE_ENABLE.key()
-                    + "' = 'true': the hive source reads bounded only so far; streaming reads of Hive tables are"
-                    + " not available yet");
-        }
+        HiveStreamingRead read = HiveStreamingRead.of(context);
         HiveTableInfo table = HiveTableInfo.loadWithoutPartitions(context.rawOptions());
         if (!table.partitionKeys.equals(context.partitionKeys())
                 && !context.partitionKeys().isEmpty()) {
             throw new IllegalArgumentException("Hive table " + table.path.getFullName() + " is partitioned by "
                     + table.partitionKeys + ", the source by " + context.partitionKeys());
         }
+        read.checkTable(table.path.getFullName(), table.partitionKeys);
         HiveScanSplitReader.useMapredReader(context);
         HiveReadSettings.jobConf(table.hiveConf, context.jobConfiguration());
         HiveReadSettings.inferMode(context.jobConfiguration());
@@ -117,14 +109,36 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
         return java.util.OptionalInt.of(Math.max(1, Math.min(Math.min(splits, max), upperBound)));
     }
 
+    /** A streaming read ({@code streaming-source.enable}) plans every {@code streaming-source.monitor-interval}. */
     @Override
     public Optional<Duration> monitorInterval(SourceContext context) {
-        return Optional.empty();
+        return context.lookup()
+                ? Optional.empty()
+                : HiveStreamingRead.of(context).scanInterval();
+    }
+
+    /**
+     * A temporal join looks for the latest partition every {@code streaming-source.monitor-interval}
+     * (60 min by default) and reads a bounded table again after {@code lookup.join.cache.ttl}.
+     */
+    @Override
+    public Optional<Duration> lookupReloadInterval(SourceContext context) {
+        return Optional.of(HiveStreamingRead.of(context).lookupReloadInterval());
     }
 
     @Override
     public ScanPlanner createPlanner(SourceContext context) throws IOException {
-        return new HiveScanPlanner(context);
+        HiveStreamingRead read = HiveStreamingRead.of(context);
+        if (context.lookup() || !read.enabled) {
+            return new HiveScanPlanner(context);
+        }
+        if (read.latest) {
+            // the client could not tell a scan from a temporal join when it checked the options
+            throw new IllegalArgumentException("'" + HiveStreamingRead.PARTITION_INCLUDE.key() + "' = 'latest' is"
+                    + " for temporal joins (FOR SYSTEM_TIME AS OF a processing time) only: a streaming read of the"
+                    + " table takes 'all'");
+        }
+        return new HiveStreamingPlanner(context, read);
     }
 
     @Override

@@ -34,8 +34,20 @@ final class HiveScanSplitReader implements ScanSplitReader {
     private HiveInputFormat format;
     private String table;
 
+    /**
+     * The query's {@code LIMIT} of a bounded read: this reader stops after that many rows of all
+     * its splits (Flink still applies the limit to what every reader sends); none for a streaming
+     * read, whose later partitions must still be read.
+     */
+    private final long limit;
+
+    private long rowsRead;
+
     HiveScanSplitReader(SourceContext context) {
         this.context = context;
+        this.limit = context.boundedness() == org.apache.flink.api.connector.source.Boundedness.BOUNDED
+                ? context.pushedLimit().orElse(Long.MAX_VALUE)
+                : Long.MAX_VALUE;
     }
 
     /** {@link HiveScanSourceFactory#FALLBACK_MAPRED_READER}, named in the error if it is no boolean. */
@@ -109,6 +121,9 @@ final class HiveScanSplitReader implements ScanSplitReader {
 
         @Override
         public RowData next() throws IOException {
+            if (rowsRead >= limit) {
+                return null;
+            }
             while (!ended) {
                 if (batch == null) {
                     batch = reader.readBatch();
@@ -121,6 +136,7 @@ final class HiveScanSplitReader implements ScanSplitReader {
                 if (record != null) {
                     offset = record.getOffset();
                     recordsToSkip = record.getRecordSkipCount();
+                    rowsRead++;
                     return record.getRecord();
                 }
                 batch.releaseBatch();

@@ -282,7 +282,7 @@ final class SerDeRecords {
                 + "): a value of column '" + column + "' " + why + "; Hive would read back another row");
     }
 
-    private static String printable(String s) {
+    static String printable(String s) {
         StringBuilder out = new StringBuilder();
         for (char c : s.toCharArray()) {
             if (c < 0x20 || c == 0x7f) {

@@ -86,6 +86,12 @@ class HiveReadIT {
                     .as(format)
                     .containsExactlyInAnyOrderElementsOf(onePartition);
         }
+        // LIMIT: each reader stops after that many rows; what comes out is still the table's
+        for (String format : List.of("parquet", "textfile")) {
+            List<String> limited = collect(tEnv, "SELECT * FROM h.db.t_" + format + " LIMIT 5");
+            assertThat(limited).as(format).hasSize(5);
+            assertThat(expected).as(format).containsAll(limited);
+        }
         // a view of a hive catalog, read with the catalog current
         tEnv.executeSql("CREATE VIEW h.db.december_third AS SELECT id, name FROM h.db.t_orc WHERE dt = '2026-12-03'");
         tEnv.useCatalog("h");

@@ -100,6 +100,9 @@ public final class KnownOptions {
             formatOptions.addAll(declared(
                     registry.find(FormatFactory.class, format), FormatFactory.class, registry, owners, format + "."));
         }
+        // a key the framework declares is the framework's, also where a plugin declares it too
+        // (the hive plugin's 'lookup.join.cache.ttl'): its errors name no plugin
+        SluiceOptions.all().forEach(option -> owners.remove(option.key()));
         return new KnownOptions(known, format, formatOptions, prefixes, owners);
     }
 

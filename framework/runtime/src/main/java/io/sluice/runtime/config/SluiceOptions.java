@@ -13,8 +13,9 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Options the framework itself reads, whatever the target: which target, where plugins are, and
- * the partition-commit pipeline. Names and defaults are those of Flink's filesystem connector.
+ * Options the framework itself reads, whatever the target: which target, where plugins are, the
+ * partition-commit pipeline and the cache of temporal joins. Names and defaults are those of Flink's
+ * filesystem connector (the cache's, of its Hive connector).
  */
 public final class SluiceOptions {
 
@@ -160,6 +161,17 @@ public final class SluiceOptions {
             .withDescription("The columns 'hash' distributes rows by, instead of the target's key (the partition key,"
                     + " else the primary key); what SQL's DISTRIBUTED BY HASH(...) sets.");
 
+    /**
+     * Upstream Hive's key and default, for every Sluice table (a target may give its own interval:
+     * {@code ScanSourceFactory.lookupReloadInterval}). A plugin may declare the same key, as the
+     * Hive plugin declares upstream's option: {@link KnownOptions} accepts both declarations.
+     */
+    public static final ConfigOption<Duration> LOOKUP_JOIN_CACHE_TTL = ConfigOptions.key("lookup.join.cache.ttl")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(60))
+            .withDescription("How long a temporal join (FOR SYSTEM_TIME AS OF a processing time) serves the rows of"
+                    + " one read of the table before it reads the table again, unless the target says otherwise.");
+
     private SluiceOptions() {}
 
     /** The options of the framework's file compaction, which only targets that support it take. */
@@ -212,6 +224,7 @@ public final class SluiceOptions {
                 COMPACTION_PARALLELISM,
                 COMPACTION_SMALL_FILES_AVG_SIZE,
                 DISTRIBUTION_MODE,
-                DISTRIBUTION_COLUMNS)));
+                DISTRIBUTION_COLUMNS,
+                LOOKUP_JOIN_CACHE_TTL)));
     }
 }

@@ -17,7 +17,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** The {@link SourceContext} the framework gives to plugin parts of a source. */
+/**
+ * The {@link SourceContext} the framework gives to plugin parts of a source: of a scan or of a
+ * temporal join's lookup ({@link #forLookup}).
+ */
 public final class TaskSourceContext implements SourceContext {
 
     private final RowType rowType;
@@ -29,8 +32,17 @@ public final class TaskSourceContext implements SourceContext {
     private final Optional<Payload> pushedFilters;
     private final OptionalLong pushedLimit;
     private final Boundedness boundedness;
+    private final boolean lookup;
 
     public TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
+        this(descriptor, extensions, false);
+    }
+
+    public TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
+        this(descriptor, extensions, false);
+    }
+
+    private TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions, boolean lookup) {
         this(
                 descriptor.rowType(),
                 descriptor.partitionKeys(),
@@ -39,10 +51,11 @@ public final class TaskSourceContext implements SourceContext {
                 extensions,
                 Optional.empty(),
                 OptionalLong.empty(),
-                boundedness(descriptor.isContinuous()));
+                boundedness(descriptor.isContinuous() && !lookup),
+                lookup);
     }
 
-    public TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
+    private TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions, boolean lookup) {
         this(
                 descriptor.rowType(),
                 descriptor.partitionKeys(),
@@ -51,7 +64,24 @@ public final class TaskSourceContext implements SourceContext {
                 extensions,
                 descriptor.pushedFilters(),
                 descriptor.pushedLimit(),
-                boundedness(descriptor.isContinuous()));
+                boundedness(descriptor.isContinuous() && !lookup),
+                lookup);
+    }
+
+    /**
+     * The context of a temporal join's read of a file table: {@link SourceContext#lookup()} true,
+     * bounded whatever {@code source.monitor-interval} says (each load lists the files once).
+     */
+    public static TaskSourceContext forLookup(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
+        return new TaskSourceContext(descriptor, extensions, true);
+    }
+
+    /**
+     * The context of a temporal join's read of a scan target's table: {@link SourceContext#lookup()}
+     * true and bounded; the pushed projection (row type) and filters are the query's, as for a scan.
+     */
+    public static TaskSourceContext forLookup(ScanDescriptor descriptor, ExtensionLookup extensions) {
+        return new TaskSourceContext(descriptor, extensions, true);
     }
 
     private TaskSourceContext(
@@ -62,8 +92,10 @@ public final class TaskSourceContext implements SourceContext {
             ExtensionLookup extensions,
             Optional<Payload> pushedFilters,
             OptionalLong pushedLimit,
-            Boundedness boundedness) {
+            Boundedness boundedness,
+            boolean lookup) {
         this.boundedness = boundedness;
+        this.lookup = lookup;
         this.pushedFilters = pushedFilters;
         this.pushedLimit = pushedLimit;
         this.rowType = rowType;
@@ -121,5 +153,10 @@ public final class TaskSourceContext implements SourceContext {
     @Override
     public OptionalLong pushedLimit() {
         return pushedLimit;
+    }
+
+    @Override
+    public boolean lookup() {
+        return lookup;
     }
 }

@@ -6,6 +6,7 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 
 import java.util.Map;
@@ -22,7 +23,9 @@ import java.util.Map;
  * or the password in a {@code uri}. The planner's later calls ({@code getChangelogMode}, {@code
  * getSinkRuntimeProvider}, {@code getScanRuntimeProvider}) are not wrapped, so the error reaches
  * the user as it is, and first. The sink keeps the abilities of a real one, so an {@code INSERT
- * OVERWRITE} or a static partition does not fail earlier with the planner's own (wrong) complaint.
+ * OVERWRITE} or a static partition does not fail earlier with the planner's own (wrong) complaint;
+ * the source can be looked up, so a temporal join of it fails with the table's error, not with the
+ * planner's "processing-time temporal join is not supported".
  */
 final class InvalidTable {
 
@@ -89,7 +92,7 @@ final class InvalidTable {
         }
     }
 
-    private static final class Source implements ScanTableSource {
+    private static final class Source implements ScanTableSource, LookupTableSource {
         private final ValidationException error;
 
         Source(ValidationException error) {
@@ -103,6 +106,11 @@ final class InvalidTable {
 
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+            throw error;
+        }
+
+        @Override
+        public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
             throw error;
         }
 

@@ -172,12 +172,18 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         Map<String, String> options = options(table);
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         try {
+            String name = context.getObjectIdentifier().asSummaryString();
             if (ScanSourcePlanner.readsByScan(options)) {
-                return new SluiceScanTableSource(ScanSourcePlanner.plan(
-                        options, rowType, table.getPartitionKeys(), sessionConfiguration(context.getConfiguration())));
+                return new SluiceScanTableSource(
+                        name,
+                        ScanSourcePlanner.plan(
+                                options,
+                                rowType,
+                                table.getPartitionKeys(),
+                                sessionConfiguration(context.getConfiguration())));
             }
             FileSourceDescriptor descriptor = FileSourcePlanner.plan(options, rowType, table.getPartitionKeys());
-            return new SluiceDynamicTableSource(descriptor);
+            return new SluiceDynamicTableSource(name, descriptor);
         } catch (RuntimeException e) {
             return InvalidTable.source(invalid(context, options, e));
         }

@@ -1,16 +1,20 @@
 package io.sluice.runtime.table;
 
+import io.sluice.runtime.source.lookup.LookupPlanner;
 import io.sluice.runtime.source.scan.ScanDescriptor;
 import io.sluice.runtime.source.scan.ScanSource;
 import io.sluice.runtime.source.scan.ScanSourcePlanner;
+import io.sluice.runtime.source.scan.ScanTableLoader;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
@@ -22,13 +26,23 @@ import java.util.List;
  * The planner's view of a table read by its target's scans (an Iceberg table): insert-only rows,
  * bounded or continuous as the read options say, of only the columns the query uses, with the
  * query's filters offered to the target to skip files and its {@code LIMIT} to stop reading early.
+ * As the temporal table of a join ({@code FOR SYSTEM_TIME AS OF} a processing time) it is read
+ * whole, with the same projection and filters, into each join subtask's cache ({@link
+ * ScanTableLoader}).
  */
 final class SluiceScanTableSource
-        implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown, SupportsLimitPushDown {
+        implements ScanTableSource,
+                LookupTableSource,
+                SupportsProjectionPushDown,
+                SupportsFilterPushDown,
+                SupportsLimitPushDown {
 
+    private final String table;
     private ScanDescriptor descriptor;
 
-    SluiceScanTableSource(ScanDescriptor descriptor) {
+    /** @param table the table's name, for the messages of a temporal join */
+    SluiceScanTableSource(String table, ScanDescriptor descriptor) {
+        this.table = table;
         this.descriptor = descriptor;
     }
 
@@ -44,6 +58,25 @@ final class SluiceScanTableSource
         return inferred.isPresent()
                 ? SourceProvider.of(ScanSource.of(descriptor), inferred.getAsInt())
                 : SourceProvider.of(ScanSource.of(descriptor));
+    }
+
+    /**
+     * The lookup of a temporal join: the target checks the table for it and may give the reload
+     * interval; failures are errors naming the table, secrets masked.
+     */
+    @Override
+    public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+        try {
+            return LookupFunctionProvider.of(LookupPlanner.function(
+                    table,
+                    new ScanTableLoader(descriptor),
+                    descriptor.rowType(),
+                    context.getKeys(),
+                    ScanSourcePlanner.lookupReloadInterval(descriptor),
+                    descriptor.options()));
+        } catch (RuntimeException e) {
+            throw LookupErrors.invalid(table, descriptor.options(), e);
+        }
     }
 
     @Override
@@ -75,7 +108,7 @@ final class SluiceScanTableSource
 
     @Override
     public DynamicTableSource copy() {
-        return new SluiceScanTableSource(descriptor);
+        return new SluiceScanTableSource(table, descriptor);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.source.TaskSourceContext;
+import io.sluice.runtime.source.lookup.LookupPlanner;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.format.FormatFactory;
 import io.sluice.spi.format.Formats;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Client-side planning of a file source, the same for {@link SluiceFileSourceBuilder#build()} and
@@ -73,6 +75,7 @@ public final class FileSourcePlanner {
 
     private static void validate(FileSourceDescriptor descriptor, PluginRegistry registry, FormatFactory format) {
         KnownOptions.of(descriptor.options(), registry).check(descriptor.options(), "the file source");
+        LookupPlanner.reloadInterval(Optional.empty(), descriptor.options()); // a bad cache TTL fails with the table
         registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
                 .create(new TaskSourceContext(descriptor, registry));
         SluiceFileSource.readingFormat(descriptor, registry);

@@ -5,13 +5,16 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.source.TaskSourceContext;
+import io.sluice.runtime.source.lookup.LookupPlanner;
 import io.sluice.spi.source.ScanSourceFactory;
 
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Client-side planning of a scan source, the same for {@link TableSourceBuilder#build()} and SQL
@@ -52,6 +55,22 @@ public final class ScanSourcePlanner {
         return inferred.isPresent() ? java.util.OptionalInt.of(Math.min(inferred.getAsInt(), upperBound)) : inferred;
     }
 
+    /**
+     * Checks a table for a temporal join's lookup and returns the target's reload interval, if it
+     * gives one: the target validates the options again with a lookup context ({@link
+     * TaskSourceContext#forLookup}), as options may mean something else there (Hive's latest
+     * partition), and answers {@link ScanSourceFactory#lookupReloadInterval}.
+     *
+     * @throws IllegalArgumentException if the target cannot serve the table to a temporal join
+     */
+    public static Optional<Duration> lookupReloadInterval(ScanDescriptor descriptor) {
+        PluginRegistry registry = descriptor.registry();
+        ScanSourceFactory factory = registry.find(ScanSourceFactory.class, descriptor.target());
+        TaskSourceContext context = TaskSourceContext.forLookup(descriptor, registry);
+        factory.validate(context);
+        return factory.lookupReloadInterval(context);
+    }
+
     /** Whether the options choose a target that is read by planning scans rather than listing files. */
     public static boolean readsByScan(Map<String, String> options) {
         String target = options.get(SluiceOptions.TARGET.key());
@@ -84,6 +103,7 @@ public final class ScanSourcePlanner {
                 new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, 0, settings);
         TaskSourceContext context = new TaskSourceContext(draft, registry);
         factory.validate(context);
+        LookupPlanner.reloadInterval(Optional.empty(), options); // a bad cache TTL fails with the table
         long interval = factory.monitorInterval(context)
                 .map(d -> Math.max(1, d.toMillis()))
                 .orElse(0L);

@@ -61,10 +61,22 @@ public final class IcebergScanSourceFactory implements ScanSourceFactory {
         return IcebergOptions.CATALOG_PROPERTY_PREFIXES;
     }
 
+    /**
+     * Also refuses a continuous read as a temporal join's table: a lookup reads the table whole
+     * (the current snapshot, or the one the options name) at every reload, which is not what
+     * {@code streaming} (the appends of new snapshots) asks.
+     */
     @Override
     public void validate(SourceContext context) {
         CatalogTable.read(context.options(), table -> {
-            ReadSettings.of(table, context).checkReferences(table);
+            ReadSettings settings = ReadSettings.of(table, context);
+            settings.checkReferences(table);
+            if (context.lookup() && settings.streaming()) {
+                throw new IllegalArgumentException("'" + IcebergReadOptions.STREAMING.key() + "' = 'true' reads the"
+                        + " appends of new snapshots; a temporal join reads Iceberg table '" + settings.tableName()
+                        + "' whole instead, again every 'lookup.join.cache.ttl': join a bounded read (set '"
+                        + IcebergReadOptions.STREAMING.key() + "' = 'false' in a hint)");
+            }
             return null;
         });
     }

@@ -19,8 +19,12 @@ import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
+import javax.annotation.Nullable;
+
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The planner's view of a table read by its target's scans (an Iceberg table): insert-only rows,
@@ -39,6 +43,13 @@ final class SluiceScanTableSource
 
     private final String table;
     private ScanDescriptor descriptor;
+
+    // the target's answer for a lookup of 'lookupCheckedFor': the planner asks for the lookup
+    // provider many times (digests, explain), and each answer loads the table's metadata
+    @Nullable
+    private ScanDescriptor lookupCheckedFor;
+
+    private Optional<Duration> lookupReloadInterval = Optional.empty();
 
     /** @param table the table's name, for the messages of a temporal join */
     SluiceScanTableSource(String table, ScanDescriptor descriptor) {
@@ -67,12 +78,16 @@ final class SluiceScanTableSource
     @Override
     public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
         try {
+            if (lookupCheckedFor != descriptor) {
+                lookupReloadInterval = ScanSourcePlanner.lookupReloadInterval(descriptor);
+                lookupCheckedFor = descriptor;
+            }
             return LookupFunctionProvider.of(LookupPlanner.function(
                     table,
                     new ScanTableLoader(descriptor),
                     descriptor.rowType(),
                     context.getKeys(),
-                    ScanSourcePlanner.lookupReloadInterval(descriptor),
+                    lookupReloadInterval,
                     descriptor.options()));
         } catch (RuntimeException e) {
             throw LookupErrors.invalid(table, descriptor.options(), e);
@@ -108,7 +123,10 @@ final class SluiceScanTableSource
 
     @Override
     public DynamicTableSource copy() {
-        return new SluiceScanTableSource(table, descriptor);
+        SluiceScanTableSource copy = new SluiceScanTableSource(table, descriptor);
+        copy.lookupCheckedFor = lookupCheckedFor;
+        copy.lookupReloadInterval = lookupReloadInterval;
+        return copy;
     }
 
     @Override

@@ -49,6 +49,7 @@ public final class TestSourceContext implements SourceContext {
     private final ReadableConfig options;
     private final ExtensionLookup extensions;
     private final ReadableConfig jobConfiguration;
+    private final boolean lookup;
 
     /** A context with the given options, {@link #DEFAULT_ROW_TYPE}, no partition keys, no extensions. */
     public TestSourceContext(Map<String, String> options) {
@@ -71,6 +72,17 @@ public final class TestSourceContext implements SourceContext {
             Map<String, String> options,
             ExtensionLookup extensions,
             ReadableConfig jobConfiguration) {
+        this(rowType, partitionKeys, options, extensions, jobConfiguration, false);
+    }
+
+    private TestSourceContext(
+            RowType rowType,
+            List<String> partitionKeys,
+            Map<String, String> options,
+            ExtensionLookup extensions,
+            ReadableConfig jobConfiguration,
+            boolean lookup) {
+        this.lookup = lookup;
         this.rowType = rowType;
         this.partitionKeys = Collections.unmodifiableList(partitionKeys);
         // copied, so a test changing its map afterwards does not change what the extension saw
@@ -108,5 +120,21 @@ public final class TestSourceContext implements SourceContext {
     @Override
     public ReadableConfig jobConfiguration() {
         return jobConfiguration;
+    }
+
+    /**
+     * This context as the framework gives it to a temporal join's read of the table ({@link
+     * SourceContext#lookup()} true, bounded), for a scan source whose options mean something else
+     * there.
+     *
+     * @since 2.2.0
+     */
+    public TestSourceContext forLookup() {
+        return new TestSourceContext(rowType, partitionKeys, rawOptions, extensions, jobConfiguration, true);
+    }
+
+    @Override
+    public boolean lookup() {
+        return lookup;
     }
 }

@@ -63,7 +63,7 @@ public final class TaskSourceContext implements SourceContext {
                 descriptor.jobConfiguration(),
                 extensions,
                 descriptor.pushedFilters(),
-                descriptor.pushedLimit(),
+                lookup ? OptionalLong.empty() : descriptor.pushedLimit(), // a lookup reads the whole table
                 boundedness(descriptor.isContinuous() && !lookup),
                 lookup);
     }
@@ -78,7 +78,8 @@ public final class TaskSourceContext implements SourceContext {
 
     /**
      * The context of a temporal join's read of a scan target's table: {@link SourceContext#lookup()}
-     * true and bounded; the pushed projection (row type) and filters are the query's, as for a scan.
+     * true and bounded; the pushed projection (row type) and filters are the query's, as for a scan,
+     * and no limit.
      */
     public static TaskSourceContext forLookup(ScanDescriptor descriptor, ExtensionLookup extensions) {
         return new TaskSourceContext(descriptor, extensions, true);

@@ -1,5 +1,9 @@
 package io.sluice.runtime.source.lookup;
 
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
@@ -53,6 +57,12 @@ final class LookupCache {
     private long loadedAt = -1; // clock time of the served version's load; -1 before the first
     private long nextLoadAt;
     private int failuresInARow;
+    private long latestLoadMillis = -1; // how long the latest complete load took
+
+    private final Counter hits = new SimpleCounter();
+    private final Counter misses = new SimpleCounter();
+    private final Counter loads = new SimpleCounter();
+    private final Counter loadFailures = new SimpleCounter();
 
     /**
      * @param table the table's name, for logs and errors
@@ -93,6 +103,7 @@ final class LookupCache {
                 serve(load());
                 return;
             } catch (Exception e) {
+                loadFailures.inc();
                 last = e;
                 if (attempt < FIRST_LOAD_ATTEMPTS) {
                     Duration wait = firstLoadRetryDelay.multipliedBy(attempt);
@@ -119,10 +130,37 @@ final class LookupCache {
             reload();
         }
         RowData normalized = keys.ofKey(key);
-        if (normalized == null) {
+        List<RowData> found = normalized == null ? null : served.get(normalized);
+        if (found == null) {
+            misses.inc();
             return Collections.emptyList();
         }
-        return served.getOrDefault(normalized, Collections.emptyList());
+        hits.inc();
+        return found;
+    }
+
+    /**
+     * Registers the cache's metrics under {@code group}, with the names of Flink's own lookup
+     * caches ({@code CacheMetricGroup}): {@code hitCount}, {@code missCount}, {@code loadCount},
+     * {@code numLoadFailures} (a growing count means the join serves an old version), {@code
+     * latestLoadTime} (ms the latest complete load took) and {@code numCachedRecords}.
+     */
+    void registerMetrics(MetricGroup group) {
+        group.counter("hitCount", hits);
+        group.counter("missCount", misses);
+        group.counter("loadCount", loads);
+        group.counter("numLoadFailures", loadFailures);
+        group.gauge("latestLoadTime", (Gauge<Long>) () -> latestLoadMillis);
+        group.gauge("numCachedRecords", (Gauge<Long>) () -> servedRows);
+    }
+
+    /** Loads tried so far (the first included), and how many of them failed. */
+    long loads() {
+        return loads.getCount();
+    }
+
+    long loadFailures() {
+        return loadFailures.getCount();
     }
 
     /** How many rows the served version holds (rows with a null key are not kept). */
@@ -134,6 +172,7 @@ final class LookupCache {
         try {
             serve(load());
         } catch (Exception e) {
+            loadFailures.inc();
             failuresInARow++;
             long delay = retryDelayMillis(failuresInARow);
             nextLoadAt = clock.relativeTimeMillis() + delay;
@@ -160,6 +199,7 @@ final class LookupCache {
 
     /** Reads the whole table into a new index; nothing is served from it before it is complete. */
     private Loaded load() throws Exception {
+        loads.inc();
         long started = clock.relativeTimeMillis();
         Map<RowData, List<RowData>> index = new HashMap<>();
         long[] count = {0};
@@ -171,18 +211,15 @@ final class LookupCache {
                 count[0]++;
             }
         });
-        LOG.info(
-                "Loaded temporal table {}: {} rows under {} keys in {} ms",
-                table,
-                count[0],
-                index.size(),
-                clock.relativeTimeMillis() - started);
-        return new Loaded(index, count[0]);
+        long took = clock.relativeTimeMillis() - started;
+        LOG.info("Loaded temporal table {}: {} rows under {} keys in {} ms", table, count[0], index.size(), took);
+        return new Loaded(index, count[0], took);
     }
 
     private void serve(Loaded loaded) {
         served = loaded.index;
         servedRows = loaded.rows;
+        latestLoadMillis = loaded.millis;
         loadedAt = clock.relativeTimeMillis();
         nextLoadAt = loadedAt + reloadIntervalMillis;
         failuresInARow = 0;
@@ -201,10 +238,12 @@ final class LookupCache {
     private static final class Loaded {
         final Map<RowData, List<RowData>> index;
         final long rows;
+        final long millis;
 
-        Loaded(Map<RowData, List<RowData>> index, long rows) {
+        Loaded(Map<RowData, List<RowData>> index, long rows, long millis) {
             this.index = index;
             this.rows = rows;
+            this.millis = millis;
         }
     }
 }

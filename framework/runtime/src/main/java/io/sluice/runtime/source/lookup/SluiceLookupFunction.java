@@ -66,6 +66,7 @@ public final class SluiceLookupFunction extends LookupFunction {
                     reloadInterval,
                     SystemClock.getInstance(),
                     FIRST_LOAD_RETRY_DELAY);
+            cache.registerMetrics(context.getMetricGroup().addGroup("cache"));
             cache.loadFirst();
         } catch (RuntimeException e) {
             attachment.close();

@@ -105,10 +105,14 @@ class LookupCacheTest {
         assertThat(values(cache, 1L)).containsExactly("good");
         assertThat(table.loads).isEqualTo(4);
 
+        assertThat(cache.loads()).isEqualTo(4);
+        assertThat(cache.loadFailures()).isEqualTo(3);
+
         table.failing = false;
         clock.advanceTime(Duration.ofSeconds(4));
         assertThat(values(cache, 1L)).containsExactly("newer");
         assertThat(table.loads).isEqualTo(5);
+        assertThat(cache.loadFailures()).isEqualTo(3);
         // a good load serves a whole interval again
         clock.advanceTime(INTERVAL.minusMillis(1));
         assertThat(values(cache, 1L)).containsExactly("newer");
@@ -151,6 +155,7 @@ class LookupCacheTest {
                 .hasMessageContaining("table unreadable")
                 .hasRootCauseMessage("table unreadable");
         assertThat(table.loads).isEqualTo(LookupCache.FIRST_LOAD_ATTEMPTS);
+        assertThat(cache.loadFailures()).isEqualTo(LookupCache.FIRST_LOAD_ATTEMPTS);
     }
 
     @Test

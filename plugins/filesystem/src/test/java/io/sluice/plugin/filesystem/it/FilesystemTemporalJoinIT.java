@@ -2,11 +2,19 @@ package io.sluice.plugin.filesystem.it;
 
 import io.sluice.runtime.source.lookup.HandFedSource;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -23,7 +31,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -38,16 +48,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * one, is enriched from it while the test rewrites its files. Orders before a rewrite see the old
  * rows, orders after the cache TTL the new ones, for an unpartitioned table and for a partitioned
  * one joined on its partition column too (new partitions included); a reload while the directory
- * is gone keeps serving the old rows and the job runs on. An event-time join is Flink's error.
+ * is gone keeps serving the old rows and the job runs on, counted in the cache's metrics. An
+ * event-time join is Flink's error.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class FilesystemTemporalJoinIT {
 
     private static final long TTL_MILLIS = 2000;
 
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setConfiguration(METRICS.addToConfiguration(new Configuration()))
                     .setNumberTaskManagers(1)
                     .setNumberSlotsPerTaskManager(2)
                     .build());
@@ -124,10 +138,10 @@ class FilesystemTemporalJoinIT {
         StreamTableEnvironment streaming = streamingWithOrders("fs-gone");
         streaming.executeSql(sluiceTable("stock", "(id BIGINT, name STRING, amount INT)", "", table));
 
-        try (CloseableIterator<Row> joined = streaming
-                .executeSql("SELECT o.order_id, s.amount FROM orders AS o "
-                        + "JOIN stock FOR SYSTEM_TIME AS OF o.proctime AS s ON o.product_id = s.id")
-                .collect()) {
+        TableResult result = streaming.executeSql("SELECT o.order_id, s.amount FROM orders AS o "
+                + "JOIN stock FOR SYSTEM_TIME AS OF o.proctime AS s ON o.product_id = s.id");
+        JobID job = result.getJobClient().orElseThrow().getJobID();
+        try (CloseableIterator<Row> joined = result.collect()) {
             order("fs-gone", 1, 1L, "eu");
             assertThat(next(joined, 1)).containsExactly("1|10");
 
@@ -146,6 +160,12 @@ class FilesystemTemporalJoinIT {
             order("fs-gone", 5, 2L, "eu"); // gone with the rewrite: an inner join drops it
             order("fs-gone", 6, 1L, "eu");
             assertThat(next(joined, 2)).containsExactly("4|11", "6|11");
+            // Flink's lookup cache metrics: the failed reload is counted, the join serves the new load
+            assertThat(cacheMetric(job, "loadCount")).isEqualTo(3);
+            assertThat(cacheMetric(job, "numLoadFailures")).isEqualTo(1);
+            assertThat(cacheMetric(job, "numCachedRecords")).isEqualTo(1);
+            assertThat(cacheMetric(job, "hitCount")).isEqualTo(5);
+            assertThat(cacheMetric(job, "missCount")).isEqualTo(1);
         }
     }
 
@@ -217,6 +237,25 @@ class FilesystemTemporalJoinIT {
 
     private static void order(String feed, long orderId, Long productId, String region) {
         HandFedSource.emit(feed, Row.of(orderId, productId, region));
+    }
+
+    /** A metric of the job's lookup cache (group {@code cache}), as a number. */
+    private static long cacheMetric(JobID job, String name) {
+        for (Map.Entry<MetricGroup, Map<String, Metric>> group :
+                METRICS.getMetricsByGroup().entrySet()) {
+            if (!job.toString().equals(group.getKey().getAllVariables().get("<job_id>"))
+                    || !Arrays.asList(group.getKey().getScopeComponents()).contains("cache")) {
+                continue;
+            }
+            Metric metric = group.getValue().get(name);
+            if (metric instanceof Counter) {
+                return ((Counter) metric).getCount();
+            }
+            if (metric instanceof Gauge) {
+                return ((Number) ((Gauge<?>) metric).getValue()).longValue();
+            }
+        }
+        throw new AssertionError("No lookup cache metric " + name + " of job " + job);
     }
 
     /** The next {@code n} joined rows, as {@code v1|v2|...}. */

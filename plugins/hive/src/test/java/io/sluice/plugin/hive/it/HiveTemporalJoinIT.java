@@ -1,10 +1,16 @@
 package io.sluice.plugin.hive.it;
 
-import org.apache.flink.configuration.Configuration;
+import io.sluice.runtime.source.lookup.HandFedSource;
+
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -109,35 +115,51 @@ class HiveTemporalJoinIT {
     }
 
     /**
-     * Runs a stream of orders (two keys, one order every 100 ms for 14 s) joined with the dimension
-     * table; changes the table 4 s in; then checks that every order joined, the old names before
-     * the change, the new ones from at most two intervals after it (the cache of a subtask is read
-     * again at the latest one interval after the change), and no order after a new name an old one.
+     * Runs a stream of orders (two keys, one order every 100 ms, handed to the job by a feeder
+     * thread) joined with the dimension table; changes the table 2 s in; keeps ordering for three
+     * intervals after the change is committed; then checks that every order joined, the old names
+     * before the change, the new ones from at most two intervals after it (a subtask's cache is
+     * read again at the latest one interval after the change, and the read takes time), and no
+     * order after a new name an old one.
      */
     private void joinSeesTheChange(TableEnvironment batch, Change change) throws Exception {
-        TableEnvironment streaming = streaming();
-        streaming.executeSql("CREATE TEMPORARY TABLE orders (id BIGINT, proc AS PROCTIME()) WITH ("
-                + "'connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
-                + " 'fields.id.end' = '140', 'rows-per-second' = '10')");
+        String feed = "orders-" + System.nanoTime();
+        StreamTableEnvironment streaming = streamingWithOrders(feed);
         TableResult result =
                 streaming.executeSql("SELECT o.id, d.name, CAST(o.proc AS TIMESTAMP_LTZ(3)) FROM orders AS o"
                         + " JOIN h.db.dim FOR SYSTEM_TIME AS OF o.proc AS d ON d.k = o.id % 2 + 1");
         List<Row> rows = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean ordering = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicLong ordered = new java.util.concurrent.atomic.AtomicLong();
         long changedAt;
         try (CloseableIterator<Row> it = result.collect()) {
-            Future<?> reading = THREADS.submit(() -> it.forEachRemaining(r -> {
-                synchronized (rows) {
-                    rows.add(r);
+            Future<?> feeding = THREADS.submit(() -> {
+                while (ordering.get()) {
+                    HandFedSource.emit(feed, Row.of(ordered.incrementAndGet()));
+                    Thread.sleep(100);
                 }
-            }));
-            Thread.sleep(4_000);
+                return null;
+            });
+            Thread.sleep(2_000);
             long before = System.currentTimeMillis();
             change.run();
             changedAt = System.currentTimeMillis();
             System.out.printf("HiveTemporalJoinIT: the change took %d ms%n", changedAt - before);
-            reading.get(90, TimeUnit.SECONDS);
+            Thread.sleep(3 * INTERVAL_MS);
+            ordering.set(false);
+            feeding.get(10, TimeUnit.SECONDS);
+            Future<?> reading = THREADS.submit(() -> {
+                while (rows.size() < ordered.get() && it.hasNext()) {
+                    Row row = it.next();
+                    synchronized (rows) {
+                        rows.add(row);
+                    }
+                }
+            });
+            reading.get(60, TimeUnit.SECONDS);
+            result.getJobClient().orElseThrow().cancel().get(30, TimeUnit.SECONDS);
         }
-        assertThat(rows).hasSize(140);
+        assertThat(rows).hasSize((int) ordered.get());
         rows.sort(java.util.Comparator.comparing(r -> (Long) r.getField(0)));
         boolean seenNew = false;
         for (Row row : rows) {
@@ -163,22 +185,30 @@ class HiveTemporalJoinIT {
         assertThat(rows.get(0).getField(1)).asString().startsWith("old-");
     }
 
+    /** A streaming table environment with table {@code orders} (id, proc) fed by the test, and the catalog. */
+    private StreamTableEnvironment streamingWithOrders(String feed) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        DataStream<Row> orders = env.addSource(
+                        HandFedSource.feed(feed), Types.ROW_NAMED(new String[] {"id"}, Types.LONG))
+                .setParallelism(1);
+        tEnv.createTemporaryView(
+                "orders",
+                orders,
+                Schema.newBuilder()
+                        .column("id", "BIGINT")
+                        .columnByExpression("proc", "PROCTIME()")
+                        .build());
+        catalog(tEnv);
+        return tEnv;
+    }
+
     private TableEnvironment batch() {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.getConfig().set("parallelism.default", "1");
         catalog(tEnv);
         tEnv.executeSql("CREATE DATABASE IF NOT EXISTS h.db");
-        return tEnv;
-    }
-
-    private TableEnvironment streaming() {
-        Configuration conf = new Configuration();
-        conf.setString("parallelism.default", "2");
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
-                .inStreamingMode()
-                .withConfiguration(conf)
-                .build());
-        catalog(tEnv);
         return tEnv;
     }
 

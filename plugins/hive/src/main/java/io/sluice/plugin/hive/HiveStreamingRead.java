@@ -63,7 +63,7 @@ final class HiveStreamingRead {
      * newest one read are still looked for: two writers adding partitions at once may become
      * visible out of the order of their creation times.
      */
-    static final long CREATE_TIME_LOOKBACK_MILLIS = 60_000;
+    static final long CREATE_TIME_LOOKBACK_MILLIS = 5_000;
 
     /**
      * {@code yyyy-[m]m-[d]d [hh:mm:ss]}, strictly: upstream's lenient parser takes a month 13 to

@@ -55,6 +55,10 @@ final class HiveStreamingPlanner implements ScanPlanner {
     private final SourceContext context;
     private final HiveStreamingRead read;
 
+    /** The table's settings, loaded by the first plan: a catalog opened once, not every poll. */
+    @Nullable
+    private Setting setting;
+
     HiveStreamingPlanner(SourceContext context, HiveStreamingRead read) {
         this.context = context;
         this.read = read;
@@ -62,13 +66,16 @@ final class HiveStreamingPlanner implements ScanPlanner {
 
     @Override
     public ScanPlan plan(@Nullable Payload payload) throws IOException {
-        Setting setting = Setting.load(context);
+        if (setting == null) {
+            setting = Setting.load(context);
+        }
+        Setting setting = this.setting;
         StreamingPosition position = payload == null
                 ? read.startPosition(setting.table.path.getFullName(), setting.table.partitionKeys)
                 : StreamingPosition.fromPayload(payload);
         try (HiveMetastoreClientWrapper client = setting.client()) {
             return setting.table.partitionKeys.isEmpty()
-                    ? planFiles(setting, client, position)
+                    ? planFiles(setting, position)
                     : planPartitions(setting, client, position);
         } catch (IOException e) {
             throw e;
@@ -98,9 +105,8 @@ final class HiveStreamingPlanner implements ScanPlanner {
     }
 
     /** The unpartitioned table's files, each a split of its own, keyed by their modification time. */
-    private ScanPlan planFiles(Setting setting, HiveMetastoreClientWrapper client, StreamingPosition position)
-            throws Exception {
-        Table hiveTable = client.getTable(setting.table.path.getDatabaseName(), setting.table.path.getObjectName());
+    private ScanPlan planFiles(Setting setting, StreamingPosition position) throws Exception {
+        Table hiveTable = setting.hiveTable; // fetched by this poll's client
         HiveTablePartition table = new HiveTablePartition(
                 hiveTable.getSd(), org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(hiveTable));
         Path root = new Path(hiveTable.getSd().getLocation());
@@ -267,9 +273,8 @@ final class HiveStreamingPlanner implements ScanPlanner {
         return names;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private static int compare(Comparable<?> a, Comparable<?> b) {
-        return ((Comparable) a).compareTo(b);
+        return StreamingPosition.compare(a, b);
     }
 
     @Override
@@ -281,7 +286,10 @@ final class HiveStreamingPlanner implements ScanPlanner {
         final Map<String, Partition> fetched = new HashMap<>();
     }
 
-    /** What one plan needs of the table: its metadata, the read's job configuration, a client's settings. */
+    /**
+     * What a plan needs of the table: its metadata and the read's job configuration (loaded once),
+     * and the metastore's {@code Table} as this poll's client fetched it.
+     */
     private static final class Setting {
         final SourceContext context;
         final HiveTableInfo table;

@@ -107,8 +107,9 @@ final class StreamingPosition {
         return ((a ^ b) & (a ^ r)) < 0 ? Long.MIN_VALUE : r;
     }
 
+    /** Compares two keys of one kind (both names or both times). */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static int compare(Comparable<?> a, Comparable<?> b) {
+    static int compare(Comparable<?> a, Comparable<?> b) {
         return ((Comparable) a).compareTo(b);
     }
 

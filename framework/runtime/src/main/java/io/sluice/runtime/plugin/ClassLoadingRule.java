@@ -321,7 +321,10 @@ public final class ClassLoadingRule {
             // flink-hadoop-compatibility, which the Hive connector needs: linked against Hadoop's
             // mapred API, so a cluster's copy next to the plugin's Hadoop would not link
             "org.apache.flink.api.java.hadoop.",
-            "org.apache.flink.hadoopcompatibility.");
+            "org.apache.flink.hadoopcompatibility.",
+            // flink-sql-parser, linked against the Calcite a plugin bundles (the hive plugin checks
+            // view queries with it); a flat planner in lib/ has its own copy linked against its own
+            "org.apache.flink.sql.parser.");
 
     private static final ClassLoadingRule DEFAULTS = new ClassLoadingRule(SHARED, PLUGIN_FIRST);
 

@@ -354,7 +354,8 @@ class ClassLoadingRuleTest {
     @Test
     void theHiveConnectorsHadoopLinkedFlinkModulesArePluginFirst() {
         // a cluster may have flink-sql-connector-hive or flink-hadoop-compatibility in lib/, linked
-        // against its own Hadoop and Hive: the hive plugin's copies must win
+        // against its own Hadoop and Hive, or a flat planner whose flink-sql-parser is linked against
+        // its own Calcite: the hive plugin's copies must win
         assertOrigin(
                 PLUGIN_FIRST,
                 "org.apache.flink.api.java.hadoop.mapred.utils.HadoopUtils",
@@ -366,6 +367,8 @@ class ClassLoadingRuleTest {
                 "org.apache.flink.hive.reshaded.parquet.format.FileMetaData",
                 "org.apache.flink.table.endpoint.hive.HiveServer2Endpoint",
                 "org.apache.flink.table.endpoint.hive.util.ThriftObjectConversions",
+                "org.apache.flink.sql.parser.impl.FlinkSqlParserImpl",
+                "org.apache.flink.sql.parser.validate.FlinkSqlConformance",
                 "org/apache/flink/api/java/hadoop/mapred/utils/HadoopUtils.class");
         // names just beside them stay the cluster's
         assertOrigin(
@@ -374,6 +377,8 @@ class ClassLoadingRuleTest {
                 "org.apache.flink.api.java.ExecutionEnvironment",
                 "org.apache.flink.hivex.Foo",
                 "org.apache.flink.table.endpoint.SqlGatewayEndpointFactory",
+                "org.apache.flink.sql.parserx.Foo",
+                "org.apache.flink.sql.Foo",
                 "org.apache.flink.hadoopcompatibilityx.Foo");
     }
 

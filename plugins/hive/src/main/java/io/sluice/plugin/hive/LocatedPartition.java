@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A partition to add to the metastore at a location. Flink's own implementation is in
- * flink-table-api-java, which a plugin does not compile against; upstream's HiveCatalog reads the
+ * A partition to add to the metastore at a location. Flink's own implementation is internal to
+ * flink-table-api-java (CatalogPartitionImpl); upstream's HiveCatalog reads the
  * location from the properties and removes it, so they stay mutable.
  */
 final class LocatedPartition implements CatalogPartition {

@@ -1,11 +1,13 @@
 package io.sluice.plugin.hive;
 
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.catalog.hive.HiveCatalog;
 import org.apache.hadoop.hive.conf.HiveConf;
 
@@ -52,6 +54,17 @@ final class SluiceHiveCatalog extends HiveCatalog {
                             + innermost.getClass().getSimpleName() + ": " + innermost.getMessage(),
                     e);
         }
+    }
+
+    /** A view whose query Flink cannot parse is read as an error naming it (see {@link UnparseableView}). */
+    @Override
+    public CatalogBaseTable getTable(ObjectPath tablePath) throws TableNotExistException, CatalogException {
+        CatalogBaseTable table = super.getTable(tablePath);
+        if (table instanceof CatalogView) {
+            return UnparseableView.check(
+                    getName(), tablePath.getDatabaseName(), tablePath.getObjectName(), (CatalogView) table);
+        }
+        return table;
     }
 
     @Override

@@ -66,9 +66,6 @@ class HashDistributionIT {
         assertThatThrownBy(() -> write("sorted"))
                 .hasStackTraceContaining("Invalid 'distribution-mode' 'sorted'")
                 .hasStackTraceContaining("one of none, hash, range");
-        assertThatThrownBy(() -> write("range"))
-                .hasStackTraceContaining("Invalid 'distribution-mode' 'range'")
-                .hasStackTraceContaining("target 'filesystem' writes with hash, none");
         assertThat(tmp.resolve("sorted")).doesNotExist();
     }
 

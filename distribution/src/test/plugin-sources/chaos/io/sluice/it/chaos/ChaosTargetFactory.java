@@ -100,6 +100,11 @@ public class ChaosTargetFactory implements TargetFactory {
     }
 
     @Override
+    public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext context) {
+        return delegate(context).rangeKey(context);
+    }
+
+    @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
     }

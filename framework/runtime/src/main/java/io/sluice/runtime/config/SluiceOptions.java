@@ -151,7 +151,24 @@ public final class SluiceOptions {
             .noDefaultValue()
             .withDescription("How rows are spread over the writers before they are written: 'none' (as the"
                     + " input hands them), 'hash' (by the partition key, else the primary key: one writer per"
-                    + " key) or 'range'. Default: the table's (Iceberg's write.distribution-mode), else none.");
+                    + " key) or 'range' (by ranges of the sort key chosen from traffic statistics: even shares)."
+                    + " Default: the table's (Iceberg's write.distribution-mode), else none.");
+
+    public static final ConfigOption<String> RANGE_DISTRIBUTION_STATISTICS_TYPE = ConfigOptions.key(
+                    "range-distribution-statistics-type")
+            .stringType()
+            .defaultValue("Auto")
+            .withDescription("The traffic statistics of distribution mode 'range': 'Map' (exact counts per key,"
+                    + " for up to thousands of keys), 'Sketch' (a reservoir sample and even ranges of it, for"
+                    + " millions of keys) or 'Auto' (Map, switching to Sketch above 10,000 distinct keys).");
+
+    public static final ConfigOption<Double> RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT = ConfigOptions.key(
+                    "range-distribution-sort-key-base-weight")
+            .doubleType()
+            .defaultValue(0.0)
+            .withDescription("With 'Map' statistics, the least weight of every sort key as a fraction of a writer's"
+                    + " target weight, in [0, 1): 0.02 puts at most about 50 keys (files) on one writer however"
+                    + " little traffic they have.");
 
     public static final ConfigOption<java.util.List<String>> DISTRIBUTION_COLUMNS = ConfigOptions.key(
                     "distribution.columns")
@@ -225,6 +242,8 @@ public final class SluiceOptions {
                 COMPACTION_SMALL_FILES_AVG_SIZE,
                 DISTRIBUTION_MODE,
                 DISTRIBUTION_COLUMNS,
+                RANGE_DISTRIBUTION_STATISTICS_TYPE,
+                RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
                 LOOKUP_JOIN_CACHE_TTL)));
     }
 }

@@ -195,6 +195,15 @@ public final class SluiceSink
             return WriterDistribution.apply(input, descriptor, context);
         }
         List<String> key = target.changeKey(context);
+        if (WriterDistribution.mode(descriptor, context) == io.sluice.spi.distribution.DistributionMode.RANGE) {
+            // as upstream: every version of a key must meet one writer, which ranges do not promise
+            org.slf4j.LoggerFactory.getLogger(SluiceSink.class)
+                    .warn(
+                            "Target '{}' takes changes: its rows are keyed by {} although 'distribution-mode' is"
+                                    + " 'range'",
+                            descriptor.target(),
+                            key);
+        }
         if (key.isEmpty()) {
             throw new IllegalArgumentException(
                     "Target '" + descriptor.target() + "' takes changes but names no key"

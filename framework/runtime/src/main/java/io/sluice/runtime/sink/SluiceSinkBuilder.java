@@ -133,6 +133,24 @@ public final class SluiceSinkBuilder {
         return this;
     }
 
+    /** As {@link #withDistributionMode}, by the name of Iceberg's {@code FlinkSink.Builder}. */
+    public SluiceSinkBuilder distributionMode(io.sluice.spi.distribution.DistributionMode mode) {
+        return withDistributionMode(mode);
+    }
+
+    /** The traffic statistics of {@code range} ({@code range-distribution-statistics-type}). */
+    public SluiceSinkBuilder rangeDistributionStatisticsType(io.sluice.runtime.sink.distribution.StatisticsType type) {
+        return withOption(
+                io.sluice.runtime.config.SluiceOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(), type.optionValue());
+    }
+
+    /** The least weight of a sort key under {@code range} with Map statistics ({@code range-distribution-sort-key-base-weight}), in [0, 1). */
+    public SluiceSinkBuilder rangeDistributionSortKeyBaseWeight(double weight) {
+        return withOption(
+                io.sluice.runtime.config.SluiceOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key(),
+                String.valueOf(weight));
+    }
+
     /** The job's configuration, where a target looks for write options after the sink's own. */
     public SluiceSinkBuilder withJobConfiguration(Map<String, String> configuration) {
         jobConfiguration.putAll(configuration);

@@ -120,6 +120,26 @@ public final class TableSinkBuilder<T> {
         return set("branch", branch);
     }
 
+    /** How rows reach the writers (option {@code distribution-mode}); the table's by default. */
+    public TableSinkBuilder<T> distributionMode(io.sluice.spi.distribution.DistributionMode mode) {
+        return set(
+                io.sluice.runtime.config.SluiceOptions.DISTRIBUTION_MODE.key(),
+                io.sluice.runtime.sink.distribution.WriterDistribution.name(mode));
+    }
+
+    /** The traffic statistics of {@code range} (option {@code range-distribution-statistics-type}). */
+    public TableSinkBuilder<T> rangeDistributionStatisticsType(
+            io.sluice.runtime.sink.distribution.StatisticsType type) {
+        return set(io.sluice.runtime.config.SluiceOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key(), type.optionValue());
+    }
+
+    /** The least weight of a sort key under {@code range} with Map statistics, in [0, 1). */
+    public TableSinkBuilder<T> rangeDistributionSortKeyBaseWeight(double weight) {
+        return set(
+                io.sluice.runtime.config.SluiceOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key(),
+                String.valueOf(weight));
+    }
+
     /** Any write option of the target (e.g. {@code write-format}, {@code target-file-size-bytes}). */
     public TableSinkBuilder<T> set(String key, String value) {
         options.put(key, value);

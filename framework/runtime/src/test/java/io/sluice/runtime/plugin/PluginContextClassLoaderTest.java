@@ -387,6 +387,9 @@ class PluginContextClassLoaderTest {
                                         "  public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext c) {",
                                         "    " + probe("TargetFactory.distributionKey")
                                                 + " return new ProbeDistributionKey(); }",
+                                        "  public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext c) {",
+                                        "    " + probe("TargetFactory.rangeKey")
+                                                + " return new ProbeDistributionKey(); }",
                                         "  public List<String> changeKey(SinkContext c) { "
                                                 + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
                                         "}"))

@@ -161,4 +161,20 @@ public interface TargetFactory extends SluiceFactory {
         }
         return DistributionKey.ofColumns(context.rowType(), columns);
     }
+
+    /**
+     * What {@link DistributionMode#RANGE} orders the rows of this sink by, its sort key: the
+     * framework counts the traffic of each key and gives each writer a range of keys of about
+     * equal traffic, in the unsigned byte order of the keys. Iceberg: the table's sort order,
+     * else its partition spec. Created on every subtask that shuffles, and asked on the client
+     * once to check that there is one. By default {@link #distributionKey}.
+     *
+     * @throws IllegalArgumentException if the sink has nothing to order rows by (upstream
+     *     Iceberg's words: "Need to define sort order or partition spec")
+     * @since 2.2.0
+     */
+    @io.sluice.spi.Experimental
+    default DistributionKey rangeKey(SinkContext context) {
+        return distributionKey(context);
+    }
 }

@@ -158,13 +158,14 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
     /**
-     * NONE and HASH: with HASH, the rows of one partition (the partition columns; an unpartitioned
-     * table by its primary key) reach one writer, so each partition gets one file per checkpoint.
+     * NONE, HASH and RANGE: with HASH, the rows of one partition (the partition columns; an
+     * unpartitioned table by its primary key) reach one writer, so each partition gets one file per
+     * checkpoint; with RANGE, writers get even shares of ranges of partitions (the framework's
+     * statistics, by the same key).
      */
     @Override
     public Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return java.util.EnumSet.of(
-                io.sluice.spi.distribution.DistributionMode.NONE, io.sluice.spi.distribution.DistributionMode.HASH);
+        return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class);
     }
 
     @Override

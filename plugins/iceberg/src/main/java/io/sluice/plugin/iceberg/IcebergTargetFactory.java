@@ -107,12 +107,32 @@ public final class IcebergTargetFactory implements TargetFactory {
     }
 
     /**
-     * NONE and HASH. With HASH, the rows of one partition (of the spec's transforms) reach one
-     * writer; an unpartitioned table by its primary key, else as NONE (upstream's behaviour).
+     * NONE, HASH and RANGE. With HASH, the rows of one partition (of the spec's transforms) reach
+     * one writer; an unpartitioned table by its primary key, else as NONE (upstream's behaviour).
+     * RANGE orders rows by {@link #rangeKey}.
      */
     @Override
     public Set<DistributionMode> distributionModes(SinkContext context) {
-        return EnumSet.of(DistributionMode.NONE, DistributionMode.HASH);
+        return EnumSet.allOf(DistributionMode.class);
+    }
+
+    /**
+     * The table's sort order, else its partition spec ({@link PartitionDistributionKey}, in the
+     * order of the partition values), as upstream's RANGE: a table with neither is an error, in
+     * upstream's words.
+     */
+    @Override
+    public DistributionKey rangeKey(SinkContext context) {
+        return CatalogTable.read(context.options(), table -> {
+            if (table.sortOrder().isSorted()) {
+                return new SortOrderDistributionKey(table.sortOrder(), table.schema(), context.rowType());
+            }
+            if (!table.spec().isUnpartitioned()) {
+                return new PartitionDistributionKey(table.spec(), table.schema(), context.rowType());
+            }
+            throw new IllegalArgumentException("Iceberg table '" + table.name()
+                    + "' is unpartitioned and unsorted: Need to define sort order or partition spec");
+        });
     }
 
     /**

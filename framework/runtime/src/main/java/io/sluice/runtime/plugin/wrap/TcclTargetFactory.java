@@ -78,6 +78,13 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public DistributionKey rangeKey(SinkContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return new TcclDistributionKey(delegate.rangeKey(context), loader);
+        }
+    }
+
+    @Override
     public boolean supportsPartitionCommit() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsPartitionCommit();

@@ -2,6 +2,7 @@ package io.sluice.runtime.sink.distribution;
 
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.distribution.range.RangeDistribution;
 import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
@@ -35,7 +36,11 @@ import java.util.stream.Collectors;
  *       partition key, else the primary key; or the columns of {@code distribution.columns}, which
  *       SQL's {@code DISTRIBUTED BY HASH(...)} sets) reach one writer. A sink with neither falls back to
  *       {@code none}, with a warning, as Iceberg's Flink sink does.
- *   <li>{@code range}: not built yet; refused at planning.
+ *   <li>{@code range}: rows are spread by ranges of the target's sort key ({@link
+ *       TargetFactory#rangeKey}: Iceberg's sort order, else the partition key), chosen from traffic
+ *       statistics so that every writer gets an even share ({@link
+ *       io.sluice.runtime.sink.distribution.range.RangeDistribution}). A sink with no sort key is
+ *       an error, as in Iceberg's Flink sink.
  * </ul>
  *
  * <p>A target that takes changes (upserts) gets every version of a key on one writer, in order,
@@ -77,10 +82,9 @@ public final class WriterDistribution {
                     + allowed.stream().map(WriterDistribution::name).sorted().collect(Collectors.joining(", "))
                     + " here");
         }
-        if (mode == DistributionMode.RANGE) {
-            throw new IllegalArgumentException(
-                    "Invalid " + source + ": Sluice does not distribute by range yet;" + " use 'none' or 'hash'");
-        }
+        // bad values are errors whatever the mode, as for every other option
+        RangeDistribution.statisticsType(descriptor);
+        RangeDistribution.baseWeight(descriptor);
         Optional<List<String>> columns = columns(descriptor);
         if (columns.isPresent()) {
             if (mode != DistributionMode.HASH) {
@@ -133,6 +137,18 @@ public final class WriterDistribution {
         DistributionMode mode = mode(descriptor, context);
         if (mode == DistributionMode.NONE) {
             return input;
+        }
+        if (mode == DistributionMode.RANGE) {
+            try {
+                descriptor.targetFactory().rangeKey(context);
+            } catch (IllegalArgumentException nothingToOrderBy) {
+                throw new IllegalArgumentException(
+                        "Invalid distribution mode 'range' for target '" + descriptor.target() + "': "
+                                + nothingToOrderBy.getMessage()
+                                + "; range needs a sort key (a sort order or partition columns), or use 'hash' or 'none'",
+                        nothingToOrderBy);
+            }
+            return RangeDistribution.apply(input, descriptor, context);
         }
         try {
             key(descriptor, context);

@@ -96,6 +96,11 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     }
 
     @Override
+    public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext context) {
+        return delegate(context).rangeKey(context);
+    }
+
+    @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
     }

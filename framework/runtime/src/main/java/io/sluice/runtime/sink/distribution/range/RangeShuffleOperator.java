@@ -1,0 +1,190 @@
+package io.sluice.runtime.sink.distribution.range;
+
+import io.sluice.runtime.plugin.PluginLifecycle;
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.TaskSinkContext;
+import io.sluice.runtime.sink.distribution.StatisticsType;
+import io.sluice.spi.distribution.DistributionKey;
+
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
+import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The shuffle side of distribution mode {@code range}, one subtask per writer: it asks the target
+ * for each row's sort key ({@code TargetFactory#rangeKey}), counts the key ({@link
+ * TrafficCounter}), and tags the row with the writer the range partitioner ({@link
+ * RangeAssignment}) picks under the global statistics last applied; before any, rows go
+ * round-robin. At each checkpoint it sends its counts of the cycle to the {@link
+ * RangeStatisticsCoordinator}, and applies the global statistics the coordinator sends back when
+ * they arrive.
+ *
+ * <p>Its state is the global statistics it applies (union list state, written by subtask 0 only:
+ * every subtask holds the same), so a restored subtask partitions as before from its first row,
+ * with any parallelism.
+ *
+ * <p>Gauges, in the operator's metric group: {@code rangeStatisticsType} ({@code Map} or {@code
+ * Sketch}: of the statistics applied, else of what the subtask collects), {@code
+ * rangeStatisticsKeys} (distinct keys of the statistics applied: exact for Map, of the sample for
+ * Sketch) and {@code rangeStatisticsCheckpoint} (the checkpoint whose statistics are applied, -1
+ * before any).
+ */
+final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, RowData>>
+        implements OneInputStreamOperator<RowData, Tuple2<Integer, RowData>>, OperatorEventHandler {
+
+    private static final long serialVersionUID = 1L;
+
+    private final SinkDescriptor descriptor;
+    private final StatisticsType type;
+    private final double baseWeight;
+    private final transient OperatorEventGateway coordinator;
+
+    private transient PluginLifecycle.Attachment attachment;
+    private transient DistributionKey key;
+    private transient TrafficCounter counter;
+    private transient ListState<byte[]> appliedState;
+
+    @Nullable
+    private transient KeyStatistics applied;
+
+    @Nullable
+    private transient RangeAssignment assignment;
+
+    private transient int writers;
+    private transient int nextRoundRobin;
+
+    RangeShuffleOperator(
+            SinkDescriptor descriptor, StatisticsType type, double baseWeight, OperatorEventGateway coordinator) {
+        this.descriptor = descriptor;
+        this.type = type;
+        this.baseWeight = baseWeight;
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        writers = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        counter = new TrafficCounter(type, StatisticsAggregation.sampleSize(writers), 31L * subtask + 17);
+        nextRoundRobin = subtask % writers;
+        appliedState = context.getOperatorStateStore()
+                .getUnionListState(
+                        new ListStateDescriptor<>("range-statistics", BytePrimitiveArraySerializer.INSTANCE));
+        KeyStatistics restored = null;
+        for (byte[] bytes : appliedState.get()) {
+            KeyStatistics statistics =
+                    SimpleVersionedSerialization.readVersionAndDeSerialize(KeyStatisticsSerializer.INSTANCE, bytes);
+            if (restored == null || statistics.checkpointId() > restored.checkpointId()) {
+                restored = statistics;
+            }
+        }
+        if (restored != null) {
+            apply(restored);
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        attachment = PluginLifecycle.attach(null);
+        TaskSinkContext context = new TaskSinkContext(
+                descriptor,
+                getRuntimeContext().getJobInfo().getJobId().toHexString(),
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                writers,
+                getMetricGroup(),
+                descriptor.registry());
+        key = descriptor.targetFactory().rangeKey(context);
+        MetricGroup metrics = getMetricGroup();
+        metrics.gauge("rangeStatisticsType", (Gauge<String>) () -> applied != null
+                ? applied.type().optionValue()
+                : (counter.sketching() ? StatisticsType.SKETCH : StatisticsType.MAP).optionValue());
+        metrics.gauge("rangeStatisticsKeys", (Gauge<Long>) () -> applied == null ? 0L : applied.distinctKeys());
+        metrics.gauge("rangeStatisticsCheckpoint", (Gauge<Long>) () -> applied == null ? -1L : applied.checkpointId());
+    }
+
+    @Override
+    public void processElement(StreamRecord<RowData> record) throws Exception {
+        Runnable fault = RangeShuffleFaults.onRecord;
+        if (fault != null) {
+            fault.run();
+        }
+        RowData row = record.getValue();
+        String sortKey = new String(key.of(row), StandardCharsets.ISO_8859_1);
+        counter.add(sortKey);
+        int writer;
+        if (assignment == null) {
+            writer = nextRoundRobin;
+            nextRoundRobin = (nextRoundRobin + 1) % writers;
+        } else {
+            writer = assignment.writerOf(sortKey);
+        }
+        output.collect(record.replace(Tuple2.of(writer, row)));
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        coordinator.sendEventToCoordinator(StatisticsEvent.local(counter.takeStatistics(context.getCheckpointId())));
+        appliedState.clear();
+        if (applied != null && getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+            appliedState.add(
+                    SimpleVersionedSerialization.writeVersionAndSerialize(KeyStatisticsSerializer.INSTANCE, applied));
+        }
+    }
+
+    @Override
+    public void handleOperatorEvent(OperatorEvent event) {
+        if (!(event instanceof StatisticsEvent) || !((StatisticsEvent) event).isGlobal()) {
+            throw new IllegalArgumentException("Range shuffle of " + descriptor.target() + " got " + event);
+        }
+        try {
+            apply(((StatisticsEvent) event).statistics());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void apply(KeyStatistics statistics) {
+        if (applied != null && statistics.checkpointId() < applied.checkpointId()) {
+            return;
+        }
+        applied = statistics;
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        assignment = RangeAssignment.of(statistics, writers, baseWeight, 31L * subtask + statistics.checkpointId());
+        if (statistics.type() == StatisticsType.SKETCH) {
+            counter.switchToSketch();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            super.close();
+        } finally {
+            if (attachment != null) {
+                attachment.close();
+                attachment = null;
+            }
+        }
+    }
+}

@@ -18,8 +18,9 @@ import java.util.concurrent.CompletableFuture;
  * Aggregates the traffic statistics of the range shuffle: every subtask sends its counts when it
  * takes a checkpoint; once all of them sent theirs for checkpoint {@code n}, the aggregate becomes
  * the global statistics and goes to every subtask, which applies it to its range partitioner on
- * arrival (so a change of traffic reaches the partitioner within two checkpoint cycles). A cycle
- * without rows keeps the statistics before it.
+ * arrival (so a change of traffic reaches the partitioner within two checkpoint cycles). The
+ * aggregate weighs the statistics before it at half ({@link StatisticsAggregation}); a cycle
+ * without rows keeps them as they are.
  *
  * <p>Its checkpoint holds the global statistics ({@link KeyStatisticsSerializer}, framed with its
  * version); a restored coordinator sends them to each subtask as it becomes ready, so a job
@@ -80,12 +81,17 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
             if (fault != null) {
                 fault.run();
             }
-            KeyStatistics aggregate = StatisticsAggregation.aggregate(
-                    checkpointId, parts.values(), type, StatisticsAggregation.sampleSize(context.currentParallelism()));
-            if (aggregate.rows() == 0) {
+            long cycleRows =
+                    parts.values().stream().mapToLong(KeyStatistics::rows).sum();
+            if (cycleRows == 0) {
                 return;
             }
-            global = aggregate;
+            global = StatisticsAggregation.aggregate(
+                    checkpointId,
+                    parts.values(),
+                    global,
+                    type,
+                    StatisticsAggregation.sampleSize(context.currentParallelism()));
         } catch (RuntimeException e) {
             context.failJob(new IllegalStateException(
                     "The range statistics of " + name + " could not be aggregated at checkpoint " + checkpointId, e));

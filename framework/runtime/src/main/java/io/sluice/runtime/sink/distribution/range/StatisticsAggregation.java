@@ -11,7 +11,9 @@ import java.util.TreeMap;
 
 /**
  * Merges the statistics every shuffle subtask sent for one checkpoint into the global statistics
- * the coordinator broadcasts. Counts add up; once any part is a sample, or Auto statistics have
+ * the coordinator broadcasts, together with the global statistics before them at half their
+ * weight: a cycle of few rows (a short or slow one) cannot swing the ranges on its own, while a
+ * change of traffic outweighs the past within a cycle or two, and keys that stop coming fade out. Counts add up; once any part is a sample, or Auto statistics have
  * more than {@link TrafficCounter#SKETCH_THRESHOLD} distinct keys, the result is a sample: {@code
  * sampleSize} keys at evenly spaced quantiles of the merged traffic, each part's entries weighted
  * by the rows they stand for, so a key with more traffic appears in the sample more often.
@@ -25,6 +27,39 @@ final class StatisticsAggregation {
         return Math.max(10_000, 100 * writers);
     }
 
+    /**
+     * The new global statistics.
+     *
+     * @param previous the global statistics so far, or null
+     */
+    static KeyStatistics aggregate(
+            long checkpointId,
+            Collection<KeyStatistics> cycle,
+            @javax.annotation.Nullable KeyStatistics previous,
+            StatisticsType configured,
+            int sampleSize) {
+        List<KeyStatistics> parts = new ArrayList<>(cycle);
+        if (previous != null) {
+            parts.add(halved(previous));
+        }
+        return aggregate(checkpointId, parts, configured, sampleSize);
+    }
+
+    /** The statistics at half their weight: counts halved (a key whose count reaches 0 drops out). */
+    private static KeyStatistics halved(KeyStatistics statistics) {
+        if (statistics.type() == StatisticsType.MAP) {
+            Map<String, Long> counts = new HashMap<>();
+            statistics.counts().forEach((key, count) -> {
+                if (count / 2 > 0) {
+                    counts.put(key, count / 2);
+                }
+            });
+            return KeyStatistics.ofCounts(statistics.checkpointId(), counts);
+        }
+        return KeyStatistics.ofSample(statistics.checkpointId(), statistics.rows() / 2, statistics.sample());
+    }
+
+    /** The statistics of one cycle's parts, merged. */
     static KeyStatistics aggregate(
             long checkpointId, Collection<KeyStatistics> parts, StatisticsType configured, int sampleSize) {
         boolean sketch = configured == StatisticsType.SKETCH;

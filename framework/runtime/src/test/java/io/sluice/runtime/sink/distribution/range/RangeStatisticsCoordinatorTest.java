@@ -56,12 +56,18 @@ class RangeStatisticsCoordinatorTest {
         coordinator.handleEventFromOperator(1, 0, StatisticsEvent.local(KeyStatistics.ofCounts(2, Map.of())));
         assertThat(g0.received).hasSize(1);
 
+        // the next cycle's counts, with the statistics before them at half weight
+        coordinator.handleEventFromOperator(0, 0, StatisticsEvent.local(KeyStatistics.ofCounts(3, Map.of("b", 9L))));
+        coordinator.handleEventFromOperator(1, 0, StatisticsEvent.local(KeyStatistics.ofCounts(3, Map.of("c", 1L))));
+        expected = KeyStatistics.ofCounts(3, Map.of("a", 2L, "b", 10L, "c", 1L));
+        assertThat(g1.received).hasSize(2).last().isEqualTo(expected);
+
         // restored with parallelism 3: the statistics go to every subtask when it is ready
         CompletableFuture<byte[]> checkpoint = new CompletableFuture<>();
-        coordinator.checkpointCoordinator(3, checkpoint);
+        coordinator.checkpointCoordinator(4, checkpoint);
         RangeStatisticsCoordinator restored = new RangeStatisticsCoordinator(
                 "t", new MockOperatorCoordinatorContext(new OperatorID(), 3), StatisticsType.MAP);
-        restored.resetToCheckpoint(3, checkpoint.get());
+        restored.resetToCheckpoint(4, checkpoint.get());
         for (int s = 0; s < 3; s++) {
             RecordingGateway gateway = new RecordingGateway(s);
             restored.executionAttemptReady(s, 1, gateway);

@@ -33,6 +33,10 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     static final ConfigOption<String> FAIL_IN_COMMIT =
             ConfigOptions.key("chaos.commit.fail").stringType().defaultValue("none");
 
+    /** A writer fails once (marker {@code writer-failed}) after this many records of its own. */
+    static final ConfigOption<Long> WRITER_FAIL_AFTER =
+            ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
+
     static final ConfigOption<String> MARKER_DIR =
             ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
 
@@ -51,6 +55,7 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
         // the delegate's options are not known before a context exists: accept them by name
         Set<ConfigOption<?>> options = new HashSet<>();
         options.add(FAIL_IN_COMMIT);
+        options.add(WRITER_FAIL_AFTER);
         for (String key : new String[] {
             "catalog-name",
             "catalog-type",
@@ -122,7 +127,56 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
-        return delegate(context).createWriter(context, restoredState);
+        TargetWriter writer = delegate(context).createWriter(context, restoredState);
+        if (!context.options().getOptional(WRITER_FAIL_AFTER).isPresent()) {
+            return writer;
+        }
+        long failAfter = context.options().get(WRITER_FAIL_AFTER);
+        Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
+        return new TargetWriter() {
+            long records;
+
+            @Override
+            public void write(org.apache.flink.table.data.RowData row, io.sluice.spi.sink.RecordContext recordContext)
+                    throws IOException {
+                if (++records >= failAfter && !Files.exists(marker)) {
+                    Files.createDirectories(marker.getParent());
+                    try {
+                        Files.createFile(marker);
+                    } catch (java.nio.file.FileAlreadyExistsException anotherWriterFailed) {
+                        writer.write(row, recordContext);
+                        return;
+                    }
+                    throw new IOException("chaos: injected failure in the writer after " + records + " records");
+                }
+                writer.write(row, recordContext);
+            }
+
+            @Override
+            public List<io.sluice.spi.sink.PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
+                return writer.prepareCommit(endOfInput);
+            }
+
+            @Override
+            public List<Payload> snapshotState(long checkpointId) throws IOException {
+                return writer.snapshotState(checkpointId);
+            }
+
+            @Override
+            public long processingTimeInterval() {
+                return writer.processingTimeInterval();
+            }
+
+            @Override
+            public void onProcessingTime(long currentTime) throws IOException {
+                writer.onProcessingTime(currentTime);
+            }
+
+            @Override
+            public void close() throws Exception {
+                writer.close();
+            }
+        };
     }
 
     @Override

@@ -1,0 +1,174 @@
+package io.sluice.plugin.iceberg.it;
+
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.SinkValidation;
+import io.sluice.runtime.sink.SluiceSink;
+import io.sluice.runtime.sink.distribution.range.RangeShuffleFaults;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly-once into Iceberg with {@code distribution-mode} {@code range}: a numbered sequence over
+ * 20 skewed partitions, STREAMING, parallelism 2, 200 ms checkpoints, failed once in the
+ * statistics operator, in the writer (the {@code chaos-iceberg} test plugin) or in the
+ * coordinator's aggregation, at a point drawn from a printed seed. After the restart Iceberg's
+ * generic reader finds every number once, and every snapshot is a distinct checkpoint of the job.
+ */
+class IcebergRangeExactlyOnceIT {
+
+    private static final int PARALLELISM = 2;
+    private static final long COUNT = 6_000;
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
+
+    private static final RowType ROW =
+            RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "p"});
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void onlyAfterPackaging() {
+        TestPluginsDir.assumeIntegrationTestPhase();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        RangeShuffleFaults.clear();
+    }
+
+    @ParameterizedTest(name = "fails in the {0}")
+    @ValueSource(strings = {"statistics-operator", "writer", "coordinator"})
+    void everyRecordExactlyOnce(String failure) throws Exception {
+        long seed = Long.getLong("sluice.it.seed", System.nanoTime());
+        System.out.println(
+                "IcebergRangeExactlyOnceIT " + failure + " seed " + seed + " (-Dsluice.it.seed=" + seed + ")");
+        Random random = new Random(seed);
+        Path warehouse = tmp.resolve("warehouse");
+        Path markers = tmp.resolve("markers");
+        Table table = createTable(warehouse);
+
+        Map<String, String> options = IcebergTables.chaosSinkOptions(warehouse, markers);
+        options.put("distribution-mode", "range");
+        long failAt = COUNT / 4 + random.nextInt((int) (COUNT / 2));
+        int failAtAggregation = 2 + random.nextInt(3);
+        AtomicLong shuffled = new AtomicLong();
+        AtomicLong aggregations = new AtomicLong();
+        AtomicBoolean failed = new AtomicBoolean();
+        RangeShuffleFaults.onRecord = () -> {
+            if (shuffled.incrementAndGet() == failAt
+                    && failure.equals("statistics-operator")
+                    && failed.compareAndSet(false, true)) {
+                throw new IllegalStateException("chaos: injected failure in the statistics operator");
+            }
+        };
+        if (failure.equals("coordinator")) {
+            RangeShuffleFaults.onAggregation = () -> {
+                if (aggregations.incrementAndGet() == failAtAggregation && failed.compareAndSet(false, true)) {
+                    throw new IllegalStateException("chaos: injected failure in the coordinator's aggregation");
+                }
+            };
+        }
+        if (failure.equals("writer")) {
+            options.put("chaos.writer.fail-after-records", String.valueOf(failAt / PARALLELISM));
+        }
+        SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of());
+        SinkValidation.validate(descriptor);
+
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(PARALLELISM);
+        env.enableCheckpointing(200);
+        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
+                new SkewedRows(seed, 20), COUNT, RateLimiterStrategy.perSecond(3000), InternalTypeInfo.of(ROW));
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(SluiceSink.of(descriptor));
+        String jobId = env.execute("iceberg range exactly-once, fails in the " + failure)
+                .getJobID()
+                .toHexString();
+
+        if (failure.equals("writer")) {
+            assertThat(Files.exists(markers.resolve("writer-failed")))
+                    .as("the failure was injected")
+                    .isTrue();
+        } else {
+            assertThat(failed).as("the failure was injected").isTrue();
+        }
+        assertThat(shuffled.get()).as("rows through the range shuffle").isGreaterThanOrEqualTo(COUNT);
+        List<Long> ids = IcebergTables.records(table).stream()
+                .map(r -> (Long) r.getField("id"))
+                .collect(Collectors.toList());
+        assertThat(ids).hasSize((int) COUNT);
+        assertThat(ids.stream().distinct().count()).isEqualTo(COUNT);
+        assertThat(ids.stream().mapToLong(Long::longValue).min().getAsLong()).isEqualTo(1);
+        assertThat(ids.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(COUNT);
+        List<Snapshot> snapshots = IcebergTables.snapshots(table);
+        assertThat(snapshots).allSatisfy(s -> assertThat(s.summary()).containsEntry("flink.job-id", jobId));
+        assertThat(snapshots.stream()
+                        .map(s -> Long.parseLong(s.summary().get("flink.max-committed-checkpoint-id")))
+                        .collect(Collectors.toList()))
+                .as("each checkpoint committed once, in order")
+                .isSorted()
+                .doesNotHaveDuplicates();
+    }
+
+    private static Table createTable(Path warehouse) {
+        Schema schema = new Schema(
+                Types.NestedField.optional(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "p", Types.StringType.get()));
+        try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
+            return catalog.createTable(
+                    TableIdentifier.of(Namespace.of("db"), "numbers"),
+                    schema,
+                    PartitionSpec.builderFor(schema).identity("p").build());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -239,7 +239,7 @@ public final class IcebergTables {
     }
 
     /** The table's snapshots, oldest first. */
-    static List<Snapshot> snapshots(Table table) {
+    public static List<Snapshot> snapshots(Table table) {
         table.refresh();
         List<Snapshot> all = new ArrayList<>();
         table.snapshots().forEach(all::add);

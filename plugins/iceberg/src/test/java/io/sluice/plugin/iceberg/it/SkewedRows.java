@@ -13,14 +13,14 @@ import java.util.SplittableRandom;
  * draw of id {@code i} fixed by the seed and {@code i}, so every run and every restore sees the
  * same rows.
  */
-final class SkewedRows implements GeneratorFunction<Long, RowData> {
+public final class SkewedRows implements GeneratorFunction<Long, RowData> {
 
     private static final long serialVersionUID = 1L;
 
     private final long seed;
     private final double[] cumulative;
 
-    SkewedRows(long seed, int keys) {
+    public SkewedRows(long seed, int keys) {
         this.seed = seed;
         this.cumulative = new double[keys];
         double sum = 0;

@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The failure campaign for the filesystem target: jobs whose schedule is drawn from a seed
  * ({@link CampaignSchedule}: STREAMING or BATCH, parallelism 1-4, uneven and empty source
- * subtasks, checkpoint interval, compaction; distribution mode none or hash) fail in one or several places: in the source after
+ * subtasks, checkpoint interval, compaction; distribution mode none, hash or range) fail in one or several places: in the source after
  * some subtasks finished, in the writer, in the commit aggregator (a partition time extractor it
  * asks), before or after the commit, in a partition commit policy
  * (after the success file of the same partition was written), and at random in the storage
@@ -86,7 +86,7 @@ class FileSinkFailureCampaignIT {
         CampaignSchedule schedule = CampaignSchedule.draw(seed, FAILURES);
         String format = schedule.random.nextBoolean() ? "csv" : "parquet";
         // drawn apart from the schedule, so that a seed's schedule stays what it was before
-        String distribution = new java.util.Random(seed * 31 + 7).nextBoolean() ? "hash" : "none";
+        String distribution = new String[] {"none", "hash", "range"}[new java.util.Random(seed * 31 + 7).nextInt(3)];
         String described = schedule + ", " + format + ", distribution " + distribution;
         System.out.println("campaign filesystem " + described);
         String runId = UUID.randomUUID().toString();

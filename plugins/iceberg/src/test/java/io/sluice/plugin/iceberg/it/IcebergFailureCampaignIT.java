@@ -109,7 +109,7 @@ class IcebergFailureCampaignIT {
         CampaignSchedule schedule = CampaignSchedule.draw(seed, FAILURES);
         boolean upsert = schedule.random.nextBoolean();
         // drawn apart from the schedule, so that a seed's schedule stays what it was before
-        String distribution = new java.util.Random(seed * 31 + 7).nextBoolean() ? "hash" : "none";
+        String distribution = new String[] {"none", "hash", "range"}[new java.util.Random(seed * 31 + 7).nextInt(3)];
         String described = schedule + (upsert ? ", upsert" : ", append") + ", distribution " + distribution;
         System.out.println("campaign iceberg " + described);
         String runId = UUID.randomUUID().toString();

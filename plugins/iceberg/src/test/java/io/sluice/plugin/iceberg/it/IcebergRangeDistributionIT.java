@@ -104,9 +104,9 @@ class IcebergRangeDistributionIT {
 
     @Test
     void rangeGivesEveryWriterAnEvenShareOfSkewedPartitions() throws Exception {
-        long rows = 24_000;
+        long rows = 12_000;
         Map<String, Table> tables = new TreeMap<>();
-        // the same rows (the same seed) for each mode, one job each, 3,000 rows per checkpoint; a
+        // the same rows (the same seed) for each mode, one job each, 1,500 rows per checkpoint; a
         // second between checkpoints, or none's writers (each with every partition) write a file
         // for nearly every row
         for (String mode : List.of("none", "hash", "range")) {
@@ -115,7 +115,7 @@ class IcebergRangeDistributionIT {
                     tmp.resolve(mode),
                     PartitionSpec.builderFor(SCHEMA).identity("p").build(),
                     null);
-            run(table, mode, Map.of(), rows, 3_000, 1_000, PARALLELISM);
+            run(table, mode, Map.of(), rows, 1_500, 1_000, PARALLELISM);
             assertEveryRowOnce(table, rows);
             System.out.printf(
                     "%s: %d ms, snapshots (checkpoint:rows:files) %s%n",

@@ -64,6 +64,8 @@ class DistributionBenchmark {
     private static final int PARALLELISM = 4;
     private static final long ROWS = Long.getLong("sluice.bench.distribution.rows", 2_000_000L);
     private static final long CHECKPOINT_MS = 1_000;
+    /** A case that takes longer is cancelled and reported as such (upstream's RANGE hung once here). */
+    private static final long TIMEOUT_SECONDS = Long.getLong("sluice.bench.distribution.timeout", 300L);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -109,11 +111,22 @@ class DistributionBenchmark {
                 }
                 long cpu = processCpuNanos();
                 long wall = System.nanoTime();
-                env.execute(name);
+                org.apache.flink.core.execution.JobClient job = env.executeAsync(name);
+                try {
+                    job.getJobExecutionResult().get(TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    job.cancel().get();
+                    System.out.println(name + ": did not finish within " + TIMEOUT_SECONDS + " s; cancelled, "
+                            + IcebergTables.snapshots(table).size() + " snapshots");
+                    continue;
+                }
                 double seconds = (System.nanoTime() - wall) / 1e9;
                 double cpuSeconds = (processCpuNanos() - cpu) / 1e9;
                 table.refresh();
                 double[] m = {ROWS / seconds, filesPerCheckpoint(table), maxOverMin(table), cpuSeconds};
+                System.out.printf(
+                        "%s: %s rows/s, %.1f files per checkpoint, max/min writer share %.2f, CPU %.1f s%n",
+                        name, rate(m[0]), m[1], m[2], m[3]);
                 measured.put(name, m);
             }
         }
@@ -127,6 +140,9 @@ class DistributionBenchmark {
             double[] m = e.getValue();
             String mode = e.getKey().substring(e.getKey().indexOf('-') + 1);
             double[] upstream = measured.get("upstream-" + mode);
+            if (none == null) {
+                break;
+            }
             report.append(String.format(
                     "| %s | %s | %.2f | %s | %.1f | %.2f | %.1f | %+.1f |%n",
                     e.getKey(),

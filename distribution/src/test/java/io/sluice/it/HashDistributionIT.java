@@ -61,6 +61,19 @@ class HashDistributionIT {
                         assertThat(writers).as(partition).hasSizeGreaterThan(1));
     }
 
+    /**
+     * RANGE in a BATCH job, which takes no checkpoints to aggregate statistics at: each partition
+     * (the sort key) goes to one writer, as with hash, not round-robin to all of them.
+     */
+    @Test
+    void rangeInBatchPutsEachSortKeyOnOneWriter() throws Exception {
+        Path out = write("range-batch", "", "'distribution-mode' = 'range', ", RuntimeExecutionMode.BATCH);
+        assertThat(writersPerPartition(out))
+                .hasSize(PARTITIONS)
+                .allSatisfy((partition, writers) ->
+                        assertThat(writers).as(partition).hasSize(1));
+    }
+
     @Test
     void anUnknownOrUnsupportedModeIsAPlanningErrorNamingTheOption() {
         assertThatThrownBy(() -> write("sorted"))
@@ -108,12 +121,22 @@ class HashDistributionIT {
      * STREAMING, into a table with the given clause and options.
      */
     private Path write(String name, String distributedBy, String options) throws Exception {
+        return write(name, distributedBy, options, RuntimeExecutionMode.STREAMING);
+    }
+
+    private Path write(String name, String distributedBy, String options, RuntimeExecutionMode mode) throws Exception {
         Path out = tmp.resolve(name);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+        env.setRuntimeMode(mode);
         env.setParallelism(PARALLELISM);
-        env.enableCheckpointing(200);
-        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
+        if (mode == RuntimeExecutionMode.STREAMING) {
+            env.enableCheckpointing(200);
+        }
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(
+                env,
+                mode == RuntimeExecutionMode.STREAMING
+                        ? EnvironmentSettings.inStreamingMode()
+                        : EnvironmentSettings.inBatchMode());
         tEnv.executeSql("CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '"
                 + ROWS + "', 'rows-per-second' = '20000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
                 + " 'fields.id.end' = '" + ROWS + "')");

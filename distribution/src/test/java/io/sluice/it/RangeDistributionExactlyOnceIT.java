@@ -119,7 +119,9 @@ class RangeDistributionExactlyOnceIT {
         DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
                 i -> GenericRowData.of(i + 1, StringData.fromString(String.format("p%02d", skewed(i)))),
                 COUNT,
-                RateLimiterStrategy.perSecond(6000),
+                // paced by checkpoints, not by the clock: at least 12 cycles however loaded the
+                // machine, so the aggregation the coordinator fails at (the 2nd to 4th) comes
+                RateLimiterStrategy.perCheckpoint((int) (COUNT / 12)),
                 InternalTypeInfo.of(ROW));
         SluiceSinkBuilder builder = SluiceSink.forRowData(ROW)
                 .withTarget("chaos-filesystem")

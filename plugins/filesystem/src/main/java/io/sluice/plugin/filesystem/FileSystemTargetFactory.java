@@ -156,7 +156,6 @@ public final class FileSystemTargetFactory implements TargetFactory {
                 pathColumns);
     }
 
-    /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
     /**
      * NONE, HASH and RANGE: with HASH, the rows of one partition (the partition columns; an
      * unpartitioned table by its primary key) reach one writer, so each partition gets one file per
@@ -168,6 +167,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class);
     }
 
+    /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
     @Override
     public boolean supportsOverwrite() {
         return true;

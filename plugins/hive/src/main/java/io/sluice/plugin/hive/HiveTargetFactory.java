@@ -62,13 +62,14 @@ public final class HiveTargetFactory implements TargetFactory {
     }
 
     /**
-     * NONE and HASH, as the filesystem target: with HASH the rows of one partition (the partition
-     * columns; an unpartitioned table by its primary key) reach one writer.
+     * NONE, HASH and RANGE, as the filesystem target: with HASH the rows of one partition (the
+     * partition columns; an unpartitioned table by its primary key) reach one writer; with RANGE
+     * writers get even shares of ranges of partitions (the framework's statistics, by the same key).
+     * Upstream's Hive sink has neither.
      */
     @Override
     public Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return java.util.EnumSet.of(
-                io.sluice.spi.distribution.DistributionMode.NONE, io.sluice.spi.distribution.DistributionMode.HASH);
+        return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class);
     }
 
     /**

@@ -23,11 +23,14 @@ final class DistributionKeyFunction extends RichMapFunction<RowData, Tuple2<Stri
     private static final long serialVersionUID = 1L;
 
     private final SinkDescriptor descriptor;
+    private final boolean rangeKey;
     private transient PluginLifecycle.Attachment attachment;
     private transient DistributionKey key;
 
-    DistributionKeyFunction(SinkDescriptor descriptor) {
+    /** Keys by the hash distribution's key, or with {@code rangeKey} by the target's sort key. */
+    DistributionKeyFunction(SinkDescriptor descriptor, boolean rangeKey) {
         this.descriptor = descriptor;
+        this.rangeKey = rangeKey;
     }
 
     @Override
@@ -40,7 +43,7 @@ final class DistributionKeyFunction extends RichMapFunction<RowData, Tuple2<Stri
                 getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
                 getRuntimeContext().getMetricGroup(),
                 descriptor.registry());
-        key = WriterDistribution.key(descriptor, context);
+        key = rangeKey ? descriptor.targetFactory().rangeKey(context) : WriterDistribution.key(descriptor, context);
     }
 
     @Override

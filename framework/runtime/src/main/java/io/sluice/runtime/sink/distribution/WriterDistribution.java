@@ -8,9 +8,11 @@ import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -40,7 +42,8 @@ import java.util.stream.Collectors;
  *       TargetFactory#rangeKey}: Iceberg's sort order, else the partition key), chosen from traffic
  *       statistics so that every writer gets an even share ({@link
  *       io.sluice.runtime.sink.distribution.range.RangeDistribution}). A sink with no sort key is
- *       an error, as in Iceberg's Flink sink.
+ *       an error, as in Iceberg's Flink sink. A BATCH job, which takes no checkpoints to aggregate
+ *       statistics at, sends each sort key to one writer, as {@code hash} by that key.
  * </ul>
  *
  * <p>A target that takes changes (upserts) gets every version of a key on one writer, in order,
@@ -148,6 +151,16 @@ public final class WriterDistribution {
                                 + "; range needs a sort key (a sort order or partition columns), or use 'hash' or 'none'",
                         nothingToOrderBy);
             }
+            if (input.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                    == RuntimeExecutionMode.BATCH) {
+                // no checkpoints, so no statistics: round-robin would give every writer a file of
+                // every key, so each sort key goes to one writer instead, as with hash
+                LOG.info(
+                        "Target '{}' writes a BATCH job with distribution mode 'range' by hash of its sort key:"
+                                + " range statistics are aggregated at checkpoints, which a BATCH job has none of",
+                        descriptor.target());
+                return byHash(input, descriptor, true);
+            }
             return RangeDistribution.apply(input, descriptor, context);
         }
         try {
@@ -160,8 +173,12 @@ public final class WriterDistribution {
                     nothingToDistributeBy.getMessage());
             return input;
         }
+        return byHash(input, descriptor, false);
+    }
+
+    private static DataStream<RowData> byHash(DataStream<RowData> input, SinkDescriptor descriptor, boolean rangeKey) {
         InternalTypeInfo<RowData> rows = InternalTypeInfo.of(descriptor.rowType());
-        return input.map(new DistributionKeyFunction(descriptor))
+        return input.map(new DistributionKeyFunction(descriptor, rangeKey))
                 .returns(Types.TUPLE(Types.STRING, rows))
                 .name("Distribution key: " + descriptor.target())
                 .keyBy(new ByKey(), Types.STRING)

@@ -1,10 +1,17 @@
 package io.sluice.plugin.hive.it;
 
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,6 +22,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
@@ -87,6 +98,106 @@ class HiveStreamingWriteIT {
         assertThat(ids)
                 .containsExactlyInAnyOrderElementsOf(
                         LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toList()));
+    }
+
+    /**
+     * {@code distribution-mode} 'range' on 24 partitions of Zipf-like traffic from one source
+     * subtask, paced by checkpoints: once the framework's statistics are applied (within two
+     * cycles; the second half of the ids comes at least seven cycles in), each of the two writers
+     * holds a run of partitions, those at the boundary split between them, and its share
+     * of the rows is within 20% of even. Upstream's Hive sink has no RANGE; with NONE each writer
+     * would write every partition.
+     */
+    @Test
+    void rangeDistributionGivesEachWriterAnEvenRunOfPartitions() throws Exception {
+        int rows = 6_000;
+        int keys = 24;
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", "200 ms");
+        conf.setString("restart-strategy.type", "none");
+        conf.setString("parallelism.default", "2");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        Path metastore = tmp.resolve("metastore-range");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.logs");
+        tEnv.executeSql("CREATE TABLE h.logs.skewed (id BIGINT, p STRING) PARTITIONED BY (p)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+        double[] cumulative = zipf(keys);
+        DataGeneratorSource<Row> source = new DataGeneratorSource<>(
+                i -> Row.of(i + 1, String.format("k%02d", keyOf(cumulative, i))),
+                rows,
+                RateLimiterStrategy.perCheckpoint(rows / 15),
+                Types.ROW_NAMED(new String[] {"id", "p"}, Types.LONG, Types.STRING));
+        tEnv.createTemporaryView(
+                "skewed_input",
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "skewed")
+                        .setParallelism(1));
+        // the planner gives a sink its input's parallelism (1 here) unless 'sink.parallelism' says
+        tEnv.executeSql(
+                        "INSERT INTO h.logs.skewed /*+ OPTIONS('distribution-mode' = 'range', 'sink.parallelism' = '2') */"
+                                + " SELECT id, p FROM skewed_input")
+                .await();
+
+        Path table = metastore.resolve("warehouse").resolve("logs.db").resolve("skewed");
+        List<Long> ids = new ArrayList<>();
+        Map<String, Long> lateRowsByWriter = new TreeMap<>();
+        Map<String, Set<String>> lateWritersByPartition = new TreeMap<>();
+        for (int k = 0; k < keys; k++) {
+            String partition = String.format("k%02d", k);
+            for (Path file : ParquetFiles.dataFiles(table.resolve("p=" + partition))) {
+                String writer = file.getFileName().toString().substring("part-".length(), "part-".length() + 36);
+                for (String id : ParquetFiles.rowsOf(file, g -> String.valueOf(g.getLong("id", 0)))) {
+                    ids.add(Long.parseLong(id));
+                    if (Long.parseLong(id) > rows / 2) {
+                        lateRowsByWriter.merge(writer, 1L, Long::sum);
+                        lateWritersByPartition
+                                .computeIfAbsent(partition, x -> new TreeSet<>())
+                                .add(writer);
+                    }
+                }
+            }
+        }
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(
+                        LongStream.rangeClosed(1, rows).boxed().collect(Collectors.toList()));
+        String report = "late rows by writer " + lateRowsByWriter + ", writers by partition " + lateWritersByPartition;
+        System.out.println("HiveStreamingWriteIT range: " + report);
+        assertThat(lateRowsByWriter).as(report).hasSize(2);
+        assertThat(lateRowsByWriter.values())
+                .as(report)
+                .allSatisfy(n -> assertThat(n).isBetween((long) (0.4 * rows / 2), (long) (0.6 * rows / 2)));
+        // one assignment splits at most the one partition at the writers' boundary; the boundary
+        // may move by a key between cycles as the statistics settle
+        assertThat(lateWritersByPartition.values().stream().filter(w -> w.size() > 1))
+                .as("partitions split between the writers: " + report)
+                .hasSizeLessThanOrEqualTo(2);
+    }
+
+    /** The cumulative shares of {@code keys} keys of Zipf-like traffic: key k weighs 1 / (k + 1). */
+    private static double[] zipf(int keys) {
+        double[] cumulative = new double[keys];
+        double total = 0;
+        for (int k = 0; k < keys; k++) {
+            total += 1.0 / (k + 1);
+            cumulative[k] = total;
+        }
+        for (int k = 0; k < keys; k++) {
+            cumulative[k] /= total;
+        }
+        return cumulative;
+    }
+
+    /** Row {@code i}'s key: an evenly spread point of [0, 1) (a multiplicative hash of i) in the shares. */
+    private static int keyOf(double[] cumulative, long i) {
+        double u = ((i * 0x9E3779B97F4A7C15L) >>> 11) / (double) (1L << 53);
+        int k = 0;
+        while (k < cumulative.length - 1 && u >= cumulative[k]) {
+            k++;
+        }
+        return k;
     }
 
     /**

@@ -37,13 +37,20 @@ final class ParquetFiles {
     static List<String> rows(Path dir, Function<Group, String> row) throws IOException {
         List<String> rows = new ArrayList<>();
         for (Path file : dataFiles(dir)) {
-            try (ParquetReader<Group> reader = ParquetReader.builder(
-                            new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toUri()))
-                    .withConf(new Configuration())
-                    .build()) {
-                for (Group g = reader.read(); g != null; g = reader.read()) {
-                    rows.add(row.apply(g));
-                }
+            rows.addAll(rowsOf(file, row));
+        }
+        return rows;
+    }
+
+    /** Every record of one data file, as {@code row} prints it. */
+    static List<String> rowsOf(Path file, Function<Group, String> row) throws IOException {
+        List<String> rows = new ArrayList<>();
+        try (ParquetReader<Group> reader = ParquetReader.builder(
+                        new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toUri()))
+                .withConf(new Configuration())
+                .build()) {
+            for (Group g = reader.read(); g != null; g = reader.read()) {
+                rows.add(row.apply(g));
             }
         }
         return rows;

@@ -168,6 +168,28 @@ public final class SinkDescriptor implements Serializable {
         return partitionGrouped;
     }
 
+    /**
+     * The sink of one table of a dynamic sink: this sink's options with the table's ({@code
+     * DynamicTables#sinkOptions}) in place of those of the same names, the table's row type,
+     * partition keys and primary key; the target, plugins, overwrite and job configuration stay.
+     */
+    public SinkDescriptor forTable(
+            Map<String, String> tableOptions, RowType tableRowType, List<String> tablePartitionKeys, List<String> key) {
+        Map<String, String> merged = new LinkedHashMap<>(options);
+        merged.putAll(tableOptions);
+        return new SinkDescriptor(
+                target,
+                pluginId,
+                merged,
+                tableRowType,
+                tablePartitionKeys,
+                pluginSettings,
+                key,
+                overwrite,
+                jobConfiguration,
+                partitionGrouped);
+    }
+
     /** This sink with one more option (or another value of it). */
     public SinkDescriptor withOption(String key, String value) {
         Map<String, String> more = new LinkedHashMap<>(options);

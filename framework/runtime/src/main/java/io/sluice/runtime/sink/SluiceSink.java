@@ -3,8 +3,6 @@ package io.sluice.runtime.sink;
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.config.SluiceOptions;
-import io.sluice.runtime.plugin.PluginLifecycle;
-import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
 import io.sluice.runtime.sink.distribution.WriterDistribution;
@@ -100,32 +98,21 @@ public final class SluiceSink
     @Override
     public StatefulSinkWriter<RowData, WriterState> restoreWriter(
             WriterInitContext context, Collection<WriterState> recoveredState) throws IOException {
-        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(context.getUserCodeClassLoader());
-        PluginRegistry registry = descriptor.registry();
-        TargetFactory target = descriptor.targetFactory();
         List<Payload> restored = new ArrayList<>();
         for (WriterState state : recoveredState) {
             for (Envelope e : state.envelopes()) {
                 restored.add(e.payloadFor(descriptor.pluginId(), descriptor.target()));
             }
         }
-        TaskSinkContext sinkContext = new TaskSinkContext(
+        return SluiceSinkWriter.create(
                 descriptor,
                 context.getJobInfo().getJobId().toHexString(),
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.metricGroup(),
-                registry);
-        io.sluice.spi.sink.TargetWriter writer;
-        try {
-            writer = target.createWriter(sinkContext, restored);
-        } catch (IOException | RuntimeException e) {
-            attachment.close();
-            FailFast.ifNonRecoverable(e);
-            throw e;
-        }
-        return new SluiceSinkWriter(
-                writer, descriptor.pluginId(), descriptor.target(), context.getProcessingTimeService(), attachment);
+                context.getProcessingTimeService(),
+                context.getUserCodeClassLoader(),
+                restored);
     }
 
     @Override

@@ -28,7 +28,7 @@ import java.util.List;
  * it prepares into {@link Committable}s and its state into {@link Envelope}s, and drives its
  * processing-time callbacks.
  */
-final class SluiceSinkWriter
+public final class SluiceSinkWriter
         implements CommittingSinkWriter<RowData, Committable>, StatefulSinkWriter<RowData, WriterState> {
 
     private final TargetWriter writer;
@@ -56,6 +56,35 @@ final class SluiceSinkWriter
         if (interval > 0) {
             scheduleTimer(interval);
         }
+    }
+
+    /**
+     * The writer of one subtask of a sink: the target's, made from the sink's descriptor with the
+     * state its writers left ({@code restored}, empty on a fresh start), attached to the plugins
+     * until closed.
+     */
+    public static SluiceSinkWriter create(
+            SinkDescriptor descriptor,
+            String jobId,
+            int subtask,
+            int subtasks,
+            org.apache.flink.metrics.MetricGroup metrics,
+            ProcessingTimeService timeService,
+            @javax.annotation.Nullable org.apache.flink.util.UserCodeClassLoader userCode,
+            List<Payload> restored)
+            throws IOException {
+        PluginLifecycle.Attachment attachment = PluginLifecycle.attach(userCode);
+        TaskSinkContext sinkContext =
+                new TaskSinkContext(descriptor, jobId, subtask, subtasks, metrics, descriptor.registry());
+        TargetWriter writer;
+        try {
+            writer = descriptor.targetFactory().createWriter(sinkContext, restored);
+        } catch (IOException | RuntimeException e) {
+            attachment.close();
+            FailFast.ifNonRecoverable(e);
+            throw e;
+        }
+        return new SluiceSinkWriter(writer, descriptor.pluginId(), descriptor.target(), timeService, attachment);
     }
 
     private void scheduleTimer(long interval) {

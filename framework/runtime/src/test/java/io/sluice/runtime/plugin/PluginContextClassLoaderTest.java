@@ -153,7 +153,8 @@ class PluginContextClassLoaderTest {
                         ScanSourceFactory.class,
                         ScanPlanner.class,
                         ScanSplitReader.class,
-                        SplitRows.class);
+                        SplitRows.class,
+                        io.sluice.spi.dynamic.DynamicTables.class);
         assertThat(invocations).hasSizeGreaterThanOrEqualTo(110);
 
         // 2. again, with every plugin method throwing
@@ -209,6 +210,15 @@ class PluginContextClassLoaderTest {
             invocations.add(new Invocation(label, target, method));
             if (result != null && isSpiType(method.getReturnType())) {
                 walk(method.getReturnType(), result, pluginLoader, invocations, visited);
+            } else if (result instanceof java.util.Optional
+                    && ((java.util.Optional<?>) result).isPresent()
+                    && method.getGenericReturnType() instanceof java.lang.reflect.ParameterizedType) {
+                // an SPI object handed out in an Optional (TargetFactory.dynamicTables) is wrapped too
+                java.lang.reflect.Type held = ((java.lang.reflect.ParameterizedType) method.getGenericReturnType())
+                        .getActualTypeArguments()[0];
+                if (held instanceof Class && isSpiType((Class<?>) held)) {
+                    walk((Class<?>) held, ((java.util.Optional<?>) result).get(), pluginLoader, invocations, visited);
+                }
             }
         }
     }
@@ -392,6 +402,26 @@ class PluginContextClassLoaderTest {
                                                 + " return new ProbeDistributionKey(); }",
                                         "  public List<String> changeKey(SinkContext c) { "
                                                 + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
+                                        "  public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext c) {",
+                                        "    " + probe("TargetFactory.dynamicTables")
+                                                + " return Optional.of(new ProbeDynamicTables()); }",
+                                        "}"))
+                .source(
+                        "testplugin.probe.ProbeDynamicTables",
+                        p
+                                + src(
+                                        "import io.sluice.spi.dynamic.*;",
+                                        "public class ProbeDynamicTables implements DynamicTables {",
+                                        "  public Optional<TableState> load(String t) { " + probe("DynamicTables.load")
+                                                + " return Optional.empty(); }",
+                                        "  public TableState create(TableRequest r) { " + probe("DynamicTables.create")
+                                                + " return TableState.schemaless(\"t\", List.of()); }",
+                                        "  public TableState update(TableRequest r) { " + probe("DynamicTables.update")
+                                                + " return TableState.schemaless(\"t\", List.of()); }",
+                                        "  public Map<String, String> sinkOptions(String t, String b, List<String> s,"
+                                                + " Boolean u, List<String> e) { "
+                                                + probe("DynamicTables.sinkOptions") + " return Map.of(); }",
+                                        "  public void close() { " + probe("DynamicTables.close") + " }",
                                         "}"))
                 .source(
                         "testplugin.probe.ProbeWriter",

@@ -109,8 +109,19 @@ class SpiWrapperCoverageTest {
             return;
         }
         for (Method m : type.getMethods()) {
-            if (!Modifier.isStatic(m.getModifiers()) && isSpiInterface(m.getReturnType())) {
+            if (Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            if (isSpiInterface(m.getReturnType())) {
                 collectReachable(m.getReturnType(), reachable);
+            } else if (m.getReturnType() == java.util.Optional.class
+                    && m.getGenericReturnType() instanceof java.lang.reflect.ParameterizedType) {
+                // an SPI object handed out in an Optional (TargetFactory.dynamicTables)
+                java.lang.reflect.Type held =
+                        ((java.lang.reflect.ParameterizedType) m.getGenericReturnType()).getActualTypeArguments()[0];
+                if (held instanceof Class && isSpiInterface((Class<?>) held)) {
+                    collectReachable((Class<?>) held, reachable);
+                }
             }
         }
     }

@@ -177,4 +177,18 @@ public interface TargetFactory extends SluiceFactory {
     default DistributionKey rangeKey(SinkContext context) {
         return distributionKey(context);
     }
+
+    /**
+     * The tables a dynamic sink of this target writes, created and evolved as its records name
+     * them; empty (the default) for a target that writes only the one table its options name.
+     * Created on the client to check the sink, where the sink routes records, and where it
+     * commits; the caller closes it.
+     *
+     * @since 2.3.0
+     */
+    @io.sluice.spi.Experimental
+    default java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
+            throws IOException {
+        return java.util.Optional.empty();
+    }
 }

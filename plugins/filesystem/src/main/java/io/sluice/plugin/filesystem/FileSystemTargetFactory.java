@@ -115,6 +115,17 @@ public final class FileSystemTargetFactory implements TargetFactory {
         }
     }
 
+    /**
+     * A dynamic sink's tables: directories below the sink's {@code path} ({@link
+     * FileSystemDynamicTables}).
+     */
+    @Override
+    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
+        String path = context.options().get(FileOptions.PATH);
+        PathNames.checkBaseDirectory(FileOptions.PATH.key(), path);
+        return java.util.Optional.of(new FileSystemDynamicTables(path));
+    }
+
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         ReadableConfig options = context.options();

@@ -85,6 +85,14 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
+            throws IOException {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.dynamicTables(context).map(tables -> new TcclDynamicTables(tables, loader));
+        }
+    }
+
+    @Override
     public boolean supportsPartitionCommit() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsPartitionCommit();

@@ -365,7 +365,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         }
         List<Committer.CommitRequest<Committable>> requests = new ArrayList<>(committables.size());
         for (Committable c : committables) {
-            requests.add(new Request(c));
+            requests.add(new FailOverRequest(c));
         }
         committer.commit(requests);
     }
@@ -419,53 +419,6 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
                     last ? due : new ArrayList<>()));
         }
         return made;
-    }
-
-    /**
-     * A commit request of this operator: the committer throws what fails, so the job fails over
-     * and the restored operator commits again; there is no retry queue to signal to.
-     */
-    private static final class Request implements Committer.CommitRequest<Committable> {
-        private final Committable committable;
-
-        Request(Committable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public Committable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            throw new IllegalStateException("Commit of checkpoint " + committable.checkpointId() + " failed", t);
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new IllegalStateException("Commit of checkpoint " + committable.checkpointId() + " failed", t);
-        }
-
-        @Override
-        public void retryLater() {
-            throw new UnsupportedOperationException("Commits of the commit aggregator fail over instead of retrying");
-        }
-
-        @Override
-        public void updateAndRetryLater(Committable committable) {
-            retryLater();
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            // nothing to do: the target found it done
-        }
     }
 
     private List<String> duePartitions(boolean all) {

@@ -1,0 +1,249 @@
+package io.sluice.runtime.sink.dynamic;
+
+import io.sluice.runtime.plugin.PluginLifecycle;
+import io.sluice.runtime.sink.SinkDescriptor;
+import io.sluice.runtime.sink.SluiceSinkWriter;
+import io.sluice.runtime.sink.TaskSinkContext;
+import io.sluice.runtime.state.Committable;
+import io.sluice.runtime.state.Envelope;
+import io.sluice.runtime.state.WriterState;
+import io.sluice.runtime.state.WriterStateSerializer;
+import io.sluice.spi.Payload;
+import io.sluice.spi.dynamic.DynamicTables;
+
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The writers of a dynamic sink's subtask: one writer of the target per write target that rows
+ * arrive for, each made from that table's single-table sink ({@link TableSinks}), so that every
+ * table is written as its target writes one table. What they make visible at a checkpoint goes to
+ * the commit aggregator as one committable whose entries are framed with their write targets
+ * ({@link TableFrames}), right before the barrier (at the end of input under {@link
+ * CommittableMessage#EOI}), as Flink's own sink writer operator hands over committables; their
+ * state is this operator's, framed the same way, so a restored subtask (of any parallelism)
+ * recreates every writer that had state with it.
+ */
+final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMessage<Committable>>
+        implements OneInputStreamOperator<RoutedRow, CommittableMessage<Committable>>, BoundedOneInput {
+
+    private static final long serialVersionUID = 1L;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DynamicWriterOperator.class);
+
+    /** Operator state: per element one subtask's {@link WriterState}, framed with its version. */
+    static final String STATE = "sluice-dynamic-writers";
+
+    private final SinkDescriptor base;
+
+    private transient ListState<byte[]> state;
+    private transient Map<WriteTarget, List<Payload>> restored;
+    private transient Map<WriteTarget, SluiceSinkWriter> writers;
+    private transient PluginLifecycle.Attachment attachment;
+    private transient DynamicTables tables;
+    private transient TableSinks sinks;
+    private transient RowContext context;
+    private transient String jobId;
+
+    DynamicWriterOperator(SinkDescriptor base) {
+        this.base = base;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        state = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>(STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        restored = new LinkedHashMap<>();
+        WriteTarget.TypeCache types = new WriteTarget.TypeCache();
+        for (byte[] bytes : state.get()) {
+            WriterState writerState =
+                    SimpleVersionedSerialization.readVersionAndDeSerialize(new WriterStateSerializer(), bytes);
+            for (Envelope envelope : writerState.envelopes()) {
+                TableFrames.Framed framed = TableFrames.unframe(envelope, types);
+                restored.computeIfAbsent(framed.target(), t -> new ArrayList<>())
+                        .add(framed.envelope().payloadFor(base.pluginId(), base.target()));
+            }
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        attachment = PluginLifecycle.attach(null);
+        jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
+        tables = DynamicSink.dynamicTables(
+                base, new TaskSinkContext(base, jobId, subtask(), subtasks(), getMetricGroup(), base.registry()));
+        sinks = new TableSinks(base, tables);
+        writers = new HashMap<>();
+        context = new RowContext();
+        // every writer with state now: what it had pending commits with the next checkpoint
+        for (Map.Entry<WriteTarget, List<Payload>> e : restored.entrySet()) {
+            writers.put(e.getKey(), create(e.getKey(), e.getValue()));
+        }
+        restored = null;
+    }
+
+    private int subtask() {
+        return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    }
+
+    private int subtasks() {
+        return getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+    }
+
+    private SluiceSinkWriter create(WriteTarget target, List<Payload> state) throws IOException {
+        SinkDescriptor table = sinks.descriptor(target);
+        return SluiceSinkWriter.create(
+                table,
+                jobId,
+                subtask(),
+                subtasks(),
+                getMetricGroup().addGroup("table", target.commitKey()),
+                getProcessingTimeService(),
+                null,
+                state);
+    }
+
+    @Override
+    public void processElement(StreamRecord<RoutedRow> record) throws Exception {
+        RoutedRow routed = record.getValue();
+        SluiceSinkWriter writer = writers.get(routed.target());
+        if (writer == null) {
+            writer = create(routed.target(), List.of());
+            writers.put(routed.target(), writer);
+        }
+        context.timestamp = record.hasTimestamp() ? record.getTimestamp() : null;
+        writer.write(routed.row(), context);
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        context.watermark = mark.getTimestamp();
+        for (SluiceSinkWriter writer : writers.values()) {
+            writer.writeWatermark(new org.apache.flink.api.common.eventtime.Watermark(mark.getTimestamp()));
+        }
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        handOver(checkpointId, false);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        handOver(CommittableMessage.EOI, true);
+    }
+
+    /** Everything the writers make visible now, as one committable of framed entries. */
+    private void handOver(long checkpointId, boolean endOfInput) throws IOException, InterruptedException {
+        List<Committable.Entry> entries = new ArrayList<>();
+        for (Map.Entry<WriteTarget, SluiceSinkWriter> w : writers.entrySet()) {
+            w.getValue().flush(endOfInput);
+            for (Committable c : w.getValue().prepareCommit()) {
+                for (Committable.Entry e : c.entries()) {
+                    entries.add(new Committable.Entry(
+                            TableFrames.frame(w.getKey(), e.envelope()),
+                            e.partition(),
+                            e.partitionCreationTime(),
+                            e.size(),
+                            e.forCompaction()));
+                }
+            }
+        }
+        if (!entries.isEmpty()) {
+            output.collect(new StreamRecord<>(
+                    new CommittableWithLineage<>(new Committable(entries), checkpointId, subtask())));
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        List<Envelope> envelopes = new ArrayList<>();
+        for (Map.Entry<WriteTarget, SluiceSinkWriter> w : writers.entrySet()) {
+            for (WriterState s : w.getValue().snapshotState(context.getCheckpointId())) {
+                for (Envelope e : s.envelopes()) {
+                    envelopes.add(TableFrames.frame(w.getKey(), e));
+                }
+            }
+        }
+        state.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(
+                new WriterStateSerializer(), new WriterState(envelopes))));
+    }
+
+    @Override
+    public void close() throws Exception {
+        Exception failure = null;
+        try {
+            super.close();
+        } catch (Exception e) {
+            failure = e;
+        }
+        if (writers != null) {
+            for (SluiceSinkWriter writer : writers.values()) {
+                try {
+                    writer.close();
+                } catch (Exception e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            writers = null;
+        }
+        if (tables != null) {
+            try {
+                tables.close();
+            } catch (Exception e) {
+                LOG.warn("Cannot close the dynamic tables of target '{}'", base.target(), e);
+            }
+            tables = null;
+        }
+        if (attachment != null) {
+            attachment.close();
+            attachment = null;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** The writer's view of the row being written: one per operator, updated per row. */
+    private static final class RowContext implements SinkWriter.Context {
+        Long timestamp;
+        long watermark = Long.MIN_VALUE;
+
+        @Override
+        public long currentWatermark() {
+            return watermark;
+        }
+
+        @Override
+        public Long timestamp() {
+            return timestamp;
+        }
+    }
+}

@@ -178,7 +178,7 @@ final class CatalogTable implements AutoCloseable {
         return TableIdentifier.of(Namespace.of(database), table);
     }
 
-    private static void createNamespace(Catalog catalog, TableIdentifier identifier) {
+    static void createNamespace(Catalog catalog, TableIdentifier identifier) {
         if (catalog instanceof SupportsNamespaces) {
             SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
             if (!namespaces.namespaceExists(identifier.namespace())) {
@@ -248,7 +248,7 @@ final class CatalogTable implements AutoCloseable {
     }
 
     /** The table schema of {@code rowType}, with the primary key's columns as identifier fields. */
-    private static Schema schema(TableIdentifier identifier, RowType rowType, List<String> primaryKey) {
+    static Schema schema(TableIdentifier identifier, RowType rowType, List<String> primaryKey) {
         ResolvedSchema columns = FlinkSchemaUtil.toResolvedSchema(rowType);
         if (primaryKey.isEmpty()) {
             return FlinkSchemaUtil.convert(columns);
@@ -284,7 +284,7 @@ final class CatalogTable implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(Catalog catalog) {
+    static void closeQuietly(Catalog catalog) {
         if (catalog instanceof Closeable) {
             try {
                 ((Closeable) catalog).close();

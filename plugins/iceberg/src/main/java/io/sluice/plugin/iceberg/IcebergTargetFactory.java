@@ -11,6 +11,7 @@ import io.sluice.spi.sink.TargetWriter;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The {@code iceberg} target: rows into an Iceberg table of an Iceberg catalog, written by
@@ -181,6 +183,12 @@ public final class IcebergTargetFactory implements TargetFactory {
                 table -> WriteSettings.of(table, context));
     }
 
+    /** A dynamic sink's tables: Iceberg tables of the sink's catalog ({@link IcebergDynamicTables}). */
+    @Override
+    public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
+        return Optional.of(new IcebergDynamicTables(context.options()));
+    }
+
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         // the writer keeps nothing open across a checkpoint and so never writes state: state that
@@ -193,10 +201,17 @@ public final class IcebergTargetFactory implements TargetFactory {
         }
         CatalogTable table = CatalogTable.load(context.options());
         try {
-            WriteSchemas.checkWritable(table.table(), context.rowType());
+            RowType rowType = context.rowType();
+            UnaryOperator<RowData> pad = null;
+            if (context.options().get(IcebergDynamicTables.DYNAMIC_TABLE)) {
+                WriteSchemas.Padding padding = WriteSchemas.padding(table.table(), rowType);
+                rowType = padding.rowType;
+                pad = padding.pad;
+            }
+            WriteSchemas.checkWritable(table.table(), rowType);
             WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
-            RowType writeType = WriteSchemas.writeType(t, context.rowType());
+            RowType writeType = WriteSchemas.writeType(t, rowType);
             RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(
                     t,
                     writeType,
@@ -213,11 +228,22 @@ public final class IcebergTargetFactory implements TargetFactory {
                     new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
                     settings.upsert(),
                     new WriterMetrics(context.metricGroup(), t.name()),
-                    WriteSchemas.widening(context.rowType(), writeType));
+                    andThen(pad, WriteSchemas.widening(rowType, writeType)));
         } catch (RuntimeException e) {
             table.close();
             throw e;
         }
+    }
+
+    /** {@code first}, then {@code second}; either may be null (nothing to do). */
+    private static UnaryOperator<RowData> andThen(UnaryOperator<RowData> first, UnaryOperator<RowData> second) {
+        if (first == null) {
+            return second;
+        }
+        if (second == null) {
+            return first;
+        }
+        return row -> second.apply(first.apply(row));
     }
 
     @Override

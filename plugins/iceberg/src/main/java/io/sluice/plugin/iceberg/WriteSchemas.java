@@ -171,6 +171,64 @@ final class WriteSchemas {
     }
 
     /**
+     * The rows of a dynamic sink's write target, whose row type is the table's schema as it was
+     * when the router resolved it: the table may have evolved since (another subtask added an
+     * optional column), so its current columns the rows lack are filled with nulls, by name, in
+     * the table's order. The padded type then goes through {@link #checkWritable} and {@link
+     * #writeType} as any sink's; {@code pad} is null when nothing is missing.
+     *
+     * @throws IllegalArgumentException for a required column the rows lack
+     */
+    static Padding padding(Table table, RowType rowType) {
+        Schema schema = table.schema();
+        RowType current = FlinkSchemaUtil.convert(schema);
+        List<RowType.RowField> fields = new ArrayList<>();
+        int[] from = new int[current.getFieldCount()];
+        boolean missing = false;
+        for (int i = 0; i < current.getFieldCount(); i++) {
+            String name = current.getFieldNames().get(i);
+            int at = rowType.getFieldIndex(name);
+            from[i] = at;
+            if (at < 0) {
+                if (!current.getTypeAt(i).isNullable()) {
+                    throw new IllegalArgumentException("Iceberg table '" + table.name() + "' has a required column '"
+                            + name + "' that the dynamic sink's rows " + rowType + " lack");
+                }
+                fields.add(new RowType.RowField(name, current.getTypeAt(i)));
+                missing = true;
+            } else {
+                fields.add(rowType.getFields().get(at));
+            }
+        }
+        if (!missing && rowType.getFieldCount() == current.getFieldCount()) {
+            return new Padding(rowType, null);
+        }
+        RowType padded = new RowType(rowType.isNullable(), fields);
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[from.length];
+        for (int i = 0; i < from.length; i++) {
+            getters[i] = from[i] < 0 ? null : RowData.createFieldGetter(rowType.getTypeAt(from[i]), from[i]);
+        }
+        return new Padding(padded, row -> {
+            GenericRowData out = new GenericRowData(row.getRowKind(), getters.length);
+            for (int i = 0; i < getters.length; i++) {
+                out.setField(i, getters[i] == null ? null : getters[i].getFieldOrNull(row));
+            }
+            return out;
+        });
+    }
+
+    /** A padded row type and what pads a row to it (null: the rows are as they are). */
+    static final class Padding {
+        final RowType rowType;
+        final UnaryOperator<RowData> pad;
+
+        Padding(RowType rowType, UnaryOperator<RowData> pad) {
+            this.rowType = rowType;
+            this.pad = pad;
+        }
+    }
+
+    /**
      * What turns a row of {@code from} into one of {@code to} (from {@link #writeType}); {@code
      * null} when the two are equal, so rows that need nothing pay nothing.
      */

@@ -50,6 +50,8 @@ public final class RowConversion {
             }
         }
         Column[] columns = new Column[table.getFieldCount()];
+        // each table column the input's of the same position, as it is: the rows need no change
+        boolean asTheyAre = input.getFieldCount() == table.getFieldCount();
         for (int i = 0; i < table.getFieldCount(); i++) {
             LogicalType target = table.getTypeAt(i);
             int at = input.getFieldIndex(table.getFieldNames().get(i));
@@ -58,6 +60,7 @@ public final class RowConversion {
                     return Optional.empty();
                 }
                 columns[i] = row -> null;
+                asTheyAre = false;
                 continue;
             }
             LogicalType source = input.getTypeAt(at);
@@ -65,13 +68,19 @@ public final class RowConversion {
                 return Optional.empty();
             }
             RowData.FieldGetter getter = RowData.createFieldGetter(source, at);
-            if (SchemaResolution.sameIgnoringNullability(source, target)) {
+            if (SchemaResolution.sameIgnoringNullability(source, target)
+                    || SchemaResolution.sameRepresentation(source, target)) {
                 columns[i] = getter::getFieldOrNull;
+                asTheyAre &= at == i;
             } else if (SchemaResolution.widens(source, target)) {
                 columns[i] = widening(getter, source, target);
+                asTheyAre = false;
             } else {
                 return Optional.empty();
             }
+        }
+        if (asTheyAre) {
+            return Optional.of(new RowConversion(input, table, null));
         }
         return Optional.of(new RowConversion(input, table, columns));
     }

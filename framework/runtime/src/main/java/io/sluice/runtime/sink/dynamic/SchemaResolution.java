@@ -6,6 +6,7 @@ import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.TreeMap;
  * <p>The changes a table makes for its input, as upstream's dynamic sink: a column added (optional),
  * a type widened ({@code INT} to {@code BIGINT}, {@code FLOAT} to {@code DOUBLE}, a decimal's
  * precision at the same scale), a required column made optional, and with {@code
- * dropUnusedColumns} a column the input lacks dropped. Anything else (a narrowing, another type, a
+ * dropUnusedColumns} a column the input lacks dropped; a string, bytes, a timestamp or a time into a
+ * longer or more precise one is no change at all ({@link #sameRepresentation}). Anything else (a narrowing, another type, a
  * change inside a nested type) is an error naming the table, the column and both types.
  */
 public final class SchemaResolution {
@@ -142,6 +144,9 @@ public final class SchemaResolution {
 
     /** Whether a value of {@code narrow} can be written to a column of {@code wide} (not the same type). */
     static boolean widens(LogicalType narrow, LogicalType wide) {
+        if (sameRepresentation(narrow, wide)) {
+            return true;
+        }
         LogicalTypeRoot from = narrow.getTypeRoot();
         LogicalTypeRoot to = wide.getTypeRoot();
         if (from == LogicalTypeRoot.INTEGER && to == LogicalTypeRoot.BIGINT) {
@@ -154,6 +159,30 @@ public final class SchemaResolution {
             DecimalType a = (DecimalType) narrow;
             DecimalType b = (DecimalType) wide;
             return a.getScale() == b.getScale() && a.getPrecision() < b.getPrecision();
+        }
+        return false;
+    }
+
+    /**
+     * Whether every value of {@code narrow} is, as it is, a value of {@code wide}: a string into a
+     * longer (or unbounded) string, bytes into longer bytes, a timestamp or time of less precision
+     * into more (Flink keeps them in the same form). Iceberg keeps only unbounded strings and bytes
+     * and microsecond timestamps, so a {@code VARCHAR(8)} input meets a {@code STRING} table column.
+     */
+    static boolean sameRepresentation(LogicalType narrow, LogicalType wide) {
+        LogicalTypeRoot from = narrow.getTypeRoot();
+        LogicalTypeRoot to = wide.getTypeRoot();
+        if ((from == LogicalTypeRoot.CHAR || from == LogicalTypeRoot.VARCHAR) && to == LogicalTypeRoot.VARCHAR) {
+            return LogicalTypeChecks.getLength(narrow) <= LogicalTypeChecks.getLength(wide);
+        }
+        if ((from == LogicalTypeRoot.BINARY || from == LogicalTypeRoot.VARBINARY) && to == LogicalTypeRoot.VARBINARY) {
+            return LogicalTypeChecks.getLength(narrow) <= LogicalTypeChecks.getLength(wide);
+        }
+        if (from == to
+                && (from == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                        || from == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                        || from == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE)) {
+            return LogicalTypeChecks.getPrecision(narrow) <= LogicalTypeChecks.getPrecision(wide);
         }
         return false;
     }

@@ -70,6 +70,21 @@ class SchemaResolutionTest {
     }
 
     @Test
+    void shorterStringsAndLessPreciseTimestampsAreWrittenAsTheyAre() {
+        RowType tableSchema = row(
+                "s", new VarCharType(true, VarCharType.MAX_LENGTH),
+                "ts", new org.apache.flink.table.types.logical.TimestampType(true, 6));
+        RowType input = row(
+                "s", new VarCharType(false, 8), "ts", new org.apache.flink.table.types.logical.TimestampType(false, 3));
+        SchemaResolution r = SchemaResolution.resolve(input, table(tableSchema)).orElseThrow();
+        assertThat(r.conversion().isIdentity()).as("the same values, no copy").isTrue();
+        // a table of shorter strings widens to the input's longer ones
+        assertThat(SchemaResolution.evolvedSchema(tableSchema, table(input), false)
+                        .getTypeAt(0))
+                .isEqualTo(new VarCharType(true, VarCharType.MAX_LENGTH));
+    }
+
+    @Test
     void aNullableInputForARequiredColumnOrANewColumnNeedsTheTableToEvolve() {
         assertThat(SchemaResolution.resolve(row("id", new BigIntType(true)), table(V1)))
                 .isEmpty();

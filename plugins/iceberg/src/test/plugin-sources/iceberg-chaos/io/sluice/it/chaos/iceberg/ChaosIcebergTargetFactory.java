@@ -105,6 +105,13 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
         return delegate(context).rangeKey(context);
     }
 
+    /** The iceberg target's: its tables written through this target's failing writers and committers. */
+    @Override
+    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
+            throws IOException {
+        return delegate(context).dynamicTables(context);
+    }
+
     @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);

@@ -1,0 +1,325 @@
+package io.sluice.plugin.iceberg.it;
+
+import io.sluice.runtime.sink.dynamic.DynamicRecord;
+import io.sluice.runtime.sink.dynamic.DynamicRecordGenerator;
+import io.sluice.runtime.sink.dynamic.DynamicSink;
+import io.sluice.runtime.sink.dynamic.DynamicSinkFaults;
+import io.sluice.spi.distribution.DistributionMode;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.types.Type;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The dynamic sink into Iceberg (Hadoop catalog): numbered records routed to 20 tables, 5 of
+ * them created beforehand with the Iceberg API, the others by the sink; three schema versions
+ * arrive mid-stream (a column added, a type widened and made optional), one table's partition
+ * spec changes, forward and shuffled records mix; on a schedule from a printed seed, failed once in
+ * the router, a writer, the table updater or the commit of one of the tables. Every table read
+ * back with Iceberg's generic reader holds exactly its numbers, under the schema it should have.
+ */
+class IcebergDynamicSinkIT {
+
+    private static final long COUNT = 4_000;
+    private static final int TABLES = 20;
+
+    static final AtomicBoolean ROUTER_FAILED = new AtomicBoolean();
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
+
+    /** v1: the first third of the numbers; n INT NOT NULL. */
+    static final RowType V1 = row("id", new BigIntType(false), "p", new VarCharType(false, 8), "n", new IntType(false));
+    /** v2: the second third; a column added. */
+    static final RowType V2 = row(
+            "id", new BigIntType(false),
+            "p", new VarCharType(false, 8),
+            "n", new IntType(false),
+            "extra", new VarCharType(true, 16));
+    /** v3: the last third; n widened to BIGINT and made optional. */
+    static final RowType V3 = row(
+            "id", new BigIntType(false),
+            "p", new VarCharType(false, 8),
+            "n", new BigIntType(true),
+            "extra", new VarCharType(true, 16));
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void onlyAfterPackaging() {
+        TestPluginsDir.assumeIntegrationTestPhase();
+    }
+
+    @AfterEach
+    void reset() {
+        ROUTER_FAILED.set(false);
+        DynamicSinkFaults.clear();
+    }
+
+    static final class Numbers implements DynamicRecordGenerator<Long> {
+        private static final long serialVersionUID = 1L;
+        final long failAt;
+
+        Numbers(long failAt) {
+            this.failAt = failAt;
+        }
+
+        @Override
+        public void generate(Long id, Collector<DynamicRecord> out) {
+            if (id == failAt && ROUTER_FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("chaos: injected failure in the router at " + id);
+            }
+            int t = (int) (id % TABLES);
+            int third = id <= COUNT / 3 ? 1 : id <= 2 * COUNT / 3 ? 2 : 3;
+            StringData p = StringData.fromString("p" + (id % 3));
+            RowType schema = third == 1 ? V1 : third == 2 ? V2 : V3;
+            GenericRowData row = third == 1
+                    ? GenericRowData.of(id, p, (int) (id % 100))
+                    : third == 2
+                            ? GenericRowData.of(id, p, (int) (id % 100), StringData.fromString("e" + id))
+                            : GenericRowData.of(id, p, id % 3 == 0 ? null : id * 1_000_000_000L, null);
+            List<String> spec = t == 7 && third == 3 ? List.of("identity(p)", "bucket(4, id)") : List.of("identity(p)");
+            DistributionMode mode = t % 3 == 0 ? null : t % 3 == 1 ? DistributionMode.HASH : DistributionMode.NONE;
+            out.collect(new DynamicRecord("db.t" + t, null, schema, row, spec, mode, 0));
+        }
+    }
+
+    @ParameterizedTest(name = "fails in the {0}")
+    @ValueSource(strings = {"router", "writer", "updater", "commit"})
+    void everyTableHoldsExactlyItsRowsUnderItsEvolvedSchema(String failure) throws Exception {
+        long seed = Long.getLong("sluice.it.seed", System.nanoTime());
+        Random random = new Random(seed);
+        int routers = 1 + random.nextInt(2);
+        int writers = 1 + random.nextInt(3);
+        long failAt = COUNT / 4 + random.nextInt((int) (COUNT / 2));
+        int failAtUpdate = 1 + random.nextInt(6);
+        boolean immediate = failure.equals("updater") ? false : random.nextBoolean();
+        System.out.printf(
+                "IcebergDynamicSinkIT %s seed %d (-Dsluice.it.seed=%d): %d routers, %d writers, immediate %s,"
+                        + " fails at %d (update %d)%n",
+                failure, seed, seed, routers, writers, immediate, failAt, failAtUpdate);
+        Path warehouse = tmp.resolve("warehouse");
+        Path markers = tmp.resolve("markers");
+        try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
+            Schema v1 = org.apache.iceberg.flink.FlinkSchemaUtil.convert(
+                    org.apache.iceberg.flink.FlinkSchemaUtil.toResolvedSchema(V1));
+            for (int t = 0; t < 5; t++) {
+                catalog.createTable(
+                        TableIdentifier.of(Namespace.of("db"), "t" + t),
+                        v1,
+                        PartitionSpec.builderFor(v1).identity("p").build());
+            }
+        }
+        AtomicInteger updates = new AtomicInteger();
+        if (failure.equals("updater")) {
+            DynamicSinkFaults.onUpdate = () -> {
+                if (updates.incrementAndGet() == failAtUpdate && !Files.exists(markers.resolve("updater-failed"))) {
+                    try {
+                        Files.createDirectories(markers);
+                        Files.createFile(markers.resolve("updater-failed"));
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    throw new IllegalStateException("chaos: injected failure in the table updater");
+                }
+            };
+        }
+
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(routers);
+        env.enableCheckpointing(200);
+        DataStream<Long> numbers = env.fromSource(
+                new DataGeneratorSource<>(
+                        i -> i + 1, COUNT, RateLimiterStrategy.perCheckpoint((int) (COUNT / 12)), Types.LONG),
+                WatermarkStrategy.noWatermarks(),
+                "numbers");
+        Map<String, String> catalogOptions = new HashMap<>();
+        catalogOptions.put("catalog-type", "hadoop");
+        catalogOptions.put("warehouse", warehouse.toUri().toString());
+        catalogOptions.put("chaos.marker-dir", markers.toString());
+        if (failure.equals("writer")) {
+            catalogOptions.put("chaos.writer.fail-after-records", String.valueOf(1 + failAt % 40));
+        }
+        if (failure.equals("commit")) {
+            catalogOptions.put("chaos.commit.fail", random.nextBoolean() ? "before" : "after");
+        }
+        DynamicSink.forInput(numbers)
+                .generator(new Numbers(failure.equals("router") ? failAt : -1))
+                .target("chaos-iceberg")
+                .pluginsDir(TestPluginsDir.get())
+                .catalog(catalogOptions)
+                .writeParallelism(writers)
+                .immediateTableUpdate(immediate)
+                .append();
+        env.execute("dynamic iceberg sink, fails in the " + failure);
+
+        if (failure.equals("router")) {
+            assertThat(ROUTER_FAILED).as("the failure was injected").isTrue();
+        } else {
+            assertThat(markers).as("the failure was injected").isNotEmptyDirectory();
+        }
+        Map<Integer, List<Long>> expected = new TreeMap<>();
+        for (long id = 1; id <= COUNT; id++) {
+            expected.computeIfAbsent((int) (id % TABLES), k -> new ArrayList<>())
+                    .add(id);
+        }
+        for (Map.Entry<Integer, List<Long>> e : expected.entrySet()) {
+            Table table = IcebergTables.load(warehouse, "db", "t" + e.getKey());
+            List<Record> records = IcebergTables.records(table);
+            assertThat(records.stream().map(r -> (Long) r.getField("id")).collect(Collectors.toList()))
+                    .as("t%d", e.getKey())
+                    .containsExactlyInAnyOrderElementsOf(e.getValue());
+            Schema schema = table.schema();
+            assertThat(schema.columns().stream().map(c -> c.name()).collect(Collectors.toList()))
+                    .as("t%d's columns", e.getKey())
+                    .containsExactly("id", "p", "n", "extra");
+            assertThat(schema.findField("n").type().typeId())
+                    .as("t%d's n widened", e.getKey())
+                    .isEqualTo(Type.TypeID.LONG);
+            assertThat(schema.findField("n").isOptional())
+                    .as("t%d's n made optional", e.getKey())
+                    .isTrue();
+            for (Record r : records) {
+                long id = (Long) r.getField("id");
+                if (id <= COUNT / 3) {
+                    assertThat(r.getField("n")).isEqualTo(id % 100);
+                    assertThat(r.getField("extra")).isNull();
+                } else if (id <= 2 * COUNT / 3) {
+                    assertThat(r.getField("extra")).isEqualTo("e" + id);
+                } else {
+                    assertThat(r.getField("n")).isEqualTo(id % 3 == 0 ? null : id * 1_000_000_000L);
+                }
+            }
+        }
+        Table seven = IcebergTables.load(warehouse, "db", "t7");
+        assertThat(seven.spec().fields()).as("t7's spec evolved").hasSize(2);
+        assertThat(seven.specs()).hasSize(2);
+    }
+
+    /** Records of one table whose schema or spec no table can take. */
+    static final class Bad implements DynamicRecordGenerator<Long> {
+        private static final long serialVersionUID = 1L;
+        final String table;
+        final RowType schema;
+        final List<String> spec;
+
+        Bad(String table, RowType schema, List<String> spec) {
+            this.table = table;
+            this.schema = schema;
+            this.spec = spec;
+        }
+
+        @Override
+        public void generate(Long id, Collector<DynamicRecord> out) {
+            GenericRowData row = new GenericRowData(schema.getFieldCount());
+            row.setField(0, schema.getTypeAt(0) instanceof BigIntType ? (Object) id : StringData.fromString("x"));
+            for (int i = 1; i < schema.getFieldCount(); i++) {
+                row.setField(i, StringData.fromString("v"));
+            }
+            out.collect(new DynamicRecord(table, null, schema, row, spec, DistributionMode.NONE, 0));
+        }
+    }
+
+    private void runBad(Path warehouse, DynamicRecordGenerator<Long> generator) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        DynamicSink.forInput(env.fromSource(
+                        new DataGeneratorSource<>(i -> i + 1, 5, Types.LONG), WatermarkStrategy.noWatermarks(), "n"))
+                .generator(generator)
+                .target("iceberg")
+                .pluginsDir(TestPluginsDir.get())
+                .catalog(Map.of(
+                        "catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()))
+                .immediateTableUpdate(true)
+                .append();
+        env.execute("dynamic iceberg sink, bad input");
+    }
+
+    @Test
+    void unsupportedChangesAndBadIdentifiersAreErrorsThatLoseNothing() throws Exception {
+        Path warehouse = tmp.resolve("bad");
+        RowType good = row("id", new BigIntType(false), "s", new VarCharType(true, 8));
+        runBad(warehouse, new Bad("db.kept", good, List.of()));
+        Table kept = IcebergTables.load(warehouse, "db", "kept");
+        assertThat(IcebergTables.records(kept)).hasSize(5);
+
+        RowType narrowed = row("id", new VarCharType(false, 8), "s", new VarCharType(true, 8));
+        assertThatThrownBy(() -> runBad(warehouse, new Bad("db.kept", narrowed, List.of())))
+                .hasStackTraceContaining("cannot change column 'id' from BIGINT NOT NULL to VARCHAR(8) NOT NULL");
+        assertThatThrownBy(() -> runBad(warehouse, new Bad("db.kept", good, List.of("hourz(s)"))))
+                .hasStackTraceContaining("'hourz(s)', which Iceberg does not know");
+        assertThatThrownBy(() -> runBad(warehouse, new Bad("db.../x", good, List.of())))
+                .hasStackTraceContaining("Invalid Iceberg table identifier 'db.../x'");
+        assertThatThrownBy(() -> runBad(warehouse, new Bad("nodatabase", good, List.of())))
+                .hasStackTraceContaining("a dynamic sink names a table as database.table");
+        kept.refresh();
+        assertThat(IcebergTables.records(kept))
+                .as("the table's rows after the failed jobs")
+                .hasSize(5);
+        assertThat(kept.schema().findField("id").type().typeId()).isEqualTo(Type.TypeID.LONG);
+        assertThat(warehouse.getParent().resolve("x")).doesNotExist();
+    }
+
+    private static RowType row(Object... namesAndTypes) {
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (int i = 0; i < namesAndTypes.length; i += 2) {
+            fields.add(new RowType.RowField((String) namesAndTypes[i], (LogicalType) namesAndTypes[i + 1]));
+        }
+        return new RowType(true, fields);
+    }
+}

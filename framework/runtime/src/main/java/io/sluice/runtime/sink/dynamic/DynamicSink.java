@@ -43,6 +43,12 @@ import java.util.Objects;
  */
 public final class DynamicSink {
 
+    /** The targets' option of snapshot summary properties (the iceberg target's {@code snapshot-properties}). */
+    private static final org.apache.flink.configuration.ConfigOption<Map<String, String>> SNAPSHOT_PROPERTIES =
+            org.apache.flink.configuration.ConfigOptions.key("snapshot-properties")
+                    .mapType()
+                    .noDefaultValue();
+
     private DynamicSink() {}
 
     public static <T> Builder<T> forInput(DataStream<T> input) {
@@ -67,6 +73,7 @@ public final class DynamicSink {
         private final DataStream<T> input;
         private DynamicRecordGenerator<T> generator;
         private final Map<String, String> options = new LinkedHashMap<>();
+        private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
         private int writeParallelism;
         private String uidPrefix;
         private boolean overwrite;
@@ -135,12 +142,13 @@ public final class DynamicSink {
 
         /** Properties of every snapshot the sink commits (Iceberg's snapshot summary). */
         public Builder<T> snapshotProperties(Map<String, String> properties) {
-            properties.forEach((k, v) -> set("snapshot-property." + k, v));
+            snapshotProperties.putAll(properties);
             return this;
         }
 
         public Builder<T> setSnapshotProperty(String key, String value) {
-            return set("snapshot-property." + key, value);
+            snapshotProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
         }
 
         /** The branch of records that name none. */
@@ -202,6 +210,13 @@ public final class DynamicSink {
         public DataStreamSink<?> append() {
             if (generator == null) {
                 throw new IllegalArgumentException("A dynamic sink needs a generator: call generator(...)");
+            }
+            if (!snapshotProperties.isEmpty()) {
+                // the target's map option, in Flink's string form of a map
+                org.apache.flink.configuration.Configuration encoded =
+                        new org.apache.flink.configuration.Configuration();
+                encoded.set(SNAPSHOT_PROPERTIES, snapshotProperties);
+                options.put(SNAPSHOT_PROPERTIES.key(), encoded.toMap().get(SNAPSHOT_PROPERTIES.key()));
             }
             SinkDescriptor base = SinkDescriptor.resolve(options, new RowType(List.of()), List.of())
                     .withOverwrite(overwrite);

@@ -205,6 +205,7 @@ class IcebergDynamicSinkIT {
                 .catalog(catalogOptions)
                 .writeParallelism(writers)
                 .immediateTableUpdate(immediate)
+                .snapshotProperties(Map.of("written-by", "dynamic sink, " + failure))
                 .append();
         env.execute("dynamic iceberg sink, fails in the " + failure);
 
@@ -224,6 +225,11 @@ class IcebergDynamicSinkIT {
             assertThat(records.stream().map(r -> (Long) r.getField("id")).collect(Collectors.toList()))
                     .as("t%d", e.getKey())
                     .containsExactlyInAnyOrderElementsOf(e.getValue());
+            assertThat(IcebergTables.snapshots(table))
+                    .as("t%d's snapshots", e.getKey())
+                    .isNotEmpty()
+                    .allSatisfy(snapshot ->
+                            assertThat(snapshot.summary()).containsEntry("written-by", "dynamic sink, " + failure));
             Schema schema = table.schema();
             assertThat(schema.columns().stream().map(c -> c.name()).collect(Collectors.toList()))
                     .as("t%d's columns", e.getKey())

@@ -99,8 +99,7 @@ final class DynamicRouter<T> extends ProcessFunction<T, RoutedRow> {
             mode = DistributionMode.HASH;
         }
         boolean immediate = mode == null || settings.immediateTableUpdate;
-        List<String> equalityFields = new ArrayList<>(record.equalityFields());
-        java.util.Collections.sort(equalityFields);
+        List<String> equalityFields = sorted(record.equalityFields());
         RoutedRow routed = routing.route(
                 record.table(),
                 record.branch(),
@@ -128,6 +127,16 @@ final class DynamicRouter<T> extends ProcessFunction<T, RoutedRow> {
         } else {
             out.collect(routed);
         }
+    }
+
+    /** The equality fields in name order; a record without any (most) costs no copy. */
+    private static List<String> sorted(java.util.Set<String> fields) {
+        if (fields.isEmpty()) {
+            return List.of();
+        }
+        List<String> sorted = new ArrayList<>(fields);
+        java.util.Collections.sort(sorted);
+        return sorted;
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.function.LongSupplier;
 /**
  * The tables a router has seen: each table's state as last loaded (at most {@code maxSize}
  * tables, least recently used out first; one older than {@code refreshMs} is loaded again when next
- * asked for), and per table how the input schemas seen for it resolve (at most {@code
+ * asked for; a table found missing is taken as missing for as long), and per table how the input schemas seen for it resolve (at most {@code
  * schemasPerTable} of them, least recently used out first). Asking with the same schema instance
  * as the record before hits without comparing schemas. Used by one task thread.
  */
@@ -108,6 +108,9 @@ final class TableCache {
     private final int schemasPerTable;
     private final LongSupplier clock;
     private final LinkedHashMap<String, CachedTable> cached;
+    /** Tables found missing, with when: asked again only after the refresh interval. */
+    private final LinkedHashMap<String, Long> missing;
+
     private long loads;
 
     TableCache(DynamicTables tables, int maxSize, long refreshMs, int schemasPerTable, LongSupplier clock) {
@@ -123,6 +126,14 @@ final class TableCache {
                 return size() > maxSize;
             }
         };
+        this.missing = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+                return size() > maxSize;
+            }
+        };
     }
 
     /** The table, loaded if not cached or cached longer than the refresh interval; null if it does not exist. */
@@ -133,12 +144,20 @@ final class TableCache {
         if (hit != null && now - hit.loadedAt < refreshMs) {
             return hit;
         }
+        Long missingSince = missing.get(table);
+        if (missingSince != null && now - missingSince < refreshMs) {
+            // found missing within the interval: every record of a table the updater is still
+            // creating would otherwise ask the catalog again
+            return null;
+        }
         loads++;
         TableState state = tables.load(table).orElse(null);
         if (state == null) {
             cached.remove(table);
+            missing.put(table, now);
             return null;
         }
+        missing.remove(table);
         if (hit != null && sameMetadata(hit.state, state)) {
             // unchanged: keep the resolutions, count the interval from now
             CachedTable renewed = new CachedTable(state, now, schemasPerTable);
@@ -151,6 +170,7 @@ final class TableCache {
 
     /** Caches a table's state as just loaded, created or updated. */
     CachedTable put(TableState state) {
+        missing.remove(state.identifier());
         CachedTable table = new CachedTable(state, clock.getAsLong(), schemasPerTable);
         cached.put(state.identifier(), table);
         return table;

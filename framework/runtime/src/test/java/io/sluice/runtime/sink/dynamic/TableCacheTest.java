@@ -76,6 +76,28 @@ class TableCacheTest {
     }
 
     @Test
+    void aMissingTableIsAskedForOncePerRefreshIntervalAndFoundOnceCreated() throws Exception {
+        CountingTables tables = new CountingTables();
+        AtomicLong now = new AtomicLong();
+        TableCache cache = new TableCache(tables, 10, 500, 10, now::get);
+        for (int i = 0; i < 50; i++) {
+            assertThat(cache.get("new")).isNull();
+            now.addAndGet(5); // 0 to 245 ms: one interval
+        }
+        assertThat(tables.loads).containsExactly("new");
+        // created elsewhere: seen after the interval
+        tables.tables.put("new", table("new"));
+        assertThat(cache.get("new")).isNull();
+        now.set(600);
+        assertThat(cache.get("new")).isNotNull();
+        assertThat(tables.loads).hasSize(2);
+        // created here: seen at once
+        assertThat(cache.get("other")).isNull();
+        cache.put(table("other"));
+        assertThat(cache.get("other")).isNotNull();
+    }
+
+    @Test
     void theLeastRecentlyUsedTableGoesFirst() throws Exception {
         CountingTables tables = new CountingTables();
         for (String t : List.of("a", "b", "c")) {

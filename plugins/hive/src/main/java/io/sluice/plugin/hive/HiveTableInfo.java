@@ -31,7 +31,7 @@ final class HiveTableInfo {
     /** Hive's name for the directory of a null or empty partition value. */
     static final String DEFAULT_PARTITION_NAME = "__HIVE_DEFAULT_PARTITION__";
 
-    private static final Map<String, String> FORMATS = Map.of(
+    static final Map<String, String> FORMATS = Map.of(
             "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", "parquet",
             "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", "orc",
             "org.apache.hadoop.mapred.TextInputFormat", "text",
@@ -88,7 +88,7 @@ final class HiveTableInfo {
         this.columns = columns;
     }
 
-    private static org.apache.flink.table.types.logical.RowType columns(Table table) {
+    static org.apache.flink.table.types.logical.RowType columns(Table table) {
         List<String> names = new ArrayList<>();
         List<org.apache.flink.table.types.logical.LogicalType> types = new ArrayList<>();
         List<FieldSchema> fields = new ArrayList<>(table.getSd().getCols());

@@ -126,6 +126,15 @@ public final class HiveTargetFactory implements TargetFactory {
         HiveTargetOptions.sortByDynamicPartition(context);
     }
 
+    /**
+     * Tables of the sink's metastore by {@code database.table} ({@link HiveDynamicTables}): created
+     * when first seen, their columns evolved, their partitions added as their files commit.
+     */
+    @Override
+    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
+        return java.util.Optional.of(new HiveDynamicTables(context.rawOptions()));
+    }
+
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         HiveTableInfo table = HiveTableInfo.load(context.rawOptions());

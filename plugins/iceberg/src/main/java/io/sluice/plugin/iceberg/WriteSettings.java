@@ -22,6 +22,10 @@ import java.util.Set;
  *
  * <p>Between the two, as upstream, the configuration of the job or SQL session that planned the
  * sink ({@code SinkContext#jobConfiguration()}).
+ *
+ * <p>A table of a dynamic sink also takes the sink's table properties ({@code write.*}, its
+ * {@code set(...)}) over the table's own: in the resolution above in the table's place, and in the
+ * properties the file writers get.
  */
 final class WriteSettings {
 
@@ -62,7 +66,26 @@ final class WriteSettings {
         if (tableUpsert != null) {
             writeOptions.putIfAbsent(IcebergOptions.UPSERT_ENABLED.key(), tableUpsert);
         }
+        Map<String, String> overrides = context.options().get(IcebergDynamicTables.DYNAMIC_TABLE)
+                ? tablePropertyOverrides(context.rawOptions())
+                : Map.of();
+        overrides.forEach((property, value) -> {
+            String option = AS_WRITE_OPTION.get(property);
+            if (option != null) {
+                writeOptions.putIfAbsent(option, value);
+            }
+        });
         FlinkWriteConf conf = new FlinkWriteConf(table, writeOptions, context.jobConfiguration());
+        String codec = overrides.get("write." + formatName(conf) + ".compression-codec");
+        String level = overrides.get("write." + formatName(conf) + ".compression-level");
+        String strategy = overrides.get("write.orc.compression-strategy");
+        if (codec != null || level != null || strategy != null) {
+            // the format is known only now: its compression properties as the conf's options too
+            putIfPresent(writeOptions, "compression-codec", codec);
+            putIfPresent(writeOptions, "compression-level", level);
+            putIfPresent(writeOptions, "compression-strategy", strategy);
+            conf = new FlinkWriteConf(table, writeOptions, context.jobConfiguration());
+        }
         boolean overwrite = context.overwrite() || conf.overwriteMode();
         Set<Integer> equalityFieldIds =
                 conf.upsertMode() ? UpsertKeys.of(table, context.primaryKey(), overwrite) : Collections.emptySet();
@@ -85,7 +108,13 @@ final class WriteSettings {
                     + targetFileSize + ": must be positive");
         }
         // upstream's own mapping of the compression options onto the writers' table properties
-        Map<String, String> properties = SinkUtil.writeProperties(format, conf, table);
+        Map<String, String> properties = new HashMap<>(SinkUtil.writeProperties(format, conf, table));
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            // the compression the conf resolved (write options first) stays as it is
+            if (!e.getKey().matches("write\\.(parquet|orc|avro)\\.compression-.*")) {
+                properties.put(e.getKey(), e.getValue());
+            }
+        }
         return new WriteSettings(
                 format,
                 targetFileSize,
@@ -94,6 +123,41 @@ final class WriteSettings {
                 overwrite,
                 equalityFieldIds,
                 SnapshotProperties.of(context.options()));
+    }
+
+    /**
+     * The table properties among a dynamic sink's options ({@code write.*}, as upstream's {@code
+     * set("write.parquet.compression-codec", "gzip")}): they override the table's own, as a dynamic
+     * sink's properties do upstream.
+     */
+    private static Map<String, String> tablePropertyOverrides(Map<String, String> options) {
+        Map<String, String> overrides = new HashMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith("write.") && !key.equals(IcebergOptions.TABLE_UPSERT_ENABLED.key())) {
+                overrides.put(key, value);
+            }
+        });
+        return overrides;
+    }
+
+    /** Table properties that {@link FlinkWriteConf} resolves, by the write option that ranks above them. */
+    private static final Map<String, String> AS_WRITE_OPTION = Map.of(
+            "write.format.default", "write-format",
+            "write.target-file-size-bytes", "target-file-size-bytes",
+            "write.distribution-mode", "distribution-mode");
+
+    private static String formatName(FlinkWriteConf conf) {
+        try {
+            return conf.dataFileFormat().name().toLowerCase(java.util.Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            return "?"; // reported with the option's name below
+        }
+    }
+
+    private static void putIfPresent(Map<String, String> options, String key, String value) {
+        if (value != null) {
+            options.putIfAbsent(key, value);
+        }
     }
 
     /** Whether rows are upserts and deletes by {@link #equalityFieldIds()}. */

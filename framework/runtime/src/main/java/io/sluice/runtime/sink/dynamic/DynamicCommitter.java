@@ -79,8 +79,22 @@ final class DynamicCommitter implements Committer<Committable> {
                                 e.forCompaction()));
             }
             for (Map.Entry<String, List<Committable.Entry>> table : byTable.entrySet()) {
+                // no trigger decides when a partition is done: every partition a commit wrote to is
+                // due right after it (as process-time with no delay), its policies idempotent
+                java.util.TreeSet<String> due = new java.util.TreeSet<>();
+                for (Committable.Entry e : table.getValue()) {
+                    if (e.partition() != null && !e.partition().isEmpty()) {
+                        due.add(e.partition());
+                    }
+                }
                 Committable ofTable = new Committable(
-                        c.checkpointId(), c.jobId(), c.operatorId(), c.epoch(), table.getValue(), List.of(), List.of());
+                        c.checkpointId(),
+                        c.jobId(),
+                        c.operatorId(),
+                        c.epoch(),
+                        table.getValue(),
+                        List.of(),
+                        new ArrayList<>(due));
                 committer(targets.get(table.getKey())).commit(List.of(new FailOverRequest(ofTable)));
             }
         }

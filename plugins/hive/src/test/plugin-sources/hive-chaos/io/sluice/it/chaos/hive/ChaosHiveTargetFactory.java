@@ -108,6 +108,12 @@ public class ChaosHiveTargetFactory implements TargetFactory {
         return delegate(context).fileFormat(context);
     }
 
+    /** The hive target's: its tables written through this target's failing writers and committers. */
+    @Override
+    public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) throws IOException {
+        return delegate(context).dynamicTables(context);
+    }
+
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         TargetWriter writer = delegate(context).createWriter(context, restoredState);

@@ -321,7 +321,7 @@ class IcebergDynamicSinkIT {
         assertThat(warehouse.getParent().resolve("x")).doesNotExist();
     }
 
-    private static RowType row(Object... namesAndTypes) {
+    static RowType row(Object... namesAndTypes) {
         List<RowType.RowField> fields = new ArrayList<>();
         for (int i = 0; i < namesAndTypes.length; i += 2) {
             fields.add(new RowType.RowField((String) namesAndTypes[i], (LogicalType) namesAndTypes[i + 1]));

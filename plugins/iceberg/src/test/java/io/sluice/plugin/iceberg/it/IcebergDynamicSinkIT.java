@@ -27,21 +27,26 @@ import org.apache.flink.util.Collector;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.hive.HiveCatalog;
 import org.apache.iceberg.types.Type;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,17 +57,20 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The dynamic sink into Iceberg (Hadoop catalog): numbered records routed to 20 tables, 5 of
- * them created beforehand with the Iceberg API, the others by the sink; three schema versions
- * arrive mid-stream (a column added, a type widened and made optional), one table's partition
- * spec changes, forward and shuffled records mix; on a schedule from a printed seed, failed once in
+ * The dynamic sink into Iceberg, on a Hadoop catalog and on a real Hive metastore
+ * ({@link HiveMetastoreServer}): numbered records routed to 20 tables, 5 of them created
+ * beforehand with the Iceberg API, the others by the sink; three schema versions arrive
+ * mid-stream (a column added, a type widened and made optional), one table's partition spec
+ * changes, forward and shuffled records mix; on a schedule from a printed seed, failed once in
  * the router, a writer, the table updater or the commit of one of the tables. Every table read
- * back with Iceberg's generic reader holds exactly its numbers, under the schema it should have.
+ * back with Iceberg's generic reader (through the test's own catalog client) holds exactly its
+ * numbers, under the schema it should have.
  */
 class IcebergDynamicSinkIT {
 
@@ -96,9 +104,75 @@ class IcebergDynamicSinkIT {
     @TempDir
     Path tmp;
 
+    /** Started by the first run on the Hive catalog, shared by the others (each its own database). */
+    private static HiveMetastoreServer metastore;
+
     @BeforeAll
     static void onlyAfterPackaging() {
         TestPluginsDir.assumeIntegrationTestPhase();
+    }
+
+    @AfterAll
+    static void stopMetastore() throws Exception {
+        if (metastore != null) {
+            metastore.close();
+            metastore = null;
+        }
+    }
+
+    private static synchronized HiveMetastoreServer metastore() throws Exception {
+        if (metastore == null) {
+            metastore = HiveMetastoreServer.start(
+                    Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "dynamic-hive-warehouse"));
+        }
+        return metastore;
+    }
+
+    /**
+     * The catalog of one run: the sink's options of it and the test's own client of it (Iceberg's,
+     * from the test class path, not the plugin's), which creates the tables the sink finds and
+     * reads back what it wrote.
+     */
+    private static final class TestCatalog implements AutoCloseable {
+        final String database;
+        final Map<String, String> sinkOptions;
+        final Catalog client;
+
+        TestCatalog(String database, Map<String, String> sinkOptions, Catalog client) {
+            this.database = database;
+            this.sinkOptions = sinkOptions;
+            this.client = client;
+        }
+
+        Table load(String table) {
+            return client.loadTable(TableIdentifier.of(database, table));
+        }
+
+        @Override
+        public void close() throws Exception {
+            ((java.io.Closeable) client).close();
+        }
+    }
+
+    /** {@code hadoop}: a warehouse of this test's; {@code hive}: a database of its own in the shared metastore. */
+    private TestCatalog catalog(String kind, String name) throws Exception {
+        Map<String, String> options = new HashMap<>();
+        if (kind.equals("hadoop")) {
+            Path warehouse = tmp.resolve("warehouse");
+            options.put("catalog-type", "hadoop");
+            options.put("warehouse", warehouse.toUri().toString());
+            return new TestCatalog("db", options, IcebergTables.catalog(warehouse));
+        }
+        String uri = metastore().uri();
+        // the database's tables below this test's directory, not the metastore's warehouse
+        String warehouse = tmp.resolve("hive-warehouse").toUri().toString();
+        options.put("catalog-type", "hive");
+        options.put("uri", uri);
+        options.put("warehouse", warehouse);
+        HiveCatalog client = new HiveCatalog();
+        client.setConf(new org.apache.hadoop.conf.Configuration());
+        client.initialize("reader", Map.of("uri", uri, "warehouse", warehouse));
+        return new TestCatalog("dynamic_" + name, options, client);
     }
 
     @AfterEach
@@ -109,9 +183,11 @@ class IcebergDynamicSinkIT {
 
     static final class Numbers implements DynamicRecordGenerator<Long> {
         private static final long serialVersionUID = 1L;
+        final String database;
         final long failAt;
 
-        Numbers(long failAt) {
+        Numbers(String database, long failAt) {
+            this.database = database;
             this.failAt = failAt;
         }
 
@@ -131,13 +207,29 @@ class IcebergDynamicSinkIT {
                             : GenericRowData.of(id, p, id % 3 == 0 ? null : id * 1_000_000_000L, null);
             List<String> spec = t == 7 && third == 3 ? List.of("identity(p)", "bucket(4, id)") : List.of("identity(p)");
             DistributionMode mode = t % 3 == 0 ? null : t % 3 == 1 ? DistributionMode.HASH : DistributionMode.NONE;
-            out.collect(new DynamicRecord("db.t" + t, null, schema, row, spec, mode, 0));
+            out.collect(new DynamicRecord(database + ".t" + t, null, schema, row, spec, mode, 0));
         }
     }
 
-    @ParameterizedTest(name = "fails in the {0}")
-    @ValueSource(strings = {"router", "writer", "updater", "commit"})
-    void everyTableHoldsExactlyItsRowsUnderItsEvolvedSchema(String failure) throws Exception {
+    /**
+     * Every failure on the Hadoop catalog; on the Hive metastore, whose commits (a lock, an
+     * alter_table) make a run there the slowest, the two whose recovery goes through the catalog's
+     * commits again: a writer's (the restored job rewrites and recommits what was lost) and a
+     * commit's (before or after it reached the metastore).
+     */
+    static Stream<Arguments> catalogsAndFailures() {
+        return Stream.of(
+                Arguments.of("hadoop", "router"),
+                Arguments.of("hadoop", "writer"),
+                Arguments.of("hadoop", "updater"),
+                Arguments.of("hadoop", "commit"),
+                Arguments.of("hive", "writer"),
+                Arguments.of("hive", "commit"));
+    }
+
+    @ParameterizedTest(name = "{0} catalog, fails in the {1}")
+    @MethodSource("catalogsAndFailures")
+    void everyTableHoldsExactlyItsRowsUnderItsEvolvedSchema(String catalogKind, String failure) throws Exception {
         long seed = Long.getLong("sluice.it.seed", System.nanoTime());
         Random random = new Random(seed);
         int routers = 1 + random.nextInt(2);
@@ -145,22 +237,43 @@ class IcebergDynamicSinkIT {
         long failAt = COUNT / 4 + random.nextInt((int) (COUNT / 2));
         int failAtUpdate = 1 + random.nextInt(6);
         boolean immediate = failure.equals("updater") ? false : random.nextBoolean();
+        String commitFailure = random.nextBoolean() ? "before" : "after";
         System.out.printf(
-                "IcebergDynamicSinkIT %s seed %d (-Dsluice.it.seed=%d): %d routers, %d writers, immediate %s,"
-                        + " fails at %d (update %d)%n",
-                failure, seed, seed, routers, writers, immediate, failAt, failAtUpdate);
-        Path warehouse = tmp.resolve("warehouse");
-        Path markers = tmp.resolve("markers");
-        try (HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
-            Schema v1 = org.apache.iceberg.flink.FlinkSchemaUtil.convert(
-                    org.apache.iceberg.flink.FlinkSchemaUtil.toResolvedSchema(V1));
-            for (int t = 0; t < 5; t++) {
-                catalog.createTable(
-                        TableIdentifier.of(Namespace.of("db"), "t" + t),
-                        v1,
-                        PartitionSpec.builderFor(v1).identity("p").build());
-            }
+                "IcebergDynamicSinkIT %s %s seed %d (-Dsluice.it.seed=%d): %d routers, %d writers, immediate %s,"
+                        + " fails at %d (update %d, commit %s)%n",
+                catalogKind, failure, seed, seed, routers, writers, immediate, failAt, failAtUpdate, commitFailure);
+        try (TestCatalog catalog = catalog(catalogKind, failure)) {
+            createFirstTables(catalog);
+            run(catalog, failure, routers, writers, failAt, failAtUpdate, immediate, commitFailure);
+            assertEveryTableHoldsItsRows(catalog, failure);
         }
+    }
+
+    /** Tables 0 to 4 exist before the job, as v1 and partitioned by p: the sink evolves them. */
+    private static void createFirstTables(TestCatalog catalog) {
+        Schema v1 = org.apache.iceberg.flink.FlinkSchemaUtil.convert(
+                org.apache.iceberg.flink.FlinkSchemaUtil.toResolvedSchema(V1));
+        ((SupportsNamespaces) catalog.client).createNamespace(Namespace.of(catalog.database));
+        for (int t = 0; t < 5; t++) {
+            catalog.client.createTable(
+                    TableIdentifier.of(catalog.database, "t" + t),
+                    v1,
+                    PartitionSpec.builderFor(v1).identity("p").build());
+        }
+    }
+
+    /** The job, with the one failure of {@code failure} injected on the seed's schedule. */
+    private void run(
+            TestCatalog catalog,
+            String failure,
+            int routers,
+            int writers,
+            long failAt,
+            int failAtUpdate,
+            boolean immediate,
+            String commitFailure)
+            throws Exception {
+        Path markers = tmp.resolve("markers");
         AtomicInteger updates = new AtomicInteger();
         if (failure.equals("updater")) {
             DynamicSinkFaults.onUpdate = () -> {
@@ -183,23 +296,25 @@ class IcebergDynamicSinkIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(routers);
         env.enableCheckpointing(200);
+        // the numbers over at least six checkpoints, each of which commits up to 20 tables: the
+        // commits are most of a run's time (on Hive each takes a metastore lock and an alter_table),
+        // and six keep the class within about five minutes with every schema version and every
+        // failure still between checkpoints
         DataStream<Long> numbers = env.fromSource(
                 new DataGeneratorSource<>(
-                        i -> i + 1, COUNT, RateLimiterStrategy.perCheckpoint((int) (COUNT / 12)), Types.LONG),
+                        i -> i + 1, COUNT, RateLimiterStrategy.perCheckpoint((int) (COUNT / 6)), Types.LONG),
                 WatermarkStrategy.noWatermarks(),
                 "numbers");
-        Map<String, String> catalogOptions = new HashMap<>();
-        catalogOptions.put("catalog-type", "hadoop");
-        catalogOptions.put("warehouse", warehouse.toUri().toString());
+        Map<String, String> catalogOptions = new HashMap<>(catalog.sinkOptions);
         catalogOptions.put("chaos.marker-dir", markers.toString());
         if (failure.equals("writer")) {
             catalogOptions.put("chaos.writer.fail-after-records", String.valueOf(1 + failAt % 40));
         }
         if (failure.equals("commit")) {
-            catalogOptions.put("chaos.commit.fail", random.nextBoolean() ? "before" : "after");
+            catalogOptions.put("chaos.commit.fail", commitFailure);
         }
         DynamicSink.forInput(numbers)
-                .generator(new Numbers(failure.equals("router") ? failAt : -1))
+                .generator(new Numbers(catalog.database, failure.equals("router") ? failAt : -1))
                 .target("chaos-iceberg")
                 .pluginsDir(TestPluginsDir.get())
                 .catalog(catalogOptions)
@@ -214,13 +329,17 @@ class IcebergDynamicSinkIT {
         } else {
             assertThat(markers).as("the failure was injected").isNotEmptyDirectory();
         }
+    }
+
+    /** Each table's numbers exactly once, with the values of their schema version, under the final schema. */
+    private static void assertEveryTableHoldsItsRows(TestCatalog catalog, String failure) {
         Map<Integer, List<Long>> expected = new TreeMap<>();
         for (long id = 1; id <= COUNT; id++) {
             expected.computeIfAbsent((int) (id % TABLES), k -> new ArrayList<>())
                     .add(id);
         }
         for (Map.Entry<Integer, List<Long>> e : expected.entrySet()) {
-            Table table = IcebergTables.load(warehouse, "db", "t" + e.getKey());
+            Table table = catalog.load("t" + e.getKey());
             List<Record> records = IcebergTables.records(table);
             assertThat(records.stream().map(r -> (Long) r.getField("id")).collect(Collectors.toList()))
                     .as("t%d", e.getKey())
@@ -252,7 +371,7 @@ class IcebergDynamicSinkIT {
                 }
             }
         }
-        Table seven = IcebergTables.load(warehouse, "db", "t7");
+        Table seven = catalog.load("t7");
         assertThat(seven.spec().fields()).as("t7's spec evolved").hasSize(2);
         assertThat(seven.specs()).hasSize(2);
     }

@@ -376,17 +376,26 @@ class IcebergDynamicSinkIT {
         assertThat(seven.specs()).hasSize(2);
     }
 
-    /** Records of one table whose schema or spec no table can take. */
+    /**
+     * Records of one table with {@code schema}: the first column the record's number (or {@code
+     * x} if it is a string), the others {@code v}; upserts by {@code id} if asked.
+     */
     static final class Bad implements DynamicRecordGenerator<Long> {
         private static final long serialVersionUID = 1L;
         final String table;
         final RowType schema;
         final List<String> spec;
+        final boolean upsert;
 
         Bad(String table, RowType schema, List<String> spec) {
+            this(table, schema, spec, false);
+        }
+
+        Bad(String table, RowType schema, List<String> spec, boolean upsert) {
             this.table = table;
             this.schema = schema;
             this.spec = spec;
+            this.upsert = upsert;
         }
 
         @Override
@@ -396,11 +405,41 @@ class IcebergDynamicSinkIT {
             for (int i = 1; i < schema.getFieldCount(); i++) {
                 row.setField(i, StringData.fromString("v"));
             }
-            out.collect(new DynamicRecord(table, null, schema, row, spec, DistributionMode.NONE, 0));
+            DynamicRecord record = new DynamicRecord(table, null, schema, row, spec, DistributionMode.NONE, 0);
+            if (upsert) {
+                record.setUpsertMode(true);
+                record.setEqualityFields(java.util.Set.of("id"));
+            }
+            out.collect(record);
+        }
+    }
+
+    /** The good records of {@code good}, until it throws on input record {@code failAt}. */
+    static final class ThrowingGenerator implements DynamicRecordGenerator<Long> {
+        private static final long serialVersionUID = 1L;
+        final Bad good;
+        final long failAt;
+
+        ThrowingGenerator(Bad good, long failAt) {
+            this.good = good;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public void generate(Long id, Collector<DynamicRecord> out) {
+            if (id == failAt) {
+                throw new IllegalStateException("the generator cannot make record " + id);
+            }
+            good.generate(id, out);
         }
     }
 
     private void runBad(Path warehouse, DynamicRecordGenerator<Long> generator) throws Exception {
+        runBad(warehouse, generator, false);
+    }
+
+    /** 5 records in one router subtask, committed at the end of input only (no checkpoints). */
+    private void runBad(Path warehouse, DynamicRecordGenerator<Long> generator, boolean overwrite) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         DynamicSink.forInput(env.fromSource(
@@ -411,8 +450,14 @@ class IcebergDynamicSinkIT {
                 .catalog(Map.of(
                         "catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()))
                 .immediateTableUpdate(true)
+                .overwrite(overwrite)
                 .append();
         env.execute("dynamic iceberg sink, bad input");
+    }
+
+    /** The kept table's rows as {@code id|s}, read back anew. */
+    private static List<String> keptRows(Path warehouse) {
+        return IcebergTables.rows(IcebergTables.load(warehouse, "db", "kept"));
     }
 
     @Test
@@ -421,7 +466,8 @@ class IcebergDynamicSinkIT {
         RowType good = row("id", new BigIntType(false), "s", new VarCharType(true, 8));
         runBad(warehouse, new Bad("db.kept", good, List.of()));
         Table kept = IcebergTables.load(warehouse, "db", "kept");
-        assertThat(IcebergTables.records(kept)).hasSize(5);
+        List<String> committed = List.of("1|v", "2|v", "3|v", "4|v", "5|v");
+        assertThat(keptRows(warehouse)).containsExactlyInAnyOrderElementsOf(committed);
 
         RowType narrowed = row("id", new VarCharType(false, 8), "s", new VarCharType(true, 8));
         assertThatThrownBy(() -> runBad(warehouse, new Bad("db.kept", narrowed, List.of())))
@@ -438,6 +484,60 @@ class IcebergDynamicSinkIT {
                 .hasSize(5);
         assertThat(kept.schema().findField("id").type().typeId()).isEqualTo(Type.TypeID.LONG);
         assertThat(warehouse.getParent().resolve("x")).doesNotExist();
+
+        // an upsert into a sink that overwrites: refused in the router, before any row is written
+        // (an overwrite replaces partitions, which an equality delete has no place in)
+        assertThatThrownBy(() -> runBad(warehouse, new Bad("db.kept", good, List.of(), true), true))
+                .hasStackTraceContaining("Dynamic record of input record 1 of router subtask 0")
+                .hasStackTraceContaining(
+                        "Table db.kept gets an upsert in a dynamic sink that overwrites: overwrite and upserts do"
+                                + " not go together");
+        assertThat(keptRows(warehouse))
+                .as("after the upsert into an overwriting sink")
+                .containsExactlyInAnyOrderElementsOf(committed);
+
+        // a generator that throws on the third record, after two good ones reached the writer:
+        // the job fails naming the record, and the two are never committed
+        assertThatThrownBy(() -> runBad(warehouse, new ThrowingGenerator(new Bad("db.kept", good, List.of()), 3)))
+                .hasStackTraceContaining("The dynamic sink's generator failed on input record 3 of router subtask 0")
+                .hasStackTraceContaining("the generator cannot make record 3");
+        assertThat(keptRows(warehouse)).as("after the generator failed").containsExactlyInAnyOrderElementsOf(committed);
+        assertThat(IcebergTables.snapshots(IcebergTables.load(warehouse, "db", "kept")))
+                .as("the first job's commit only")
+                .hasSize(1);
+    }
+
+    /**
+     * A record whose column {@code s} is now called {@code s2}: as upstream, the table gains an
+     * optional column {@code s2} and keeps {@code s} (optional), which the new rows leave null,
+     * as the old rows leave {@code s2}. Nothing tells a rename from a new column.
+     */
+    @Test
+    void aRenamedColumnIsANewColumnAndTheOldOneIsPaddedWithNulls() throws Exception {
+        Path warehouse = tmp.resolve("renamed");
+        RowType before = row("id", new BigIntType(false), "s", new VarCharType(true, 8));
+        runBad(warehouse, new Bad("db.kept", before, List.of()));
+        RowType renamed = row("id", new BigIntType(false), "s2", new VarCharType(true, 8));
+        runBad(warehouse, new Bad("db.kept", renamed, List.of()));
+
+        Table kept = IcebergTables.load(warehouse, "db", "kept");
+        assertThat(kept.schema().columns().stream()
+                        .map(c -> c.name() + (c.isOptional() ? "?" : "") + ":" + c.type())
+                        .collect(Collectors.toList()))
+                .containsExactly("id:long", "s?:string", "s2?:string");
+        assertThat(keptRows(warehouse))
+                .as("id|s|s2")
+                .containsExactlyInAnyOrder(
+                        "1|v|null",
+                        "2|v|null",
+                        "3|v|null",
+                        "4|v|null",
+                        "5|v|null",
+                        "1|null|v",
+                        "2|null|v",
+                        "3|null|v",
+                        "4|null|v",
+                        "5|null|v");
     }
 
     static RowType row(Object... namesAndTypes) {

@@ -3,6 +3,7 @@ package io.sluice.it;
 import io.sluice.runtime.sink.dynamic.DynamicRecord;
 import io.sluice.runtime.sink.dynamic.DynamicRecordGenerator;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
+import io.sluice.runtime.sink.dynamic.DynamicSinkFaults;
 import io.sluice.spi.distribution.DistributionMode;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -37,7 +38,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -79,6 +82,7 @@ class DynamicSinkFileSystemIT {
     @AfterEach
     void reset() {
         ROUTER_FAILED.set(false);
+        DynamicSinkFaults.clear();
     }
 
     /** The table of number {@code id}, of {@code tables}. */
@@ -207,6 +211,78 @@ class DynamicSinkFileSystemIT {
                 .isDirectoryContaining(d -> d.getFileName().toString().startsWith("t"));
         long total = LongStream.rangeClosed(1, COUNT).count();
         assertThat(expected.values().stream().mapToLong(List::size).sum()).isEqualTo(total);
+    }
+
+    /** Table k gets the k-th tenth of the numbers only: its writer is idle once that tenth is written. */
+    static final class Phases implements DynamicRecordGenerator<Long> {
+        private static final long serialVersionUID = 1L;
+        final long count;
+
+        Phases(long count) {
+            this.count = count;
+        }
+
+        @Override
+        public void generate(Long id, Collector<DynamicRecord> out) {
+            int t = (int) ((id - 1) * 10 / count);
+            out.collect(new DynamicRecord(
+                    "phase/t" + t,
+                    null,
+                    V1,
+                    GenericRowData.of(id, StringData.fromString("p")),
+                    List.of(),
+                    DistributionMode.NONE,
+                    0));
+        }
+    }
+
+    /**
+     * A table no longer written to has its writer closed once its files are committed (after {@code
+     * IDLE_CHECKPOINTS} checkpoints without rows), so a long job keeps as many writers as it has live
+     * tables; the closed writers' tables still hold every row once.
+     */
+    @Test
+    void idleWritersAreClosedAndTheirTablesLoseNothing() throws Exception {
+        long count = 2_000;
+        Set<String> closed = ConcurrentHashMap.newKeySet();
+        DynamicSinkFaults.onIdleWriterClosed = closed::add;
+        Path out = tmp.resolve("phases");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        env.enableCheckpointing(100);
+        DynamicSink.forInput(env.fromSource(
+                        // about 40 checkpoints: each table's rows over 4, then idle to the end
+                        new DataGeneratorSource<>(
+                                i -> i + 1, count, RateLimiterStrategy.perCheckpoint((int) (count / 40)), Types.LONG),
+                        WatermarkStrategy.noWatermarks(),
+                        "numbers"))
+                .generator(new Phases(count))
+                .target("filesystem")
+                .pluginsDir(TestDistribution.pluginsDir())
+                // row-format part files stay open across checkpoints until inactive: then the writer has no state
+                .catalog(Map.of(
+                        "path", out.toString(),
+                        "format", "csv",
+                        "sink.rolling-policy.inactivity-interval", "100ms",
+                        "sink.rolling-policy.check-interval", "50ms"))
+                .writeParallelism(1)
+                .append();
+        env.execute("dynamic sink, idle writers");
+
+        assertThat(closed.stream().map(target -> target.substring(0, target.indexOf(' '))))
+                .as("the writers of the tables written first were closed: %s", closed)
+                .contains("phase/t0", "phase/t1", "phase/t2", "phase/t3", "phase/t4");
+        for (int t = 0; t < 10; t++) {
+            Path dir = out.resolve("phase").resolve("t" + t);
+            int table = t;
+            List<Long> expected = LongStream.rangeClosed(1, count)
+                    .filter(id -> (int) ((id - 1) * 10 / count) == table)
+                    .boxed()
+                    .collect(Collectors.toList());
+            assertThat(CommittedFiles.lines(dir).stream().map(l -> Long.parseLong(l.split(",")[0])))
+                    .as("table t%d: %s", t, CommittedFiles.visible(dir))
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
     }
 
     /** A generator of fixed records, for the bad inputs. */

@@ -264,6 +264,17 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     @Override
+    public boolean isIdle() {
+        for (Bucket bucket : buckets.values()) {
+            if (bucket.open != null || bucket.persisted != null) {
+                return false;
+            }
+        }
+        // the part counter and the buckets' names need not survive: a new writer names its files by a new uid
+        return true;
+    }
+
+    @Override
     public List<Payload> snapshotState(long checkpointId) throws IOException {
         List<FileWriterState.BucketState> states = new ArrayList<>(buckets.size());
         for (Bucket bucket : buckets.values()) {

@@ -37,6 +37,8 @@ public final class SluiceSinkWriter
     private final ProcessingTimeService timeService;
     private final MutableRecordContext recordContext;
     private boolean endOfInput;
+    /** Set by {@link #close}: the processing-time timer stops. */
+    private volatile boolean closed;
 
     private final PluginLifecycle.Attachment attachment;
 
@@ -89,6 +91,9 @@ public final class SluiceSinkWriter
 
     private void scheduleTimer(long interval) {
         timeService.registerTimer(timeService.getCurrentProcessingTime() + interval, time -> {
+            if (closed) {
+                return; // a dynamic sink closes idle writers while their task runs on
+            }
             try {
                 writer.onProcessingTime(time);
             } catch (IOException | RuntimeException e) {
@@ -161,8 +166,19 @@ public final class SluiceSinkWriter
         return Collections.singletonList(new WriterState(envelopes));
     }
 
+    /** The target writer's {@code isIdle}: nothing open that a restore would need. */
+    public boolean isIdle() {
+        try {
+            return writer.isIdle();
+        } catch (RuntimeException e) {
+            FailFast.ifNonRecoverable(e);
+            throw e;
+        }
+    }
+
     @Override
     public void close() throws Exception {
+        closed = true;
         try {
             writer.close();
         } finally {

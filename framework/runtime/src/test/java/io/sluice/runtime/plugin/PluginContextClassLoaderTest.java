@@ -438,6 +438,8 @@ class PluginContextClassLoaderTest {
                                                 + probe("TargetWriter.processingTimeInterval") + " return 5; }",
                                         "  public void onProcessingTime(long t) throws IOException { "
                                                 + probe("TargetWriter.onProcessingTime") + " }",
+                                        "  public boolean isIdle() { " + probe("TargetWriter.isIdle")
+                                                + " return true; }",
                                         "  public void close() throws Exception { " + probe("TargetWriter.close")
                                                 + " }",
                                         "}"))

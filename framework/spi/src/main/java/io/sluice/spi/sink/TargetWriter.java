@@ -46,6 +46,19 @@ public interface TargetWriter extends AutoCloseable {
     /** Called every {@link #processingTimeInterval()} ms, e.g. to roll inactive part files. */
     default void onProcessingTime(long currentTime) throws IOException {}
 
+    /**
+     * Whether a restore would need nothing of this writer: no open file, nothing buffered, all it
+     * wrote handed over by {@link #prepareCommit}. Asked right before {@link #snapshotState}; a
+     * writer that answers {@code true} may be closed instead (a dynamic sink closes the writers of
+     * tables it no longer writes to) and a new one created when rows come again. {@code false} by
+     * default: the writer is kept.
+     *
+     * @since 2.4.0
+     */
+    default boolean isIdle() {
+        return false;
+    }
+
     /** Releases resources; in-progress data not returned by {@code prepareCommit} is abandoned. */
     @Override
     void close() throws Exception;

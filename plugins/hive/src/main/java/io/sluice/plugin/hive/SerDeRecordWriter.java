@@ -102,6 +102,11 @@ final class SerDeRecordWriter implements TargetWriter {
     }
 
     @Override
+    public boolean isIdle() {
+        return files.isIdle();
+    }
+
+    @Override
     public void close() throws Exception {
         files.close();
     }

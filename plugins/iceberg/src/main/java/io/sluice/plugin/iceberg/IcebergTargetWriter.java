@@ -87,6 +87,12 @@ final class IcebergTargetWriter implements TargetWriter {
         return Collections.singletonList(new PendingCommit(files.toPayload(), null, 0L));
     }
 
+    /** Idle between a checkpoint and its next row: prepareCommit completed every file. */
+    @Override
+    public boolean isIdle() {
+        return current == null;
+    }
+
     @Override
     public List<Payload> snapshotState(long checkpointId) {
         // prepareCommit closed every file: nothing in progress to resume

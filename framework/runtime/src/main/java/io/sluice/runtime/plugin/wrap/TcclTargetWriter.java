@@ -63,6 +63,13 @@ public final class TcclTargetWriter implements TargetWriter, PluginBound {
     }
 
     @Override
+    public boolean isIdle() {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.isIdle();
+        }
+    }
+
+    @Override
     public void close() throws Exception {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.close();

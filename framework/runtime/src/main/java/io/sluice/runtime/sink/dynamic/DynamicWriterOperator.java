@@ -42,6 +42,10 @@ import java.util.Map;
  * CommittableMessage#EOI}), as Flink's own sink writer operator hands over committables; their
  * state is this operator's, framed the same way, so a restored subtask (of any parallelism)
  * recreates every writer that had state with it.
+ *
+ * <p>A writer that got no rows for {@link #IDLE_CHECKPOINTS} checkpoints in a row and is idle
+ * ({@code TargetWriter#isIdle}: nothing open that a restore would need) is closed (a table no longer written to, a schema a table has outgrown), so a long job's
+ * writers stay as many as its live write targets; the gauge {@code openWriters} shows how many.
  */
 final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMessage<Committable>>
         implements OneInputStreamOperator<RoutedRow, CommittableMessage<Committable>>, BoundedOneInput {
@@ -52,9 +56,18 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     /** Operator state: per element one subtask's {@link WriterState}, framed with its version. */
     static final String STATE = "sluice-dynamic-writers";
 
+    /**
+     * Checkpoints without rows after which a writer without state is closed: a table written at
+     * every other checkpoint keeps its writer (creating one may cost the target catalog calls).
+     */
+    static final int IDLE_CHECKPOINTS = 3;
+
     private final SinkDescriptor base;
 
     private transient ListState<byte[]> state;
+    /** Per writer: the checkpoints since its last row. */
+    private transient Map<WriteTarget, Integer> idle;
+
     private transient Map<WriteTarget, List<Payload>> restored;
     private transient Map<WriteTarget, SluiceSinkWriter> writers;
     private transient PluginLifecycle.Attachment attachment;
@@ -94,7 +107,9 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
                 base, new TaskSinkContext(base, jobId, subtask(), subtasks(), getMetricGroup(), base.registry()));
         sinks = new TableSinks(base, tables);
         writers = new HashMap<>();
+        idle = new HashMap<>();
         context = new RowContext();
+        getMetricGroup().gauge("openWriters", () -> writers == null ? 0 : writers.size());
         // every writer with state now: what it had pending commits with the next checkpoint
         for (Map.Entry<WriteTarget, List<Payload>> e : restored.entrySet()) {
             writers.put(e.getKey(), create(e.getKey(), e.getValue()));
@@ -131,6 +146,7 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
             writer = create(routed.target(), List.of());
             writers.put(routed.target(), writer);
         }
+        idle.put(routed.target(), 0);
         context.timestamp = record.hasTimestamp() ? record.getTimestamp() : null;
         writer.write(routed.row(), context);
     }
@@ -181,11 +197,26 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         List<Envelope> envelopes = new ArrayList<>();
+        List<WriteTarget> retired = new ArrayList<>();
         for (Map.Entry<WriteTarget, SluiceSinkWriter> w : writers.entrySet()) {
+            int checkpoints = idle.merge(w.getKey(), 1, Integer::sum);
+            if (checkpoints > IDLE_CHECKPOINTS && w.getValue().isIdle()) {
+                // handed over before the barrier, nothing open: a restore needs nothing of it
+                retired.add(w.getKey());
+                continue;
+            }
             for (WriterState s : w.getValue().snapshotState(context.getCheckpointId())) {
                 for (Envelope e : s.envelopes()) {
                     envelopes.add(TableFrames.frame(w.getKey(), e));
                 }
+            }
+        }
+        for (WriteTarget target : retired) {
+            idle.remove(target);
+            writers.remove(target).close();
+            java.util.function.Consumer<String> observer = DynamicSinkFaults.onIdleWriterClosed;
+            if (observer != null) {
+                observer.accept(target.toString());
             }
         }
         state.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(

@@ -6,6 +6,7 @@ import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.runtime.sink.dynamic.DynamicSinkFaults;
 import io.sluice.runtime.sink.dynamic.DynamicTableCreator;
 import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.testshared.dynamic.EvolvingNumbers;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -53,7 +54,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -82,21 +82,6 @@ class HiveDynamicSinkIT {
                     .setNumberSlotsPerTaskManager(4)
                     .build());
 
-    /** v1: the first third; n INT NOT NULL. */
-    static final RowType V1 = row("id", new BigIntType(false), "p", new VarCharType(false, 8), "n", new IntType(false));
-    /** v2: the second third; a column added. */
-    static final RowType V2 = row(
-            "id", new BigIntType(false),
-            "p", new VarCharType(false, 8),
-            "n", new IntType(false),
-            "extra", new VarCharType(true, 16));
-    /** v3: the last third; n widened to BIGINT and optional. */
-    static final RowType V3 = row(
-            "id", new BigIntType(false),
-            "p", new VarCharType(false, 8),
-            "n", new BigIntType(true),
-            "extra", new VarCharType(true, 16));
-
     @TempDir
     Path tmp;
 
@@ -116,17 +101,17 @@ class HiveDynamicSinkIT {
         @Override
         public void generate(Long id, Collector<DynamicRecord> out) {
             int t = (int) (id % TABLES);
-            int third = id <= COUNT / 3 ? 1 : id <= 2 * COUNT / 3 ? 2 : 3;
             // by the number's row among its table's: every table gets all three partitions
-            StringData p = StringData.fromString("p" + (id / TABLES) % 3);
-            RowType schema = third == 1 ? V1 : third == 2 ? V2 : V3;
-            GenericRowData row = third == 1
-                    ? GenericRowData.of(id, p, (int) (id % 100))
-                    : third == 2
-                            ? GenericRowData.of(id, p, (int) (id % 100), StringData.fromString("e" + id))
-                            : GenericRowData.of(id, p, id % 3 == 0 ? null : id * 1_000_000_000L, null);
+            String p = "p" + (id / TABLES) % 3;
             DistributionMode mode = t % 3 == 0 ? null : t % 3 == 1 ? DistributionMode.HASH : DistributionMode.NONE;
-            out.collect(new DynamicRecord("db.t" + t, null, schema, row, List.of("identity(p)"), mode, 0));
+            out.collect(new DynamicRecord(
+                    "db.t" + t,
+                    null,
+                    EvolvingNumbers.schema(id, COUNT),
+                    EvolvingNumbers.row(id, COUNT, p),
+                    List.of("identity(p)"),
+                    mode,
+                    0));
         }
     }
 
@@ -169,19 +154,8 @@ class HiveDynamicSinkIT {
                             + " WITH ('hive.storage.file-format' = 'orc')")
                     .await();
         }
-        AtomicInteger updates = new AtomicInteger();
         if (failure.equals("updater")) {
-            DynamicSinkFaults.onUpdate = () -> {
-                if (updates.incrementAndGet() == failAtUpdate && !Files.exists(markers.resolve("updater-failed"))) {
-                    try {
-                        Files.createDirectories(markers);
-                        Files.createFile(markers.resolve("updater-failed"));
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                    throw new IllegalStateException("chaos: injected failure in the table updater");
-                }
-            };
+            EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate);
         }
 
         Configuration conf = new Configuration();
@@ -236,14 +210,8 @@ class HiveDynamicSinkIT {
                             assertThat(partition)
                                     .as("%s's row %d, %s", name, id, described)
                                     .isEqualTo("p=p" + (id / TABLES) % 3);
-                            if (id <= COUNT / 3) {
-                                assertThat(r[1]).as("n of %d", id).isEqualTo(id % 100);
-                                assertThat(r[2]).as("extra of %d", id).isNull();
-                            } else if (id <= 2 * COUNT / 3) {
-                                assertThat(r[2]).as("extra of %d", id).isEqualTo("e" + id);
-                            } else {
-                                assertThat(r[1]).as("n of %d", id).isEqualTo(id % 3 == 0 ? null : id * 1_000_000_000L);
-                            }
+                            assertThat(r[1]).as("n of %d", id).isEqualTo(EvolvingNumbers.expectedN(id, COUNT));
+                            assertThat(r[2]).as("extra of %d", id).isEqualTo(EvolvingNumbers.expectedExtra(id, COUNT));
                         }
                     }
                 }
@@ -361,7 +329,8 @@ class HiveDynamicSinkIT {
     @Test
     void changesHiveCannotMakeAreErrorsThatLoseNothing() throws Exception {
         Path metastore = tmp.resolve("bad");
-        RowType good = row("id", new IntType(false), "s", new VarCharType(true, 8), "p", new VarCharType(false, 4));
+        RowType good = EvolvingNumbers.row(
+                "id", new IntType(false), "s", new VarCharType(true, 8), "p", new VarCharType(false, 4));
         // a Parquet table: no widening (Flink reads a Parquet column only as the type it was written with)
         TableEnvironment tEnv = TableEnvironment.create(
                 EnvironmentSettings.newInstance().inBatchMode().build());
@@ -377,17 +346,14 @@ class HiveDynamicSinkIT {
         assertThat(ParquetFiles.rows(kept.resolve("p=v"), g -> String.valueOf(g.getInteger("id", 0))))
                 .containsExactlyInAnyOrder("1", "2", "3", "4", "5");
 
-        RowType widened =
-                row("id", new BigIntType(false), "s", new VarCharType(true, 8), "p", new VarCharType(false, 4));
+        RowType widened = EvolvingNumbers.row(
+                "id", new BigIntType(false), "s", new VarCharType(true, 8), "p", new VarCharType(false, 4));
         assertThatThrownBy(() -> runFixed(metastore, new Fixed("db.kept", widened, List.of("identity(p)"))))
                 .hasStackTraceContaining("Hive table db.kept cannot widen column 'id' from INT to BIGINT");
-        RowType narrowed =
-                row("id", new VarCharType(false, 4), "s", new VarCharType(true, 8), "p", new VarCharType(false, 4));
-        assertThatThrownBy(() -> runFixed(metastore, new Fixed("db.kept", narrowed, List.of("identity(p)"))))
-                .hasStackTraceContaining("cannot change column 'id' from INT to VARCHAR(4)");
         assertThatThrownBy(() -> runFixed(metastore, new Fixed("db.kept", good, List.of("identity(s)"))))
                 .hasStackTraceContaining("Hive cannot change the partition columns of a table");
-        RowType upper = row("id", new IntType(false), "S", new VarCharType(true, 8), "p", new VarCharType(false, 4));
+        RowType upper = EvolvingNumbers.row(
+                "id", new IntType(false), "S", new VarCharType(true, 8), "p", new VarCharType(false, 4));
         assertThatThrownBy(() -> runFixed(metastore, new Fixed("db.kept", upper, List.of("identity(p)"))))
                 .hasStackTraceContaining("cannot take column 'S'");
         assertThatThrownBy(() -> runFixed(metastore, new Fixed("db.../x", good, List.of("identity(p)"))))
@@ -409,13 +375,5 @@ class HiveDynamicSinkIT {
         }
         assertThat(metastore.resolve("warehouse").resolve("x")).doesNotExist();
         assertThat(metastore.resolve("x")).doesNotExist();
-    }
-
-    private static RowType row(Object... namesAndTypes) {
-        List<RowType.RowField> fields = new ArrayList<>();
-        for (int i = 0; i < namesAndTypes.length; i += 2) {
-            fields.add(new RowType.RowField((String) namesAndTypes[i], (LogicalType) namesAndTypes[i + 1]));
-        }
-        return new RowType(true, fields);
     }
 }

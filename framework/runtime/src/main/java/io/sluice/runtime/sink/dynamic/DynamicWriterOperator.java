@@ -65,11 +65,9 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     private final SinkDescriptor base;
 
     private transient ListState<byte[]> state;
-    /** Per writer: the checkpoints since its last row. */
-    private transient Map<WriteTarget, Integer> idle;
 
     private transient Map<WriteTarget, List<Payload>> restored;
-    private transient Map<WriteTarget, SluiceSinkWriter> writers;
+    private transient Map<WriteTarget, OpenWriter> writers;
     private transient PluginLifecycle.Attachment attachment;
     private transient DynamicTables tables;
     private transient TableSinks sinks;
@@ -107,12 +105,11 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
                 base, new TaskSinkContext(base, jobId, subtask(), subtasks(), getMetricGroup(), base.registry()));
         sinks = new TableSinks(base, tables);
         writers = new HashMap<>();
-        idle = new HashMap<>();
         context = new RowContext();
         getMetricGroup().gauge("openWriters", () -> writers == null ? 0 : writers.size());
         // every writer with state now: what it had pending commits with the next checkpoint
         for (Map.Entry<WriteTarget, List<Payload>> e : restored.entrySet()) {
-            writers.put(e.getKey(), create(e.getKey(), e.getValue()));
+            writers.put(e.getKey(), new OpenWriter(create(e.getKey(), e.getValue())));
         }
         restored = null;
     }
@@ -141,21 +138,21 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     @Override
     public void processElement(StreamRecord<RoutedRow> record) throws Exception {
         RoutedRow routed = record.getValue();
-        SluiceSinkWriter writer = writers.get(routed.target());
-        if (writer == null) {
-            writer = create(routed.target(), List.of());
-            writers.put(routed.target(), writer);
+        OpenWriter open = writers.get(routed.target());
+        if (open == null) {
+            open = new OpenWriter(create(routed.target(), List.of()));
+            writers.put(routed.target(), open);
         }
-        idle.put(routed.target(), 0);
+        open.idleCheckpoints = 0;
         context.timestamp = record.hasTimestamp() ? record.getTimestamp() : null;
-        writer.write(routed.row(), context);
+        open.writer.write(routed.row(), context);
     }
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         context.watermark = mark.getTimestamp();
-        for (SluiceSinkWriter writer : writers.values()) {
-            writer.writeWatermark(new org.apache.flink.api.common.eventtime.Watermark(mark.getTimestamp()));
+        for (OpenWriter open : writers.values()) {
+            open.writer.writeWatermark(new org.apache.flink.api.common.eventtime.Watermark(mark.getTimestamp()));
         }
         super.processWatermark(mark);
     }
@@ -174,9 +171,9 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     /** Everything the writers make visible now, as one committable of framed entries. */
     private void handOver(long checkpointId, boolean endOfInput) throws IOException, InterruptedException {
         List<Committable.Entry> entries = new ArrayList<>();
-        for (Map.Entry<WriteTarget, SluiceSinkWriter> w : writers.entrySet()) {
-            w.getValue().flush(endOfInput);
-            for (Committable c : w.getValue().prepareCommit()) {
+        for (Map.Entry<WriteTarget, OpenWriter> w : writers.entrySet()) {
+            w.getValue().writer.flush(endOfInput);
+            for (Committable c : w.getValue().writer.prepareCommit()) {
                 for (Committable.Entry e : c.entries()) {
                     entries.add(new Committable.Entry(
                             TableFrames.frame(w.getKey(), e.envelope()),
@@ -198,22 +195,21 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
         super.snapshotState(context);
         List<Envelope> envelopes = new ArrayList<>();
         List<WriteTarget> retired = new ArrayList<>();
-        for (Map.Entry<WriteTarget, SluiceSinkWriter> w : writers.entrySet()) {
-            int checkpoints = idle.merge(w.getKey(), 1, Integer::sum);
-            if (checkpoints > IDLE_CHECKPOINTS && w.getValue().isIdle()) {
+        for (Map.Entry<WriteTarget, OpenWriter> w : writers.entrySet()) {
+            OpenWriter open = w.getValue();
+            if (++open.idleCheckpoints > IDLE_CHECKPOINTS && open.writer.isIdle()) {
                 // handed over before the barrier, nothing open: a restore needs nothing of it
                 retired.add(w.getKey());
                 continue;
             }
-            for (WriterState s : w.getValue().snapshotState(context.getCheckpointId())) {
+            for (WriterState s : open.writer.snapshotState(context.getCheckpointId())) {
                 for (Envelope e : s.envelopes()) {
                     envelopes.add(TableFrames.frame(w.getKey(), e));
                 }
             }
         }
         for (WriteTarget target : retired) {
-            idle.remove(target);
-            writers.remove(target).close();
+            writers.remove(target).writer.close();
             java.util.function.Consumer<String> observer = DynamicSinkFaults.onIdleWriterClosed;
             if (observer != null) {
                 observer.accept(target.toString());
@@ -232,9 +228,9 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
             failure = e;
         }
         if (writers != null) {
-            for (SluiceSinkWriter writer : writers.values()) {
+            for (OpenWriter open : writers.values()) {
                 try {
-                    writer.close();
+                    open.writer.close();
                 } catch (Exception e) {
                     if (failure == null) {
                         failure = e;
@@ -259,6 +255,16 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /** A write target's writer and the checkpoints since its last row: one map lookup per row. */
+    private static final class OpenWriter {
+        final SluiceSinkWriter writer;
+        int idleCheckpoints;
+
+        OpenWriter(SluiceSinkWriter writer) {
+            this.writer = writer;
         }
     }
 

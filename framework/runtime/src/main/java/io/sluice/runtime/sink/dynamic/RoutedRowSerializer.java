@@ -10,6 +10,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
@@ -25,6 +26,12 @@ public final class RoutedRowSerializer extends TypeSerializer<RoutedRow> {
 
     private transient WriteTarget.TypeCache types;
     private transient Map<RowType, RowDataSerializer> rows;
+    /**
+     * The same serializers by the type instance: a row's type is almost always one the serializer
+     * saw before (targets read here share their types; the router's come from its table cache),
+     * and an identity lookup does not walk the type's fields as its hash and equality do.
+     */
+    private transient Map<RowType, RowDataSerializer> byInstance;
 
     private WriteTarget.TypeCache types() {
         if (types == null) {
@@ -36,8 +43,13 @@ public final class RoutedRowSerializer extends TypeSerializer<RoutedRow> {
     private RowDataSerializer rowSerializer(RowType type) {
         if (rows == null) {
             rows = new HashMap<>();
+            byInstance = new IdentityHashMap<>();
         }
-        RowDataSerializer serializer = rows.get(type);
+        RowDataSerializer serializer = byInstance.get(type);
+        if (serializer != null) {
+            return serializer;
+        }
+        serializer = rows.get(type);
         if (serializer == null) {
             if (rows.size() > 10_000) {
                 rows.clear();
@@ -45,6 +57,10 @@ public final class RoutedRowSerializer extends TypeSerializer<RoutedRow> {
             serializer = new RowDataSerializer(type);
             rows.put(type, serializer);
         }
+        if (byInstance.size() > 10_000) {
+            byInstance.clear(); // bounded: each refresh of a table cache brings new instances
+        }
+        byInstance.put(type, serializer);
         return serializer;
     }
 

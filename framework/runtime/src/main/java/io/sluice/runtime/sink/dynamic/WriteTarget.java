@@ -8,8 +8,13 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -51,16 +56,46 @@ public final class WriteTarget {
             List<String> spec,
             @Nullable Boolean upsert,
             List<String> equalityFields) {
+        this(
+                table,
+                branch,
+                schemaId,
+                specId,
+                rowType,
+                rowType.asSerializableString().getBytes(StandardCharsets.UTF_8),
+                spec,
+                upsert,
+                equalityFields);
+    }
+
+    /**
+     * A target whose row type's string is known already: a target read from the wire, once per
+     * shuffled row, where making the string again (Flink formats it field by field) would cost
+     * more than writing the row.
+     */
+    private WriteTarget(
+            String table,
+            @Nullable String branch,
+            int schemaId,
+            int specId,
+            RowType rowType,
+            byte[] typeBytes,
+            List<String> spec,
+            @Nullable Boolean upsert,
+            List<String> equalityFields) {
         this.table = Objects.requireNonNull(table, "table");
         this.branch = branch;
         this.schemaId = schemaId;
         this.specId = specId;
         this.rowType = Objects.requireNonNull(rowType, "rowType");
+        this.typeBytes = typeBytes;
         this.spec = List.copyOf(spec);
         this.upsert = upsert;
         this.equalityFields = List.copyOf(equalityFields);
-        this.hash = Objects.hash(table, branch, schemaId, specId, rowType, this.spec, upsert, this.equalityFields);
-        this.typeBytes = rowType.asSerializableString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        // the type's bytes stand for the type: they are made from it and say all of it, and
+        // hashing them costs less than walking the type's fields
+        this.hash = Objects.hash(table, branch, schemaId, specId, this.spec, upsert, this.equalityFields) * 31
+                + Arrays.hashCode(typeBytes);
     }
 
     public String table() {
@@ -131,7 +166,7 @@ public final class WriteTarget {
         List<String> spec = readStrings(in);
         byte upsertFlag = in.readByte();
         Boolean upsert = upsertFlag == 0 ? null : upsertFlag == 2;
-        return new WriteTarget(table, branch, schemaId, specId, rowType, spec, upsert, readStrings(in));
+        return new WriteTarget(table, branch, schemaId, specId, rowType, type, spec, upsert, readStrings(in));
     }
 
     private static void writeStrings(List<String> strings, DataOutputView out) throws IOException {
@@ -143,6 +178,9 @@ public final class WriteTarget {
 
     private static List<String> readStrings(DataInputView in) throws IOException {
         int n = in.readInt();
+        if (n == 0) {
+            return List.of(); // most targets: no spec, no equality fields, no copy
+        }
         List<String> strings = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
             strings.add(in.readUTF());
@@ -151,21 +189,23 @@ public final class WriteTarget {
     }
 
     /**
-     * Parsed row types by their serialized strings, so that a type is parsed once per reader, not
-     * per row. Not thread-safe: one per serializer instance.
+     * Parsed row types by their serialized strings' bytes, so that a type is parsed once per
+     * reader, not per row, and every target read of one type shares one instance of it. Not
+     * thread-safe: one per serializer instance.
      */
     public static final class TypeCache {
-        private final java.util.Map<String, RowType> parsed = new java.util.HashMap<>();
+        private final Map<ByteBuffer, RowType> parsed = new HashMap<>();
 
         RowType rowType(byte[] utf8) {
-            String type = new String(utf8, java.nio.charset.StandardCharsets.UTF_8);
-            RowType cached = parsed.get(type);
+            ByteBuffer key = ByteBuffer.wrap(utf8);
+            RowType cached = parsed.get(key);
             if (cached == null) {
                 if (parsed.size() > 10_000) {
                     parsed.clear(); // bounded: a pathological job with ever new schemas
                 }
-                cached = (RowType) LogicalTypeParser.parse(type, WriteTarget.class.getClassLoader());
-                parsed.put(type, cached);
+                cached = (RowType) LogicalTypeParser.parse(
+                        new String(utf8, StandardCharsets.UTF_8), WriteTarget.class.getClassLoader());
+                parsed.put(key, cached);
             }
             return cached;
         }
@@ -186,7 +226,7 @@ public final class WriteTarget {
                 && Objects.equals(upsert, that.upsert)
                 && table.equals(that.table)
                 && Objects.equals(branch, that.branch)
-                && rowType.equals(that.rowType)
+                && (rowType == that.rowType || Arrays.equals(typeBytes, that.typeBytes))
                 && spec.equals(that.spec)
                 && equalityFields.equals(that.equalityFields);
     }

@@ -285,6 +285,34 @@ class DynamicSinkFileSystemIT {
         }
     }
 
+    /**
+     * Forward records skip the shuffle: the forward writer is chained to the router (one task, no
+     * serializer between them), the shuffled writer is a task of its own behind the partitioner.
+     */
+    @Test
+    void theForwardWriterRunsInTheRoutersTask() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        DynamicSink.forInput(env.fromSource(
+                        new DataGeneratorSource<>(i -> i + 1, 10, Types.LONG),
+                        WatermarkStrategy.noWatermarks(),
+                        "numbers"))
+                .generator(new Fixed("t", List.of()))
+                .target("filesystem")
+                .pluginsDir(TestDistribution.pluginsDir())
+                .catalog(Map.of("path", tmp.resolve("chained").toString(), "format", "csv"))
+                .append();
+        List<String> tasks = new ArrayList<>();
+        for (org.apache.flink.runtime.jobgraph.JobVertex vertex :
+                env.getStreamGraph().getJobGraph().getVertices()) {
+            tasks.add(vertex.getName());
+        }
+        assertThat(tasks)
+                .as("tasks of the job")
+                .anySatisfy(task -> assertThat(task).contains("Dynamic router").contains("Dynamic forward writer"))
+                .anySatisfy(task -> assertThat(task).startsWith("Dynamic writer"));
+    }
+
     /** A generator of fixed records, for the bad inputs. */
     static final class Fixed implements DynamicRecordGenerator<Long> {
         private static final long serialVersionUID = 1L;

@@ -3,7 +3,6 @@ package io.sluice.plugin.iceberg;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.OutputFile;
 
 import java.util.Locale;
 import java.util.UUID;
@@ -25,14 +24,16 @@ final class TemporaryManifests {
         this.prefix = String.format(Locale.ROOT, "sluice-%s-%05d-%s", jobId, subtask, UUID.randomUUID());
     }
 
-    /** A new manifest file; {@code kind} ends its name ({@code data}, {@code deletes}). */
-    OutputFile next(String kind) {
+    /**
+     * The location of a new manifest; {@code kind} ends its name ({@code data}, {@code deletes}).
+     * Only a manifest too large to travel in its payload is written there ({@link PendingFiles}).
+     */
+    String nextLocation(String kind) {
         String name = FileFormat.AVRO.addExtension(String.format(Locale.ROOT, "%s-%05d-%s", prefix, ++count, kind));
         if (!(table instanceof HasTableOperations)) {
             throw new IllegalStateException("Iceberg table " + table.name() + " ("
                     + table.getClass().getName() + ") has no table operations to place manifests with");
         }
-        String location = ((HasTableOperations) table).operations().metadataFileLocation(name);
-        return table.io().newOutputFile(location);
+        return ((HasTableOperations) table).operations().metadataFileLocation(name);
     }
 }

@@ -7,7 +7,8 @@
  * class path).
  *
  * <p>The write path: each subtask's {@code IcebergTargetWriter} closes all its files at every
- * checkpoint and hands them over listed in temporary manifests ({@code PendingFiles}); the
+ * checkpoint and hands them over listed in manifests carried in the payload ({@code PendingFiles};
+ * only one too large for it is written as a temporary file); the
  * framework merges all writers' pending files of a checkpoint into one request; the {@code
  * IcebergTargetCommitter} commits them as one snapshot whose summary records job, sink operator
  * and checkpoint ({@code CommittedCheckpoints}), and finds that record again when a request is

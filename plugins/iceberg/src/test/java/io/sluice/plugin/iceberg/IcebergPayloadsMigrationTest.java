@@ -68,9 +68,12 @@ class IcebergPayloadsMigrationTest {
         assertThat(m.partitionSpecId()).isZero();
         assertThat(m.addedFilesCount()).isEqualTo(1);
         assertThat(m.addedRowsCount()).isEqualTo(3);
-        // version 1 is the current one: it writes them back to the same bytes
-        assertThat(PendingFiles.VERSION).isEqualTo(1);
-        assertThat(files.toPayload()).isEqualTo(checkedIn);
+        assertThat(files.inline(0)).as("a version 1 manifest is a file").isFalse();
+        // written again in the current version, it is the same file
+        PendingFiles again = PendingFiles.of(files.toPayload());
+        assertThat(again.manifests().get(0).path()).isEqualTo(m.path());
+        assertThat(again.manifests().get(0).length()).isEqualTo(7018);
+        assertThat(again.inline(0)).isFalse();
     }
 
     @Test
@@ -96,6 +99,49 @@ class IcebergPayloadsMigrationTest {
         // upsert: an equality delete per inserted key, and the position of the row deleted after its insert
         assertThat(deletes.addedFilesCount()).isEqualTo(2);
         assertThat(deletes.addedRowsCount()).isEqualTo(3);
+        assertThat(PendingFiles.of(files.toPayload()).manifests())
+                .extracting(ManifestFile::path)
+                .containsExactly(data.path(), deletes.path());
+    }
+
+    /**
+     * Version 2 carries the manifests themselves: read into a table of the same schema, they list
+     * the writer's data file and its two delete files, and the payload writes back to its bytes.
+     */
+    @Test
+    void pendingFilesOfVersion2CarryTheirManifests() throws IOException {
+        Payload checkedIn = new Payload(2, CheckedInBytes.read("pending-files-migration/data-and-deletes/v2.b64"));
+        PendingFiles files = PendingFiles.of(checkedIn);
+
+        assertThat(files.manifests())
+                .extracting(ManifestFile::content)
+                .containsExactly(ManifestContent.DATA, ManifestContent.DELETES);
+        assertThat(files.inline(0)).isTrue();
+        assertThat(files.inline(1)).isTrue();
+        org.apache.iceberg.Table table;
+        try (org.apache.iceberg.hadoop.HadoopCatalog catalog =
+                io.sluice.plugin.iceberg.it.IcebergTables.catalog(warehouse)) {
+            table = catalog.createTable(
+                    org.apache.iceberg.catalog.TableIdentifier.of("db", "t"),
+                    org.apache.iceberg.flink.FlinkSchemaUtil.convert(
+                            org.apache.iceberg.flink.FlinkSchemaUtil.toResolvedSchema(IcebergUpsertTest.KEYED)),
+                    org.apache.iceberg.PartitionSpec.unpartitioned(),
+                    java.util.Map.of("format-version", "2"));
+        }
+        List<org.apache.iceberg.DataFile> data = new ArrayList<>();
+        List<org.apache.iceberg.DeleteFile> deletes = new ArrayList<>();
+        files.readInto(table, data, deletes);
+        assertThat(data).hasSize(1);
+        assertThat(data.get(0).location())
+                .startsWith("file:" + GENERATED + "/upsert/db/t/data/")
+                .endsWith(".parquet");
+        assertThat(data.get(0).recordCount()).isEqualTo(2);
+        assertThat(deletes).hasSize(2);
+        assertThat(deletes.stream()
+                        .mapToLong(org.apache.iceberg.DeleteFile::recordCount)
+                        .sum())
+                .isEqualTo(3);
+        assertThat(PendingFiles.VERSION).as("version 2 is the current one").isEqualTo(2);
         assertThat(files.toPayload()).isEqualTo(checkedIn);
     }
 
@@ -143,10 +189,10 @@ class IcebergPayloadsMigrationTest {
 
     @Test
     void unknownPendingFilesVersionsAreAnErrorNamingTheVersionsRead() {
-        assertThatThrownBy(() -> PendingFiles.of(new Payload(2, new byte[0])))
+        assertThatThrownBy(() -> PendingFiles.of(new Payload(3, new byte[0])))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("iceberg target's pending files of version 2")
-                .hasMessageContaining("reads version 1");
+                .hasMessageContaining("iceberg target's pending files of version 3")
+                .hasMessageContaining("reads versions 1 and 2");
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.Payload;
 
+import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestContent;
@@ -12,21 +13,16 @@ import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.inmemory.InMemoryInputFile;
-import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.io.WriteResult;
-
-import javax.annotation.Nullable;
+import org.apache.iceberg.util.JsonUtil;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,30 +32,33 @@ import java.util.TreeMap;
 /**
  * The data and delete files one writer closed for one checkpoint, as the committer gets them.
  *
- * <p>The files are listed in Iceberg manifests (one per kind of content and partition spec),
- * encoded as Iceberg encodes them, so the payload's format is Iceberg's manifest format rather
- * than the Java serialization of Iceberg classes, which changes between Iceberg versions. A
- * manifest of up to {@link #INLINE_LIMIT} bytes travels in the payload itself: no temporary file
- * per writer, table and checkpoint to write, read back and delete, which with many tables costs
- * more than the data (each is a storage round trip, and on a local Hadoop file system a forked
- * {@code chmod} per file). A larger one (thousands of files in one checkpoint) is written next to
- * the table's metadata and only its description travels; it is deleted after its files are
- * committed, since the committed snapshot has manifests of its own.
+ * <p>Up to {@link #INLINE_LIMIT} bytes of them travel in the payload itself, each file in
+ * Iceberg's JSON of a content file ({@link ContentFileParser}, the REST catalog's format, which
+ * Iceberg keeps readable across its versions): no temporary manifest per writer, table and
+ * checkpoint to write, read back and delete, which with many tables costs more than the data
+ * (each is a storage round trip, and on a local Hadoop file system a forked {@code chmod} per
+ * file). More (thousands of files in one checkpoint) are listed in temporary manifests next to the
+ * table's metadata, of which only the descriptions travel, so a payload stays small however many
+ * files a checkpoint has; they are deleted after their files are committed, since the committed
+ * snapshot has manifests of its own. Neither is the Java serialization of Iceberg classes, which
+ * changes between Iceberg versions.
  *
- * <p>Payload version 2 (written): {@code int} count, then per manifest {@code int} length and the
- * description ({@link ManifestFiles#encode}), then {@code int} length and the manifest file's
- * bytes, or {@code -1} for a manifest written to its location. Version 1 (read): {@code int}
- * count, then per manifest {@code int} length and the description, every manifest a file. The
- * descriptions and manifests are Iceberg's own Avro, which Iceberg keeps readable across its
- * versions; so they take no version frame of ours.
+ * <p>Payload version 2 (written): {@code int} count, then per temporary manifest {@code int}
+ * length and its description ({@link ManifestFiles#encode}); then {@code int} count, then per
+ * inline file {@code int} length and its JSON in UTF-8. Version 1 (read): the manifests only. The
+ * encodings are Iceberg's own; so they take no version frame of ours.
  */
 final class PendingFiles {
 
     /** The payload version this class writes. */
     static final int VERSION = 2;
 
-    /** The largest manifest that travels in its payload (and in the committer's state). */
-    static final int INLINE_LIMIT = 1 << 20;
+    /**
+     * The most bytes of files' JSON a payload carries (about a thousand files); a writer's
+     * payloads of all its tables go to the committer in one record at every checkpoint, which
+     * should fit the network buffers between them.
+     */
+    static final int INLINE_LIMIT = 256 * 1024;
 
     /**
      * Snapshot id written into the temporary manifests' entries: format v1 manifests require one.
@@ -67,65 +66,69 @@ final class PendingFiles {
      */
     private static final Long UNCOMMITTED_SNAPSHOT_ID = 0L;
 
-    /** Marks a manifest of a version 2 payload that is a file at its location. */
-    private static final int WRITTEN = -1;
-
     private final List<ManifestFile> manifests;
 
-    /** Per manifest, its bytes if it travels in the payload, else null. */
-    private final List<byte[]> contents;
+    /** The files carried in the payload, each its JSON in UTF-8. */
+    private final List<byte[]> inline;
 
-    private PendingFiles(List<ManifestFile> manifests, List<byte[]> contents) {
+    private PendingFiles(List<ManifestFile> manifests, List<byte[]> inline) {
         this.manifests = manifests;
-        this.contents = contents;
+        this.inline = inline;
     }
 
-    /** Lists the files of {@code result} in manifests, one per kind of content and partition spec. */
+    /**
+     * The files of {@code result}: in the payload if they fit, else in temporary manifests, one per
+     * kind of content and partition spec.
+     */
     static PendingFiles write(Table table, WriteResult result, TemporaryManifests locations) throws IOException {
+        List<byte[]> inline = new ArrayList<>();
+        long bytes = 0;
+        for (org.apache.iceberg.ContentFile<?>[] files : java.util.Arrays.<org.apache.iceberg.ContentFile<?>[]>asList(
+                result.dataFiles(), result.deleteFiles())) {
+            for (org.apache.iceberg.ContentFile<?> f : files) {
+                byte[] json = ContentFileParser.toJson(f, table.specs().get(f.specId()))
+                        .getBytes(StandardCharsets.UTF_8);
+                bytes += json.length;
+                if (bytes > INLINE_LIMIT) {
+                    return new PendingFiles(writeManifests(table, result, locations), List.of());
+                }
+                inline.add(json);
+            }
+        }
+        return new PendingFiles(List.of(), inline);
+    }
+
+    private static List<ManifestFile> writeManifests(Table table, WriteResult result, TemporaryManifests locations)
+            throws IOException {
         int formatVersion = TableUtil.formatVersion(table);
         List<ManifestFile> manifests = new ArrayList<>();
-        List<byte[]> contents = new ArrayList<>();
         for (Map.Entry<Integer, List<DataFile>> bySpec :
                 bySpec(result.dataFiles()).entrySet()) {
             PartitionSpec spec = table.specs().get(bySpec.getKey());
-            InMemoryOutputFile file = new InMemoryOutputFile(locations.nextLocation("data"));
-            ManifestWriter<DataFile> writer = ManifestFiles.write(formatVersion, spec, file, UNCOMMITTED_SNAPSHOT_ID);
+            ManifestWriter<DataFile> writer = ManifestFiles.write(
+                    formatVersion,
+                    spec,
+                    table.io().newOutputFile(locations.nextLocation("data")),
+                    UNCOMMITTED_SNAPSHOT_ID);
             try (ManifestWriter<DataFile> closing = writer) {
                 closing.addAll(bySpec.getValue());
             }
             manifests.add(writer.toManifestFile());
-            contents.add(inlineOrWrite(table, file));
         }
         for (Map.Entry<Integer, List<DeleteFile>> bySpec :
                 bySpec(result.deleteFiles()).entrySet()) {
             PartitionSpec spec = table.specs().get(bySpec.getKey());
-            InMemoryOutputFile file = new InMemoryOutputFile(locations.nextLocation("deletes"));
-            ManifestWriter<DeleteFile> writer =
-                    ManifestFiles.writeDeleteManifest(formatVersion, spec, file, UNCOMMITTED_SNAPSHOT_ID);
+            ManifestWriter<DeleteFile> writer = ManifestFiles.writeDeleteManifest(
+                    formatVersion,
+                    spec,
+                    table.io().newOutputFile(locations.nextLocation("deletes")),
+                    UNCOMMITTED_SNAPSHOT_ID);
             try (ManifestWriter<DeleteFile> closing = writer) {
                 closing.addAll(bySpec.getValue());
             }
             manifests.add(writer.toManifestFile());
-            contents.add(inlineOrWrite(table, file));
         }
-        return new PendingFiles(manifests, contents);
-    }
-
-    /**
-     * The manifest's bytes to inline, or null once written to its location: the same bytes at the
-     * same location, so the description made in memory describes the file as well.
-     */
-    @Nullable
-    private static byte[] inlineOrWrite(Table table, InMemoryOutputFile file) throws IOException {
-        byte[] bytes = file.toByteArray();
-        if (bytes.length <= INLINE_LIMIT) {
-            return bytes;
-        }
-        try (PositionOutputStream out =
-                table.io().newOutputFile(file.location()).create()) {
-            out.write(bytes);
-        }
-        return null;
+        return manifests;
     }
 
     private static <F extends org.apache.iceberg.ContentFile<F>> Map<Integer, List<F>> bySpec(F[] files) {
@@ -153,132 +156,105 @@ final class PendingFiles {
 
     private static PendingFiles read(int version, byte[] bytes) throws IOException {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            int count = in.readInt();
-            List<ManifestFile> manifests = new ArrayList<>(Math.min(count, 1024));
-            List<byte[]> contents = new ArrayList<>(Math.min(count, 1024));
-            for (int i = 0; i < count; i++) {
-                byte[] encoded = new byte[in.readInt()];
-                in.readFully(encoded);
+            List<ManifestFile> manifests = new ArrayList<>();
+            for (byte[] encoded : readBlocks(in)) {
                 manifests.add(ManifestFiles.decode(encoded));
-                byte[] content = null;
-                if (version >= 2) {
-                    int length = in.readInt();
-                    if (length != WRITTEN) {
-                        content = new byte[length];
-                        in.readFully(content);
-                    }
-                }
-                contents.add(content);
             }
-            return new PendingFiles(manifests, contents);
+            List<byte[]> inline = version >= 2 ? readBlocks(in) : List.of();
+            return new PendingFiles(manifests, inline);
         }
     }
 
-    /** The payload: the manifests' descriptions, and the bytes of those that travel with them. */
+    private static List<byte[]> readBlocks(DataInputStream in) throws IOException {
+        int count = in.readInt();
+        List<byte[]> blocks = new ArrayList<>(Math.min(count, 1024));
+        for (int i = 0; i < count; i++) {
+            byte[] block = new byte[in.readInt()];
+            in.readFully(block);
+            blocks.add(block);
+        }
+        return blocks;
+    }
+
+    /** The payload: the manifests' descriptions, then the files carried inline. */
     Payload toPayload() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(manifests.size());
-            for (int i = 0; i < manifests.size(); i++) {
-                byte[] encoded = ManifestFiles.encode(manifests.get(i));
+            for (ManifestFile m : manifests) {
+                byte[] encoded = ManifestFiles.encode(m);
                 out.writeInt(encoded.length);
                 out.write(encoded);
-                byte[] content = contents.get(i);
-                if (content == null) {
-                    out.writeInt(WRITTEN);
-                } else {
-                    out.writeInt(content.length);
-                    out.write(content);
-                }
+            }
+            out.writeInt(inline.size());
+            for (byte[] json : inline) {
+                out.writeInt(json.length);
+                out.write(json);
             }
         }
         return new Payload(VERSION, bytes.toByteArray());
     }
 
     /**
-     * Reads the listed files from the manifests into {@code data} and {@code deletes}.
+     * Reads the listed files into {@code data} and {@code deletes}.
      *
-     * @throws IOException naming the manifest that cannot be read
+     * @throws IOException naming the manifest or file that cannot be read
      */
     void readInto(Table table, List<DataFile> data, List<DeleteFile> deletes) throws IOException {
-        for (int i = 0; i < manifests.size(); i++) {
-            ManifestFile m = manifests.get(i);
-            byte[] content = contents.get(i);
-            FileIO io = content == null ? table.io() : new InlineManifest(m.path(), content);
+        for (ManifestFile m : manifests) {
             try {
                 if (m.content() == ManifestContent.DELETES) {
-                    try (ManifestReader<DeleteFile> reader = ManifestFiles.readDeleteManifest(m, io, table.specs())) {
+                    try (ManifestReader<DeleteFile> reader =
+                            ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
                         reader.forEach(deletes::add);
                     }
                 } else {
-                    try (ManifestReader<DataFile> reader = ManifestFiles.read(m, io, table.specs())) {
+                    try (ManifestReader<DataFile> reader = ManifestFiles.read(m, table.io(), table.specs())) {
                         reader.forEach(data::add);
                     }
                 }
             } catch (RuntimeException e) {
                 throw new IOException(
-                        "Cannot read the pending files listed in "
-                                + (content == null ? "temporary manifest " + m.path() : "the payload's manifest")
-                                + ": " + e.getMessage(),
+                        "Cannot read the pending files listed in temporary manifest " + m.path() + ": "
+                                + e.getMessage(),
                         e);
+            }
+        }
+        for (byte[] json : inline) {
+            org.apache.iceberg.ContentFile<?> file;
+            try {
+                file = ContentFileParser.fromJson(JsonUtil.mapper().readTree(json), table.specs());
+            } catch (IOException | RuntimeException e) {
+                throw new IOException(
+                        "Cannot read a pending file of table " + table.name() + " from its payload: " + e.getMessage(),
+                        e);
+            }
+            if (file instanceof DataFile) {
+                data.add((DataFile) file);
+            } else {
+                deletes.add((DeleteFile) file);
             }
         }
     }
 
-    /**
-     * Deletes the manifests written to files, once their files are committed; failures only cost
-     * space.
-     */
+    /** Deletes the temporary manifests, once their files are committed; failures only cost space. */
     void deleteManifests(FileIO io) {
-        for (int i = 0; i < manifests.size(); i++) {
-            if (contents.get(i) != null) {
-                continue; // in the payload, never written
-            }
+        for (ManifestFile m : manifests) {
             try {
-                io.deleteFile(manifests.get(i).path());
+                io.deleteFile(m.path());
             } catch (RuntimeException leftBehind) {
                 // an orphan manifest harms no reader: it is in no snapshot
             }
         }
     }
 
-    /** Whether manifest {@code i} travels in the payload rather than as a file. */
-    boolean inline(int i) {
-        return contents.get(i) != null;
-    }
-
-    /** The one manifest a payload carries, as the file Iceberg's manifest reader asks for. */
-    private static final class InlineManifest implements FileIO {
-        private static final long serialVersionUID = 1L;
-        private final String path;
-        private final byte[] content;
-
-        InlineManifest(String path, byte[] content) {
-            this.path = path;
-            this.content = content;
-        }
-
-        @Override
-        public InputFile newInputFile(String location) {
-            if (!location.equals(path)) {
-                throw new IllegalStateException("A manifest carried in a payload is " + path + ", not " + location);
-            }
-            return new InMemoryInputFile(location, content);
-        }
-
-        @Override
-        public OutputFile newOutputFile(String location) {
-            throw new UnsupportedOperationException("A manifest carried in a payload is only read");
-        }
-
-        @Override
-        public void deleteFile(String location) {
-            throw new UnsupportedOperationException("A manifest carried in a payload is only read");
-        }
-    }
-
-    /** The manifests' descriptions, in the payload's order. */
+    /** The temporary manifests' descriptions. */
     List<ManifestFile> manifests() {
         return Collections.unmodifiableList(manifests);
+    }
+
+    /** How many files the payload carries itself. */
+    int inlineFiles() {
+        return inline.size();
     }
 }

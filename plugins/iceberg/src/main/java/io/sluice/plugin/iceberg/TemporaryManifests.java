@@ -26,7 +26,8 @@ final class TemporaryManifests {
 
     /**
      * The location of a new manifest; {@code kind} ends its name ({@code data}, {@code deletes}).
-     * Only a manifest too large to travel in its payload is written there ({@link PendingFiles}).
+     * Only the files of a checkpoint too many to travel in their payload are listed there ({@link
+     * PendingFiles}).
      */
     String nextLocation(String kind) {
         String name = FileFormat.AVRO.addExtension(String.format(Locale.ROOT, "%s-%05d-%s", prefix, ++count, kind));

@@ -30,9 +30,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Where a writer's manifests go: in the payload while small (no file written anywhere), to a file
- * next to the table's metadata once larger than {@link PendingFiles#INLINE_LIMIT}; either way the
- * committer reads every listed file back.
+ * Where a writer's files are listed: in the payload while they fit (no file written anywhere), in
+ * a temporary manifest next to the table's metadata once their JSON is larger than {@link
+ * PendingFiles#INLINE_LIMIT}; either way the committer reads every file back.
  */
 class PendingFilesTest {
 
@@ -78,14 +78,15 @@ class PendingFilesTest {
     }
 
     @Test
-    void aSmallManifestTravelsInThePayloadAndIsNoFile() throws IOException {
+    void aFewFilesTravelInThePayloadAndNoManifestIsWritten() throws IOException {
         List<DataFile> written = files(3);
         PendingFiles pending = PendingFiles.write(
                 table,
                 WriteResult.builder().addDataFiles(written).build(),
                 new TemporaryManifests(table, "0000000000000000000000000000000a", 1));
 
-        assertThat(pending.inline(0)).isTrue();
+        assertThat(pending.inlineFiles()).isEqualTo(3);
+        assertThat(pending.manifests()).isEmpty();
         assertThat(metadataManifests())
                 .as("manifests written next to the metadata")
                 .isEmpty();
@@ -96,22 +97,20 @@ class PendingFilesTest {
     }
 
     @Test
-    void aLargeManifestIsWrittenNextToTheMetadataAndDeletedAfter() throws IOException {
-        // more files in one checkpoint than a payload should carry (the manifest compresses them)
-        List<DataFile> written = files(PendingFiles.INLINE_LIMIT / 20);
+    void manyFilesAreListedInAManifestNextToTheMetadataDeletedAfter() throws IOException {
+        // more files in one checkpoint than a payload should carry: a few hundred bytes of JSON each
+        List<DataFile> written = files(PendingFiles.INLINE_LIMIT / 50);
         PendingFiles pending = PendingFiles.write(
                 table,
                 WriteResult.builder().addDataFiles(written).build(),
                 new TemporaryManifests(table, "0000000000000000000000000000000a", 1));
 
-        assertThat(pending.inline(0))
-                .as("manifest of %d bytes", pending.manifests().get(0).length())
-                .isFalse();
+        assertThat(pending.inlineFiles()).isZero();
+        assertThat(pending.manifests()).hasSize(1);
         assertThat(metadataManifests()).hasSize(1);
         assertThat(Files.size(metadataManifests().get(0)))
                 .as("the file is the manifest its description describes")
-                .isEqualTo(pending.manifests().get(0).length())
-                .isGreaterThan(PendingFiles.INLINE_LIMIT);
+                .isEqualTo(pending.manifests().get(0).length());
         assertThat(pending.toPayload().bytes().length)
                 .as("only the description travels")
                 .isLessThan(10_000);

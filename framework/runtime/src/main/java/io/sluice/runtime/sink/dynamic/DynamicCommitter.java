@@ -11,6 +11,8 @@ import io.sluice.spi.dynamic.DynamicTables;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.MetricGroup;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,13 +21,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Commits a dynamic sink's checkpoint one table (and branch) at a time, in the order of their
- * names: each table's entries of the checkpoint, unframed ({@link TableFrames}), go to that table's
- * committer as one committable of that checkpoint, so every table gets one commit per checkpoint,
- * idempotent as its single-table commits are. A failure in table 7 of 20 fails the job; the
- * restored commit aggregator commits the checkpoint again, which tables 1 to 6 find done.
+ * Commits a dynamic sink's checkpoint table (and branch) by table: each table's entries of the
+ * checkpoint, unframed ({@link TableFrames}), go to that table's committer as one committable of
+ * that checkpoint, so every table gets one commit per checkpoint, idempotent as its single-table
+ * commits are. Up to {@code concurrency} tables (the sink's write parallelism, as many as
+ * upstream's committer subtasks) commit at once, each on its own committer: a commit is mostly
+ * waiting on the catalog and the storage, and one table after the other kept a checkpoint of a
+ * hundred tables waiting for a hundred round trips in a row. Checkpoints still commit one after
+ * the other. A failure in table 7 of 20 fails the job once the other tables' commits ended; the
+ * restored commit aggregator commits the checkpoint again, which the tables committed find done.
  */
 final class DynamicCommitter implements Committer<Committable> {
 
@@ -39,8 +51,15 @@ final class DynamicCommitter implements Committer<Committable> {
     /** table and branch -> its committer. */
     private final Map<String, SluiceCommitter> committers = new HashMap<>();
 
-    DynamicCommitter(SinkDescriptor base, String jobId, MetricGroup metrics) throws IOException {
+    private final int concurrency;
+
+    /** The threads that commit tables side by side, made at the first checkpoint of several tables. */
+    @Nullable
+    private ExecutorService pool;
+
+    DynamicCommitter(SinkDescriptor base, String jobId, MetricGroup metrics, int concurrency) throws IOException {
         this.base = base;
+        this.concurrency = Math.max(1, concurrency);
         this.jobId = jobId;
         this.metrics = metrics;
         this.attachment = PluginLifecycle.attach(null);
@@ -78,6 +97,7 @@ final class DynamicCommitter implements Committer<Committable> {
                                 e.size(),
                                 e.forCompaction()));
             }
+            List<Callable<Void>> commits = new ArrayList<>(byTable.size());
             for (Map.Entry<String, List<Committable.Entry>> table : byTable.entrySet()) {
                 // no trigger decides when a partition is done: every partition a commit wrote to is
                 // due right after it (as process-time with no delay), its policies idempotent
@@ -95,8 +115,75 @@ final class DynamicCommitter implements Committer<Committable> {
                         table.getValue(),
                         List.of(),
                         new ArrayList<>(due));
-                committer(targets.get(table.getKey())).commit(List.of(new FailOverRequest(ofTable)));
+                // made here, on the task's thread: a new committer registers its metrics
+                SluiceCommitter committer = committer(targets.get(table.getKey()));
+                commits.add(() -> {
+                    committer.commit(List.of(new FailOverRequest(ofTable)));
+                    return null;
+                });
             }
+            commitAll(commits);
+        }
+    }
+
+    /** Runs the commits, side by side when there are several; throws the first failure after all ended. */
+    private void commitAll(List<Callable<Void>> commits) throws IOException, InterruptedException {
+        if (commits.size() == 1 || concurrency == 1) {
+            for (Callable<Void> commit : commits) {
+                call(commit);
+            }
+            return;
+        }
+        if (pool == null) {
+            AtomicInteger threads = new AtomicInteger();
+            pool = Executors.newFixedThreadPool(concurrency, runnable -> {
+                Thread t = new Thread(runnable, "sluice-dynamic-commit-" + threads.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        List<Future<Void>> running = new ArrayList<>(commits.size());
+        for (Callable<Void> commit : commits) {
+            running.add(pool.submit(commit));
+        }
+        Exception failure = null;
+        try {
+            for (Future<Void> f : running) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    Exception cause = e.getCause() instanceof Exception
+                            ? (Exception) e.getCause()
+                            : new IOException(e.getCause());
+                    if (failure == null) {
+                        failure = cause;
+                    } else {
+                        failure.addSuppressed(cause);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            running.forEach(f -> f.cancel(true));
+            throw e;
+        }
+        if (failure instanceof IOException) {
+            throw (IOException) failure;
+        }
+        if (failure instanceof RuntimeException) {
+            throw (RuntimeException) failure;
+        }
+        if (failure != null) {
+            throw new IOException(failure);
+        }
+    }
+
+    private static void call(Callable<Void> commit) throws IOException, InterruptedException {
+        try {
+            commit.call();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
         }
     }
 
@@ -112,6 +199,10 @@ final class DynamicCommitter implements Committer<Committable> {
 
     @Override
     public void close() throws Exception {
+        if (pool != null) {
+            pool.shutdownNow();
+            pool = null;
+        }
         Exception failure = null;
         for (SluiceCommitter committer : committers.values()) {
             try {

@@ -268,7 +268,10 @@ public final class DynamicSink {
                     .transform(
                             "Dynamic commit: " + base.target(),
                             committables,
-                            new CommitAggregator(base, DynamicCommitter::new))
+                            new CommitAggregator(
+                                    base,
+                                    (descriptor, jobId, metrics) ->
+                                            new DynamicCommitter(descriptor, jobId, metrics, writers)))
                     .setParallelism(1)
                     .setMaxParallelism(1)
                     .uid(prefix + "-commit")

@@ -39,8 +39,8 @@ public final class ParquetFormatFactory implements FileFormats.BulkFile {
     // as Flink's parquet format reads: a column named "ID" is not the column "id"
     private static final boolean CASE_SENSITIVE = true;
 
-    // the name Flink's writer gives the message type; only used to check the row type early
-    private static final String SCHEMA_NAME = "flink_schema";
+    // the name Flink's writer gives the message type, which the direct writer gives it too
+    static final String SCHEMA_NAME = "flink_schema";
 
     @Override
     public String identifier() {
@@ -58,9 +58,14 @@ public final class ParquetFormatFactory implements FileFormats.BulkFile {
         Configuration conf = ParquetWriterConfiguration.create(context.options());
         requireConvertible(rowType, conf);
         boolean utc = context.options().get(ParquetOptions.UTC_TIMEZONE);
+        boolean int64 = context.options().get(ParquetOptions.WRITE_INT64_TIMESTAMP);
+        if (!int64 && DirectParquetWriterFactory.writes(rowType)) {
+            // flat rows, INT96 timestamps: the same files without Flink's per-value record consumer
+            return new DirectParquetWriterFactory(rowType, conf, utc);
+        }
         BulkWriter.Factory<RowData> writer = ParquetRowDataBuilder.createWriterFactory(rowType, conf, utc);
-        boolean int64Nanos = context.options().get(ParquetOptions.WRITE_INT64_TIMESTAMP)
-                && "nanos".equalsIgnoreCase(context.options().get(ParquetOptions.TIMESTAMP_TIME_UNIT));
+        boolean int64Nanos =
+                int64 && "nanos".equalsIgnoreCase(context.options().get(ParquetOptions.TIMESTAMP_TIME_UNIT));
         return int64Nanos ? NanosTimestampRange.of(writer, rowType, utc) : writer;
     }
 

@@ -6,9 +6,17 @@ import io.sluice.runtime.sink.BucketAssigners;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.testshared.BenchmarkRows;
 
+import org.apache.avro.Schema;
+import org.apache.avro.file.CodecFactory;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -17,9 +25,15 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.formats.avro.AvroWriterFactory;
+import org.apache.flink.formats.avro.RowDataToAvroConverters;
+import org.apache.flink.formats.avro.typeutils.AvroSchemaConverter;
 import org.apache.flink.formats.csv.CsvRowDataSerializationSchema;
 import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.orc.OrcSplitReaderUtil;
+import org.apache.flink.orc.vector.RowDataVectorizer;
+import org.apache.flink.orc.writer.OrcBulkWriterFactory;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
@@ -38,6 +52,8 @@ import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.UserCodeClassLoader;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
@@ -57,6 +73,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Collectors;
 
 import static io.sluice.testshared.BenchmarkMachine.cpuModel;
@@ -83,13 +100,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>parquet: Sluice's {@code parquet} format against {@code FileSink.forBulkFormat} with
  *       {@link ParquetRowDataBuilder#createWriterFactory}, both with SNAPPY (Sluice's default, set
  *       explicitly upstream, whose Hadoop default is uncompressed) and UTC timestamps;
+ *   <li>orc: Sluice's {@code orc} format against {@code FileSink.forBulkFormat} with Flink's
+ *       {@link OrcBulkWriterFactory} and {@link RowDataVectorizer}, ORC's default ZLIB both;
+ *   <li>avro: Sluice's {@code avro} format against {@code FileSink.forBulkFormat} with Flink's
+ *       {@link AvroWriterFactory} over {@link RowDataToAvroConverters}, snappy both;
  *   <li>both sinks write everything into the base path (no date-time buckets) and roll at 128 MB or
  *       30 min (bulk: at every checkpoint), i.e. never inside one run.
  * </ul>
  *
  * <p>Every run is verified: the committed files hold N rows (csv: lines, and the same
- * order-independent checksum for both sinks; parquet: row counts in the footers), no in-progress
- * file is left. A run of a sink that lost or duplicated rows fails the benchmark rather than
+ * order-independent checksum for both sinks; parquet and orc: row counts in the footers; avro: row
+ * counts of the blocks), no in-progress file is left. A run of a sink that lost or duplicated rows fails the benchmark rather than
  * producing a number.
  *
  * <p>Timing is the job's net run time on the cluster ({@link JobExecutionResult#getNetRuntime()}):
@@ -103,9 +124,10 @@ class FileSinkBenchmark {
     private static final long ROWS = Long.getLong("sluice.bench.rows", 5_000_000L);
     private static final int WARMUP = Integer.getInteger("sluice.bench.warmup", 1);
     private static final int RUNS = Integer.getInteger("sluice.bench.runs", 5);
-    private static final List<String> CASES =
-            Arrays.asList(System.getProperty("sluice.bench.cases", "batch-csv,batch-parquet,streaming-parquet")
-                    .split(","));
+    private static final List<String> CASES = Arrays.asList(System.getProperty(
+                    "sluice.bench.cases",
+                    "batch-csv,streaming-csv,batch-parquet,streaming-parquet,batch-orc,streaming-orc,batch-avro")
+            .split(","));
     private static final long CHECKPOINT_INTERVAL_MS = 1000;
 
     @RegisterExtension
@@ -261,6 +283,26 @@ class FileSinkBenchmark {
                                     .build())
                             .build();
                 }
+                if (format.equals("orc")) {
+                    // Flink's ORC writer as Flink SQL's orc format builds it, ORC's default ZLIB
+                    LogicalType[] types = ROW.getChildren().toArray(new LogicalType[0]);
+                    return FileSink.forBulkFormat(
+                                    path,
+                                    new OrcBulkWriterFactory<>(
+                                            new RowDataVectorizer(
+                                                    OrcSplitReaderUtil.logicalTypeToOrcType(ROW)
+                                                            .toString(),
+                                                    types),
+                                            new Properties(),
+                                            new org.apache.hadoop.conf.Configuration()))
+                            .withBucketAssigner(new BasePathBucketAssigner<>())
+                            .build();
+                }
+                if (format.equals("avro")) {
+                    return FileSink.forBulkFormat(path, new AvroRowWriterFactory(ROW))
+                            .withBucketAssigner(new BasePathBucketAssigner<>())
+                            .build();
+                }
                 org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
                 // Sluice's parquet default (Flink SQL's too); parquet-hadoop's own is UNCOMPRESSED
                 conf.set("parquet.compression", "SNAPPY");
@@ -290,6 +332,24 @@ class FileSinkBenchmark {
                 long[] linesAndSum = lines(f);
                 rows += linesAndSum[0];
                 r.checksum += linesAndSum[1];
+            }
+        } else if (format.equals("orc")) {
+            org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+            for (java.nio.file.Path f : files) {
+                try (Reader reader =
+                        OrcFile.createReader(new org.apache.hadoop.fs.Path(f.toUri()), OrcFile.readerOptions(conf))) {
+                    rows += reader.getNumberOfRows();
+                }
+            }
+        } else if (format.equals("avro")) {
+            for (java.nio.file.Path f : files) {
+                try (InputStream in = Files.newInputStream(f);
+                        DataFileStream<GenericRecord> reader = new DataFileStream<>(in, new GenericDatumReader<>())) {
+                    while (reader.hasNext()) {
+                        rows += reader.getBlockCount();
+                        reader.nextBlock();
+                    }
+                }
             }
         } else {
             org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
@@ -392,6 +452,51 @@ class FileSinkBenchmark {
             }
             out.write(schema.serialize(row));
             out.write('\n');
+        }
+    }
+
+    /**
+     * Flink's Avro bulk writer for rows as Flink SQL's avro format builds it: each row converted
+     * to a {@link GenericRecord} by {@link RowDataToAvroConverters} against the schema {@link
+     * AvroSchemaConverter} derives, written by {@link AvroWriterFactory} with snappy (that format's
+     * default, and Sluice's).
+     */
+    static final class AvroRowWriterFactory implements BulkWriter.Factory<RowData> {
+        private static final long serialVersionUID = 1L;
+        private final RowType rowType;
+
+        AvroRowWriterFactory(RowType rowType) {
+            this.rowType = rowType;
+        }
+
+        @Override
+        public BulkWriter<RowData> create(org.apache.flink.core.fs.FSDataOutputStream out) throws IOException {
+            Schema schema = AvroSchemaConverter.convertToSchema(rowType);
+            String json = schema.toString();
+            BulkWriter<GenericRecord> records = new AvroWriterFactory<GenericRecord>(stream -> {
+                        Schema s = new Schema.Parser().parse(json);
+                        DataFileWriter<GenericRecord> writer = new DataFileWriter<>(new GenericDatumWriter<>(s));
+                        writer.setCodec(CodecFactory.snappyCodec());
+                        return writer.create(s, stream);
+                    })
+                    .create(out);
+            RowDataToAvroConverters.RowDataToAvroConverter converter = RowDataToAvroConverters.createConverter(rowType);
+            return new BulkWriter<RowData>() {
+                @Override
+                public void addElement(RowData row) throws IOException {
+                    records.addElement((GenericRecord) converter.convert(schema, row));
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    records.flush();
+                }
+
+                @Override
+                public void finish() throws IOException {
+                    records.finish();
+                }
+            };
         }
     }
 
@@ -502,7 +607,9 @@ class FileSinkBenchmark {
                         + "steadier than throughput when other processes compete for the cores "
                         + "(load average at start / end: " + loadAtStart + " / " + loadAtEnd
                         + "). csv: both write Flink's CsvRowDataSerializationSchema + \\n "
-                        + "(byte-identical content, checked); parquet: ParquetRowDataBuilder, SNAPPY, UTC timestamps, both. "
+                        + "(byte-identical content, checked); parquet: Sluice's formats plugin (its direct writer for flat rows) "
+                        + "vs ParquetRowDataBuilder, SNAPPY, UTC timestamps, both; orc: Flink's OrcBulkWriterFactory + "
+                        + "RowDataVectorizer, ZLIB, both; avro: RowDataToAvroConverters + AvroWriterFactory, snappy, both. "
                         + "streaming: checkpoints every " + CHECKPOINT_INTERVAL_MS
                         + " ms. Every run's output was verified "
                         + "(" + String.format(Locale.ROOT, "%,d", ROWS) + " rows committed, nothing in progress).\n");

@@ -5,9 +5,11 @@ import io.sluice.spi.source.SplitRows;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.SourceReaderOptions;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.connector.file.src.util.MutableRecordAndPosition;
+import org.apache.flink.connector.file.src.util.Pool;
 import org.apache.flink.connector.file.src.util.RecordAndPosition;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -17,19 +19,23 @@ import org.apache.flink.table.types.logical.RowType;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 
 /**
  * Reads scan splits with a plugin's {@link ScanSplitReader} for Flink's file source reader: it
  * opens a split where its checkpointed position says, hands out rows in batches of copies (the
- * reader may reuse its rows, and a batch is read while the next one is fetched), each with the
- * position after it, and names the split in every read error. Lives on the task only.
+ * reader may reuse its rows, and a batch is read while the next one is fetched; the copies are
+ * reused once a batch is released), each with the position after it, and names the split in every read error. Lives on the task only.
  */
 final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
 
     private static final long serialVersionUID = 1L;
 
-    /** Rows per batch: enough to amortize the hand-over between fetcher and task thread. */
-    static final int BATCH_SIZE = 512;
+    /**
+     * Rows per batch: enough to amortize the hand-over between fetcher and task thread; Iceberg's
+     * source hands over 2048 ({@code table.exec.iceberg.fetch-batch-record-count}).
+     */
+    static final int BATCH_SIZE = 2048;
 
     private final transient ScanSplitReader splitReader;
     private final RowType rowType;
@@ -41,22 +47,25 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
 
     @Override
     public BulkFormat.Reader<RowData> createReader(Configuration config, ScanSourceSplit split) throws IOException {
-        return open(split, 0, 0);
+        return open(config, split, 0, 0);
     }
 
     @Override
     public BulkFormat.Reader<RowData> restoreReader(Configuration config, ScanSourceSplit split) throws IOException {
         CheckpointedPosition position = split.getReaderPosition().orElse(null);
         if (position == null) {
-            return open(split, 0, 0);
+            return open(config, split, 0, 0);
         }
-        return open(split, position.getOffset(), position.getRecordsAfterOffset());
+        return open(config, split, position.getOffset(), position.getRecordsAfterOffset());
     }
 
-    private BulkFormat.Reader<RowData> open(ScanSourceSplit split, long offset, long recordsToSkip) throws IOException {
+    private BulkFormat.Reader<RowData> open(
+            Configuration config, ScanSourceSplit split, long offset, long recordsToSkip) throws IOException {
+        // the hand-over queue's batches, the one the task emits and the one being filled
+        int batchesInFlight = config.get(SourceReaderOptions.ELEMENT_QUEUE_CAPACITY) + 2;
         try {
             SplitRows rows = splitReader.open(split.split().payload(), offset, recordsToSkip);
-            return new Reader(rows, split, new RowDataSerializer(rowType));
+            return new Reader(rows, split, new RowDataSerializer(rowType), batchesInFlight);
         } catch (IOException | RuntimeException e) {
             throw failure(split, e);
         }
@@ -81,32 +90,47 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         private final SplitRows rows;
         private final ScanSourceSplit split;
         private final RowDataSerializer serializer;
+        private final Pool<Batch> batches;
 
-        Reader(SplitRows rows, ScanSourceSplit split, RowDataSerializer serializer) {
+        Reader(SplitRows rows, ScanSourceSplit split, RowDataSerializer serializer, int batchesInFlight) {
             this.rows = rows;
             this.split = split;
             this.serializer = serializer;
+            this.batches = new Pool<>(batchesInFlight);
+            for (int i = 0; i < batchesInFlight; i++) {
+                batches.add(new Batch(batches.recycler()));
+            }
         }
 
         @Nullable
         @Override
         public BulkFormat.RecordIterator<RowData> readBatch() throws IOException {
-            RowData[] batch = new RowData[BATCH_SIZE];
-            long[] offsets = new long[BATCH_SIZE];
-            long[] skips = new long[BATCH_SIZE];
+            Batch batch;
+            try {
+                // waits while every batch is still queued or being emitted: at most that many
+                // rows are read ahead of the task
+                batch = batches.pollEntry();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while reading split " + split.splitId());
+            }
             int n = 0;
             try {
                 RowData row;
                 while (n < BATCH_SIZE && (row = rows.next()) != null) {
-                    batch[n] = serializer.copy(row);
-                    offsets[n] = rows.offset();
-                    skips[n] = rows.recordsToSkip();
+                    batch.set(n, row, rows.offset(), rows.recordsToSkip(), serializer);
                     n++;
                 }
             } catch (IOException | RuntimeException e) {
+                batches.recycler().recycle(batch);
                 throw failure(split, e);
             }
-            return n == 0 ? null : new Batch(batch, offsets, skips, n);
+            if (n == 0) {
+                batches.recycler().recycle(batch);
+                return null;
+            }
+            batch.start(n);
+            return batch;
         }
 
         @Override
@@ -115,20 +139,35 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         }
     }
 
-    /** Rows of one batch, each with the position after it. */
+    /**
+     * Copies of a batch of rows, each with the position after it. The copies and arrays are
+     * reused once the file source has emitted the batch and released it, so reading allocates
+     * only what the rows' values need (as Flink's own file formats and Iceberg's source do).
+     */
     private static final class Batch implements BulkFormat.RecordIterator<RowData> {
-        private final RowData[] rows;
-        private final long[] offsets;
-        private final long[] skips;
-        private final int size;
+        private final RowData[] rows = new RowData[BATCH_SIZE];
+        private final long[] offsets = new long[BATCH_SIZE];
+        private final long[] skips = new long[BATCH_SIZE];
         private final MutableRecordAndPosition<RowData> current = new MutableRecordAndPosition<>();
+        private final Pool.Recycler<Batch> recycler;
+        private int size;
         private int next;
 
-        Batch(RowData[] rows, long[] offsets, long[] skips, int size) {
-            this.rows = rows;
-            this.offsets = offsets;
-            this.skips = skips;
+        Batch(Pool.Recycler<Batch> recycler) {
+            this.recycler = recycler;
+        }
+
+        void set(int i, RowData row, long offset, long skip, RowDataSerializer serializer) {
+            RowData reuse = rows[i];
+            // the plugin's reader may reuse its row: the batch keeps copies
+            rows[i] = reuse == null ? serializer.copy(row) : serializer.copy(row, reuse);
+            offsets[i] = offset;
+            skips[i] = skip;
+        }
+
+        void start(int size) {
             this.size = size;
+            this.next = 0;
         }
 
         @Nullable
@@ -143,6 +182,8 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         }
 
         @Override
-        public void releaseBatch() {}
+        public void releaseBatch() {
+            recycler.recycle(this);
+        }
     }
 }

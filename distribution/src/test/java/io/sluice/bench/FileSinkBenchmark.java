@@ -121,12 +121,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FileSinkBenchmark {
 
     private static final int PARALLELISM = 2;
+    /** Not a sink: the plain loops of {@link ParquetEncoderLimit}, for the parquet cases' limit. */
+    private static final String LIMIT_CASE = "limit-parquet";
+
     private static final long ROWS = Long.getLong("sluice.bench.rows", 5_000_000L);
     private static final int WARMUP = Integer.getInteger("sluice.bench.warmup", 1);
     private static final int RUNS = Integer.getInteger("sluice.bench.runs", 5);
     private static final List<String> CASES = Arrays.asList(System.getProperty(
                     "sluice.bench.cases",
-                    "batch-csv,streaming-csv,batch-parquet,streaming-parquet,batch-orc,streaming-orc,batch-avro")
+                    "batch-csv,streaming-csv,batch-parquet,streaming-parquet,batch-orc,streaming-orc,batch-avro,"
+                            + LIMIT_CASE)
             .split(","));
     private static final long CHECKPOINT_INTERVAL_MS = 1000;
 
@@ -150,13 +154,18 @@ class FileSinkBenchmark {
         deleteTree(outRoot);
         String loadAtStart = loadAverage();
         List<CaseResult> results = new ArrayList<>();
+        Map<String, List<long[]>> limits = new LinkedHashMap<>();
         for (String c : CASES) {
+            if (c.trim().equals(LIMIT_CASE)) {
+                limits = runLimits();
+                continue;
+            }
             String[] parts = c.trim().split("-");
             RuntimeExecutionMode mode = RuntimeExecutionMode.valueOf(parts[0].toUpperCase(Locale.ROOT));
             String format = parts[1];
             results.add(runCase(c.trim(), mode, format));
         }
-        String report = report(results, loadAtStart, loadAverage());
+        String report = report(results, loadAtStart, loadAverage()) + limitReport(limits, results);
         System.out.println();
         System.out.println(report);
         String file = System.getProperty("sluice.bench.results", "target/benchmark-results.md");
@@ -314,6 +323,94 @@ class FileSinkBenchmark {
         }
     }
 
+    // ------------------------------------------------------------------ limits
+
+    private Map<String, List<long[]>> runLimits() throws Exception {
+        Map<String, List<long[]>> limits = new LinkedHashMap<>();
+        ParquetEncoderLimit limit = new ParquetEncoderLimit(ROW, ROWS, PARALLELISM);
+        java.nio.file.Path dir = outRoot.resolve("limit");
+        log("== " + LIMIT_CASE + ": " + ROWS + " rows, " + PARALLELISM + " threads, " + WARMUP + " warm-up + " + RUNS
+                + " measured runs per loop");
+        for (String loop : List.of(
+                ParquetEncoderLimit.GENERATOR, ParquetEncoderLimit.ROWDATA_WRITER, ParquetEncoderLimit.PRIMITIVES)) {
+            List<long[]> runs = new ArrayList<>();
+            for (int i = 0; i < WARMUP + RUNS; i++) {
+                deleteTree(dir);
+                Files.createDirectories(dir);
+                System.gc();
+                long[] r = limit.run(loop, dir);
+                log(String.format(
+                        Locale.ROOT,
+                        "   %-36s #%d  %6.2f s (cpu %6.2f s)  %s rows/s",
+                        loop,
+                        i,
+                        r[0] / 1e9,
+                        r[1] / 1e9,
+                        rate(ROWS * 1e9 / r[0])));
+                if (i >= WARMUP) {
+                    runs.add(r);
+                }
+            }
+            limits.put(loop, runs);
+        }
+        deleteTree(dir);
+        return limits;
+    }
+
+    private static double medianRate(List<long[]> runs) {
+        double[] rates =
+                runs.stream().mapToDouble(r -> ROWS * 1e9 / r[0]).sorted().toArray();
+        int n = rates.length;
+        return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+    }
+
+    private static double medianCpu(List<long[]> runs) {
+        double[] cpu = runs.stream().mapToDouble(r -> r[1] / 1e9).sorted().toArray();
+        int n = cpu.length;
+        return n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
+    }
+
+    private static String limitReport(Map<String, List<long[]>> limits, List<CaseResult> results) {
+        if (limits.isEmpty()) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder();
+        s.append("\n### The limit: the same rows without Flink (")
+                .append(PARALLELISM)
+                .append(" threads, plain loops)\n\n");
+        List<CaseResult> parquet = new ArrayList<>();
+        for (CaseResult r : results) {
+            if (r.format.equals("parquet")) {
+                parquet.add(r);
+            }
+        }
+        s.append("| loop | rows/s | CPU s/run |");
+        for (CaseResult r : parquet) {
+            s.append(" Sluice ")
+                    .append(r.name)
+                    .append(" / loop | FileSink ")
+                    .append(r.name)
+                    .append(" / loop |");
+        }
+        s.append("\n|---|---:|---:|");
+        s.append("---:|---:|".repeat(parquet.size()));
+        s.append("\n");
+        for (Map.Entry<String, List<long[]>> e : limits.entrySet()) {
+            double loopRate = medianRate(e.getValue());
+            s.append(String.format(
+                    Locale.ROOT, "| %s | %s | %.2f |", e.getKey(), rate(loopRate), medianCpu(e.getValue())));
+            for (CaseResult r : parquet) {
+                s.append(String.format(
+                        Locale.ROOT, " %.2f | %.2f |", r.median(r.sluice) / loopRate, r.median(r.fileSink) / loopRate));
+            }
+            s.append("\n");
+        }
+        s.append("\nA job's rows/s over a loop's: how close the job comes to generating and encoding the rows "
+                + "with nothing else around (1.0 = the loop's speed). Each loop's files are verified "
+                + "(row counts in the footers).\n");
+        return s.toString();
+    }
+
     // ------------------------------------------------------------------ verification
 
     private static void verify(Run r, String format, java.nio.file.Path out) throws IOException {
@@ -395,7 +492,7 @@ class FileSinkBenchmark {
      */
     static final class Rows implements GeneratorFunction<Long, RowData> {
         private static final long serialVersionUID = 1L;
-        private static final long EPOCH_2025 = 1_735_689_600_000L;
+        static final long EPOCH_2025 = 1_735_689_600_000L;
 
         @Override
         public RowData map(Long i) {

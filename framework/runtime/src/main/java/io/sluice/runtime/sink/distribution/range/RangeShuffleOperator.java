@@ -6,8 +6,10 @@ import io.sluice.runtime.sink.TaskSinkContext;
 import io.sluice.runtime.sink.distribution.StatisticsType;
 import io.sluice.spi.distribution.DistributionKey;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.OperatorStateStore;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
@@ -37,9 +39,15 @@ import java.nio.charset.StandardCharsets;
  * RangeStatisticsCoordinator}, and applies the global statistics the coordinator sends back when
  * they arrive.
  *
- * <p>Its state is the global statistics it applies (union list state, written by subtask 0 only:
- * every subtask holds the same), so a restored subtask partitions as before from its first row,
- * with any parallelism.
+ * <p>Its state is the global statistics it applies, one copy per subtask in a list state split
+ * among the subtasks on restore, so a restored subtask partitions as before from its first row; one
+ * that a larger parallelism left without a copy partitions round-robin until the coordinator, which
+ * keeps the statistics in its own checkpoint, sends them as the subtask becomes ready. Not union
+ * list state: Flink aborts every checkpoint of a vertex with union state while part of its subtasks
+ * have finished, so one source subtask at the end of its input would stop all commits until the
+ * slowest one finished. The union state that snapshots before 0.1.0 hold ({@value #LEGACY_STATE})
+ * is read on restore and cleared; Flink keeps a restored state registered, though, so a job
+ * restored from such a snapshot keeps that limitation until it starts without one.
  *
  * <p>Gauges, in the operator's metric group: {@code rangeStatisticsType} ({@code Map} or {@code
  * Sketch}: of the statistics applied, else of what the subtask collects), {@code
@@ -51,6 +59,12 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
         implements OneInputStreamOperator<RowData, Tuple2<Integer, RowData>>, OperatorEventHandler {
 
     private static final long serialVersionUID = 1L;
+
+    /** The statistics applied, one copy per subtask. */
+    static final String STATE = "range-statistics-applied";
+
+    /** Union list state of the same, written by subtask 0 only (snapshots before 0.1.0). */
+    static final String LEGACY_STATE = "range-statistics";
 
     private final SinkDescriptor descriptor;
     private final StatisticsType type;
@@ -86,20 +100,30 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         counter = new TrafficCounter(type, StatisticsAggregation.sampleSize(writers), 31L * subtask + 17);
         nextRoundRobin = subtask % writers;
-        appliedState = context.getOperatorStateStore()
-                .getUnionListState(
-                        new ListStateDescriptor<>("range-statistics", BytePrimitiveArraySerializer.INSTANCE));
-        KeyStatistics restored = null;
-        for (byte[] bytes : appliedState.get()) {
-            KeyStatistics statistics =
-                    SimpleVersionedSerialization.readVersionAndDeSerialize(KeyStatisticsSerializer.INSTANCE, bytes);
-            if (restored == null || statistics.checkpointId() > restored.checkpointId()) {
-                restored = statistics;
-            }
+        OperatorStateStore store = context.getOperatorStateStore();
+        appliedState = store.getListState(new ListStateDescriptor<>(STATE, BytePrimitiveArraySerializer.INSTANCE));
+        KeyStatistics restored = newest(null, appliedState.get());
+        if (store.getRegisteredStateNames().contains(LEGACY_STATE)) {
+            ListState<byte[]> legacy = store.getUnionListState(
+                    new ListStateDescriptor<>(LEGACY_STATE, BytePrimitiveArraySerializer.INSTANCE));
+            restored = newest(restored, legacy.get());
+            legacy.clear();
         }
         if (restored != null) {
             apply(restored);
         }
+    }
+
+    @Nullable
+    private static KeyStatistics newest(@Nullable KeyStatistics newest, Iterable<byte[]> copies) throws IOException {
+        for (byte[] bytes : copies) {
+            KeyStatistics statistics =
+                    SimpleVersionedSerialization.readVersionAndDeSerialize(KeyStatisticsSerializer.INSTANCE, bytes);
+            if (newest == null || statistics.checkpointId() > newest.checkpointId()) {
+                newest = statistics;
+            }
+        }
+        return newest;
     }
 
     @Override
@@ -146,7 +170,7 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
         super.snapshotState(context);
         coordinator.sendEventToCoordinator(StatisticsEvent.local(counter.takeStatistics(context.getCheckpointId())));
         appliedState.clear();
-        if (applied != null && getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+        if (applied != null) {
             appliedState.add(
                     SimpleVersionedSerialization.writeVersionAndSerialize(KeyStatisticsSerializer.INSTANCE, applied));
         }
@@ -162,6 +186,13 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** The global statistics the range partitioner works by, null before any. */
+    @VisibleForTesting
+    @Nullable
+    KeyStatistics applied() {
+        return applied;
     }
 
     private void apply(KeyStatistics statistics) {

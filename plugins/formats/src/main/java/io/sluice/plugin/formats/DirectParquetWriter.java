@@ -34,6 +34,9 @@ import java.util.List;
  */
 final class DirectParquetWriter implements BulkWriter<RowData> {
 
+    /** The compressor's first output buffer (see {@link #open}). */
+    static final int INITIAL_COMPRESSOR_BUFFER = 16 * 1024;
+
     private final ParquetFileWriter file;
     private final MessageType schema;
     private final ParquetProperties properties;
@@ -99,7 +102,9 @@ final class DirectParquetWriter implements BulkWriter<RowData> {
                 file,
                 schema,
                 properties,
-                new CodecFactory(conf, properties.getPageSizeThreshold()),
+                // the size only seeds the compressor's output buffer, which grows as pages need:
+                // Parquet's page size there is 1 MB of heap per open file before its first page
+                new CodecFactory(conf, INITIAL_COMPRESSOR_BUFFER),
                 codec,
                 rowGroupSize,
                 fields);

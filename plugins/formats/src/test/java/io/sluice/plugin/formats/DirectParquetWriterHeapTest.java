@@ -1,0 +1,104 @@
+package io.sluice.plugin.formats;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The heap an open Parquet file holds, which a writer with many open partitions pays once per
+ * partition: Parquet's heap compressor starts with an output buffer of the page size (1 MB), so
+ * each file Flink's writer opens costs about 1.1 MB before its first page; the direct writer's
+ * buffer starts small and grows with the pages. Measured on 500 files of four columns with ten
+ * rows each, after full collections, against Flink's writer in the same JVM (measured 95 KB and
+ * 1.13 MB a file on a 2-core machine, Java 17, G1).
+ */
+class DirectParquetWriterHeapTest {
+
+    private static final RowType ROW = RowType.of(
+            new LogicalType[] {
+                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new IntType(), new DoubleType()
+            },
+            new String[] {"id", "s", "i", "d"});
+    private static final int FILES = 500;
+
+    @Test
+    void anOpenFileHoldsAFractionOfTheHeapOfFlinksWriter() throws IOException {
+        long flink = heapPerOpenFile(ParquetRowDataBuilder.createWriterFactory(ROW, new Configuration(), true));
+        long direct = heapPerOpenFile(new DirectParquetWriterFactory(ROW, new Configuration(), true));
+        System.out.println("heap per open file: direct " + direct + " B, Flink's " + flink + " B");
+
+        assertThat(flink)
+                .as("Flink's writer, with a 1 MB compressor buffer per file")
+                .isGreaterThan(1_000_000);
+        assertThat(direct).isLessThan(flink / 4).isLessThan(300_000);
+    }
+
+    private static long heapPerOpenFile(BulkWriter.Factory<RowData> factory) throws IOException {
+        long before = usedHeap();
+        List<BulkWriter<RowData>> open = new ArrayList<>(FILES);
+        for (int f = 0; f < FILES; f++) {
+            BulkWriter<RowData> writer = factory.create(new DiscardingStream());
+            for (int r = 0; r < 10; r++) {
+                writer.addElement(GenericRowData.of((long) r, StringData.fromString("value-" + r), r, r * 0.5));
+            }
+            open.add(writer);
+        }
+        long held = usedHeap() - before;
+        assertThat(open).hasSize(FILES); // reachable up to here
+        return held / FILES;
+    }
+
+    private static long usedHeap() {
+        Runtime runtime = Runtime.getRuntime();
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+        }
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
+
+    /** Counts what a writer writes and keeps nothing. */
+    private static final class DiscardingStream extends FSDataOutputStream {
+        private long position;
+
+        @Override
+        public long getPos() {
+            return position;
+        }
+
+        @Override
+        public void write(int b) {
+            position++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            position += len;
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void sync() {}
+
+        @Override
+        public void close() {}
+    }
+}

@@ -73,6 +73,10 @@ final class FileTargetWriter implements TargetWriter {
     private final boolean groupedInput;
     /** The bucket id of the last row, for grouped input. */
     private String currentBucket;
+    /** The heap the open files may hold together, as their writers estimate it ({@link PartFile#heapBytes}). */
+    private final long memoryBudget;
+    /** The sum of the open files' heap estimates. */
+    private long heldHeap;
 
     private final String uid = UUID.randomUUID().toString();
     private final Map<String, Bucket> buckets = new HashMap<>();
@@ -104,7 +108,8 @@ final class FileTargetWriter implements TargetWriter {
             PartFileNames names,
             long checkInterval,
             boolean compaction,
-            boolean groupedInput) {
+            boolean groupedInput,
+            long memoryBudget) {
         this.basePath = basePath;
         this.locations = locations;
         this.root = new TableRoot(basePath);
@@ -116,6 +121,7 @@ final class FileTargetWriter implements TargetWriter {
         this.checkInterval = checkInterval;
         this.compaction = compaction;
         this.groupedInput = groupedInput;
+        this.memoryBudget = memoryBudget;
         this.removesRecoverableState = fsWriter.requiresCleanupOfRecoverableState();
     }
 
@@ -140,6 +146,43 @@ final class FileTargetWriter implements TargetWriter {
         }
         bucket.open.write(row, now);
         currentBucket = bucketId;
+        heldHeap += bucket.open.updateHeapEstimate();
+        if (heldHeap > memoryBudget) {
+            rollTheLargestFiles();
+        }
+    }
+
+    /**
+     * The open files hold more heap than the budget: the largest roll (become pending files, so
+     * their buffers go) until a quarter of the budget is free again, so that a writer hovering at
+     * the budget does not roll a file for every row.
+     */
+    private void rollTheLargestFiles() throws IOException {
+        List<Bucket> open = new ArrayList<>();
+        for (Bucket b : buckets.values()) {
+            if (b.open != null) {
+                open.add(b);
+            }
+        }
+        open.sort((a, b) -> Long.compare(b.open.heapBytes(), a.open.heapBytes()));
+        long target = memoryBudget - memoryBudget / 4;
+        long before = heldHeap;
+        int rolled = 0;
+        for (Bucket b : open) {
+            if (heldHeap <= target) {
+                break;
+            }
+            roll(b);
+            rolled++;
+        }
+        LOG.info(
+                "The {} open part files of this writer held about {} bytes of heap, over 'sink.writer.memory-budget'"
+                        + " {}: rolled the {} largest, {} bytes left",
+                open.size(),
+                before,
+                memoryBudget,
+                rolled,
+                heldHeap);
     }
 
     /**
@@ -218,6 +261,7 @@ final class FileTargetWriter implements TargetWriter {
     private void roll(Bucket bucket) throws IOException {
         PartFile file = bucket.open;
         bucket.open = null;
+        heldHeap -= file.heapBytes();
         supersede(bucket);
         PendingFile done = new PendingFile(file.path(), file.closeForCommit());
         // no path: resumed from a version 1 state, written before compaction, so never hidden

@@ -1,5 +1,6 @@
 package io.sluice.partfiles;
 
+import io.sluice.spi.format.BufferingBulkWriter;
 import io.sluice.spi.sink.PartFileState;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
@@ -15,6 +16,9 @@ import java.io.IOException;
 /** One open (in-progress) part file of a bucket: row-encoded or bulk-written. */
 final class PartFile implements PartFileState {
 
+    /** How many rows apart the heap estimate is asked for, once a file has this many. */
+    static final int HEAP_CHECK_ROWS = 128;
+
     private final String bucketId;
     private final Path path; // where the file is published; null for a compaction output
     private final RecoverableFsDataOutputStream stream;
@@ -24,6 +28,10 @@ final class PartFile implements PartFileState {
     private final ProjectedRowData projected; // null: whole rows
     private final long creationTime;
     private long lastUpdateTime;
+    private final BufferingBulkWriter buffering; // null: no heap estimate (row formats, other bulk writers)
+    private long rows;
+    private long nextHeapCheck = 1;
+    private long heapBytes;
 
     PartFile(
             String bucketId,
@@ -43,6 +51,7 @@ final class PartFile implements PartFileState {
         this.projected = projected;
         this.creationTime = creationTime;
         this.lastUpdateTime = creationTime;
+        this.buffering = bulk instanceof BufferingBulkWriter ? (BufferingBulkWriter) bulk : null;
     }
 
     void write(RowData row, long now) throws IOException {
@@ -53,6 +62,29 @@ final class PartFile implements PartFileState {
             encoder.encode(out, counted);
         }
         lastUpdateTime = now;
+        rows++;
+    }
+
+    /**
+     * Asks the bulk writer for its heap estimate when due: after rows 1, 2, 4, ... 128 of the file,
+     * then every 128 rows, so an open file is counted from its first row and the cost per row
+     * stays small.
+     *
+     * @return by how much the estimate changed since it was last asked (0 when not due)
+     */
+    long updateHeapEstimate() {
+        if (buffering == null || rows < nextHeapCheck) {
+            return 0;
+        }
+        nextHeapCheck = rows < HEAP_CHECK_ROWS ? rows * 2 : rows + HEAP_CHECK_ROWS;
+        long previous = heapBytes;
+        heapBytes = Math.max(0, buffering.heapBytes());
+        return heapBytes - previous;
+    }
+
+    /** The heap estimate last asked for; 0 for a writer that gives none. */
+    long heapBytes() {
+        return heapBytes;
     }
 
     /** Where the file is published. */

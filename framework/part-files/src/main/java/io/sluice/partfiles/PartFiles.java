@@ -55,6 +55,7 @@ public final class PartFiles {
     private final RollingPolicy rollingPolicy;
     private final long checkIntervalMillis;
     private final boolean groupedInput;
+    private final long writerMemoryBudget;
 
     private PartFiles(Builder b) {
         this.root = b.root;
@@ -70,6 +71,7 @@ public final class PartFiles {
         this.rollingPolicy = b.rollingPolicy;
         this.checkIntervalMillis = b.checkIntervalMillis;
         this.groupedInput = b.groupedInput;
+        this.writerMemoryBudget = b.writerMemoryBudget;
     }
 
     /**
@@ -105,7 +107,8 @@ public final class PartFiles {
                 new PartFileNames(prefix, suffix),
                 checkIntervalMillis,
                 compaction,
-                groupedInput);
+                groupedInput,
+                writerMemoryBudget);
         writer.restore(restoredState);
         return writer;
     }
@@ -164,6 +167,15 @@ public final class PartFiles {
         return new Path(root, bucketId);
     }
 
+    /**
+     * The writer memory budget without {@code sink.writer.memory-budget}: an eighth of the JVM's
+     * maximum heap, so that a TaskManager running up to eight writer subtasks keeps their open
+     * files within its heap.
+     */
+    public static long defaultWriterMemoryBudget() {
+        return Runtime.getRuntime().maxMemory() / 8;
+    }
+
     static RecoverableWriter recoverableWriter(Path root) throws IOException {
         try {
             return FileSystem.get(root.toUri()).createRecoverableWriter();
@@ -187,6 +199,7 @@ public final class PartFiles {
         private RollingPolicy rollingPolicy;
         private long checkIntervalMillis = 60_000;
         private boolean groupedInput;
+        private long writerMemoryBudget = defaultWriterMemoryBudget();
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -283,6 +296,36 @@ public final class PartFiles {
          */
         public Builder groupedInput(boolean grouped) {
             this.groupedInput = grouped;
+            return this;
+        }
+
+        /**
+         * The heap a writer's open files may hold together, as their bulk writers estimate it
+         * ({@link io.sluice.spi.format.BufferingBulkWriter}): over it, the largest files roll
+         * until a quarter is free. By default {@link #defaultWriterMemoryBudget()}; a target
+         * passes {@link io.sluice.spi.FileOptions#WRITER_MEMORY_BUDGET} when it is set.
+         *
+         * @throws IllegalArgumentException if not positive, naming the option
+         */
+        public Builder writerMemoryBudget(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("Invalid '"
+                        + io.sluice.spi.FileOptions.WRITER_MEMORY_BUDGET.key() + "' of " + bytes
+                        + " bytes: must be positive");
+            }
+            this.writerMemoryBudget = bytes;
+            return this;
+        }
+
+        /**
+         * The writer memory budget {@link io.sluice.spi.FileOptions#WRITER_MEMORY_BUDGET} sets in
+         * a target's options, else the default.
+         *
+         * @throws IllegalArgumentException if not positive, naming the option
+         */
+        public Builder writerMemoryBudget(org.apache.flink.configuration.ReadableConfig options) {
+            options.getOptional(io.sluice.spi.FileOptions.WRITER_MEMORY_BUDGET)
+                    .ifPresent(budget -> writerMemoryBudget(budget.getBytes()));
             return this;
         }
 

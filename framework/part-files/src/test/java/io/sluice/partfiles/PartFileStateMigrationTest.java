@@ -318,7 +318,8 @@ class PartFileStateMigrationTest {
                 new PartFileNames("part", ""),
                 60_000,
                 false,
-                false);
+                false,
+                Long.MAX_VALUE);
         w.write(row("a old"), at(T0));
         PendingCommit partition = w.prepareCommit(false).get(0);
         checkInIfAbsent(

@@ -2,12 +2,14 @@ package io.sluice.partfiles;
 
 import io.sluice.partfiles.testing.PartFileTesting;
 import io.sluice.spi.compact.FileCompactor;
+import io.sluice.spi.format.BufferingBulkWriter;
 import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
 
+import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -225,6 +227,81 @@ class PartFilesTest {
             commit(committer, 2, writer.prepareCommit(true));
         }
         assertThat(visible(table).values()).containsExactlyInAnyOrder("X\n", "Y\n");
+    }
+
+    /**
+     * A bulk writer of lines whose heap estimate is 100 bytes per row it holds: what the writer
+     * memory budget adds up over the open files.
+     */
+    private static BulkWriter.Factory<RowData> bufferingLines() {
+        return out -> new BufferingBulkWriter() {
+            private final List<String> held = new java.util.ArrayList<>();
+
+            @Override
+            public void addElement(RowData row) {
+                held.add(row.getString(0).toString());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void finish() throws java.io.IOException {
+                for (String line : held) {
+                    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                }
+                held.clear();
+            }
+
+            @Override
+            public long heapBytes() {
+                return 100L * held.size();
+            }
+        };
+    }
+
+    @Test
+    void overTheMemoryBudgetTheLargestOpenFilesRollFirstAndNoRowIsLost() throws Exception {
+        Path table = tmp.resolve("t");
+        Map<String, Path> locations = new java.util.HashMap<>();
+        for (String dt : List.of("a", "b", "c", "d")) {
+            locations.put("dt=" + dt, table.resolve("dt=" + dt));
+        }
+        PartFiles engine = hiveLike(table, locations)
+                .writers(() -> PartWriters.create(
+                                PartFileTesting.lineFormats(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt"))
+                        .withBulkWriter(bufferingLines()))
+                .rollingPolicy(NEVER)
+                .writerMemoryBudget(1_000)
+                .build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            // estimates are asked for after a file's rows 1, 2, 4, 8, ...: a holds 8 rows (800
+            // bytes), b and c one each: 1,000 bytes, at the budget
+            for (int i = 0; i < 8; i++) {
+                writer.write(row2("a" + i, "a"), at(T0));
+            }
+            writer.write(row2("b0", "b"), at(T0));
+            writer.write(row2("c0", "c"), at(T0));
+            // d's first row makes 1,100: over, so a's file (the largest) rolls, 300 bytes left
+            writer.write(row2("d0", "d"), at(T0));
+            // a's next row opens a new file; b and c stay open, under the budget
+            writer.write(row2("a8", "a"), at(T0));
+            writer.write(row2("b1", "b"), at(T0));
+            commit(committer, 1, writer.prepareCommit(false));
+            commit(committer, 2, writer.prepareCommit(true));
+        }
+        assertThat(visible(table).values())
+                .containsExactlyInAnyOrder("a0\na1\na2\na3\na4\na5\na6\na7\n", "a8\n", "b0\nb1\n", "c0\n", "d0\n");
+    }
+
+    @Test
+    void aBudgetThatIsNotPositiveIsRefusedNamingTheOption() {
+        assertThatThrownBy(() -> PartFiles.builder(new org.apache.flink.core.fs.Path(tmp.toUri()))
+                        .writerMemoryBudget(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'sink.writer.memory-budget'")
+                .hasMessageContaining("must be positive");
     }
 
     @Test

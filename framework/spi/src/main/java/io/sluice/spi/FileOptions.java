@@ -61,5 +61,20 @@ public final class FileOptions {
             .defaultValue(Duration.ofMinutes(1))
             .withDescription("How often time-based rolling is checked.");
 
+    /**
+     * The heap a writer subtask's open part files may hold together, as their bulk writers
+     * estimate it ({@link io.sluice.spi.format.BufferingBulkWriter}); over it, the largest files
+     * roll until a quarter is free. Without a value, an eighth of the JVM's maximum heap.
+     *
+     * @since 2.5.0
+     */
+    @Experimental
+    public static final ConfigOption<MemorySize> WRITER_MEMORY_BUDGET = ConfigOptions.key("sink.writer.memory-budget")
+            .memoryType()
+            .noDefaultValue()
+            .withDescription("The heap the open part files of one writer subtask may hold together (as their bulk"
+                    + " writers estimate it, e.g. Parquet's); over it the largest roll first. An eighth of the"
+                    + " JVM's maximum heap by default.");
+
     private FileOptions() {}
 }

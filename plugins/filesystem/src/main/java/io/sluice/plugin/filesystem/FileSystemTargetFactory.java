@@ -55,11 +55,17 @@ public final class FileSystemTargetFactory implements TargetFactory {
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return new HashSet<>(Arrays.asList(
-                FileOptions.BUCKET_ASSIGNER, FileOptions.ROLLING_POLICY,
-                FileOptions.ROLLING_FILE_SIZE, FileOptions.ROLLING_ROLLOVER_INTERVAL,
-                FileOptions.ROLLING_INACTIVITY_INTERVAL, FileOptions.ROLLING_CHECK_INTERVAL,
-                FileSystemOptions.PART_PREFIX, FileSystemOptions.PART_SUFFIX,
-                FileSystemOptions.PARTITION_DEFAULT_NAME, FileSystemOptions.SUCCESS_FILE_NAME));
+                FileOptions.BUCKET_ASSIGNER,
+                FileOptions.ROLLING_POLICY,
+                FileOptions.ROLLING_FILE_SIZE,
+                FileOptions.ROLLING_ROLLOVER_INTERVAL,
+                FileOptions.ROLLING_INACTIVITY_INTERVAL,
+                FileOptions.ROLLING_CHECK_INTERVAL,
+                FileOptions.WRITER_MEMORY_BUDGET,
+                FileSystemOptions.PART_PREFIX,
+                FileSystemOptions.PART_SUFFIX,
+                FileSystemOptions.PARTITION_DEFAULT_NAME,
+                FileSystemOptions.SUCCESS_FILE_NAME));
     }
 
     @Override
@@ -77,6 +83,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
         partWriters(context);
         bucketAssigner(context);
         rollingPolicy(context);
+        partFiles(context).writerMemoryBudget(options);
         Path path = new Path(context.options().get(FileOptions.PATH));
         try {
             FileSystem.get(path.toUri());
@@ -134,6 +141,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
                 .rollingPolicy(rollingPolicy(context))
                 .rollingCheckIntervalMillis(
                         options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis())
+                .writerMemoryBudget(options)
                 .build()
                 .createWriter(restoredState);
     }

@@ -14,6 +14,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each file Flink's writer opens costs about 1.1 MB before its first page; the direct writer's
  * buffer starts small and grows with the pages. Measured on 500 files of four columns with ten
  * rows each, after full collections, against Flink's writer in the same JVM (measured 95 KB and
- * 1.13 MB a file on a 2-core machine, Java 17, G1).
+ * 1.13 MB a file on a 2-core machine, Java 17, G1); and the direct writer's estimate of it, which
+ * the writer memory budget adds up.
  */
 class DirectParquetWriterHeapTest {
 
@@ -50,19 +53,77 @@ class DirectParquetWriterHeapTest {
         assertThat(direct).isLessThan(flink / 4).isLessThan(300_000);
     }
 
+    /**
+     * The estimate the writer memory budget adds up ({@link DirectParquetWriter#heapBytes}) against
+     * the heap measured, for narrow and wide rows, from a file's first row to thousands.
+     */
+    @ParameterizedTest(name = "{0} columns, {1} rows")
+    @CsvSource({"4, 1", "4, 1000", "4, 10000", "20, 1", "20, 1000", "20, 10000"})
+    void theHeapEstimateIsWithinAFactorOfTheHeapHeld(int columns, int rows) throws IOException {
+        RowType type = wideRow(columns);
+        int files = Math.max(20, Math.min(300, 2_000_000 / rows / columns));
+        List<BulkWriter<RowData>> open = new ArrayList<>(files);
+        long measured = heapPerOpenFile(
+                new DirectParquetWriterFactory(type, new Configuration(), true), files, rows, columns, open);
+        long estimated = open.stream()
+                        .mapToLong(w -> ((DirectParquetWriter) w).heapBytes())
+                        .sum()
+                / files;
+        System.out.println(
+                columns + " columns, " + rows + " rows: estimated " + estimated + " B, measured " + measured + " B");
+
+        assertThat((double) estimated / measured).isBetween(0.6, 1.6);
+    }
+
     private static long heapPerOpenFile(BulkWriter.Factory<RowData> factory) throws IOException {
+        return heapPerOpenFile(factory, FILES, 10, 4, new ArrayList<>());
+    }
+
+    private static long heapPerOpenFile(
+            BulkWriter.Factory<RowData> factory, int files, int rows, int columns, List<BulkWriter<RowData>> open)
+            throws IOException {
         long before = usedHeap();
-        List<BulkWriter<RowData>> open = new ArrayList<>(FILES);
-        for (int f = 0; f < FILES; f++) {
+        for (int f = 0; f < files; f++) {
             BulkWriter<RowData> writer = factory.create(new DiscardingStream());
-            for (int r = 0; r < 10; r++) {
-                writer.addElement(GenericRowData.of((long) r, StringData.fromString("value-" + r), r, r * 0.5));
+            for (int r = 0; r < rows; r++) {
+                writer.addElement(row(r, columns));
             }
             open.add(writer);
         }
         long held = usedHeap() - before;
-        assertThat(open).hasSize(FILES); // reachable up to here
-        return held / FILES;
+        assertThat(open).hasSize(files); // reachable up to here
+        return held / files;
+    }
+
+    /** Columns of BIGINT, STRING (50 distinct values), INT and DOUBLE, in turn. */
+    private static RowType wideRow(int columns) {
+        LogicalType[] types = new LogicalType[columns];
+        String[] names = new String[columns];
+        for (int c = 0; c < columns; c++) {
+            types[c] = ROW.getTypeAt(c % 4);
+            names[c] = "c" + c;
+        }
+        return RowType.of(types, names);
+    }
+
+    private static RowData row(int r, int columns) {
+        Object[] values = new Object[columns];
+        for (int c = 0; c < columns; c++) {
+            switch (c % 4) {
+                case 0:
+                    values[c] = (long) r;
+                    break;
+                case 1:
+                    values[c] = StringData.fromString("value-" + r % 50);
+                    break;
+                case 2:
+                    values[c] = r * 7;
+                    break;
+                default:
+                    values[c] = r * 0.5;
+            }
+        }
+        return GenericRowData.of(values);
     }
 
     private static long usedHeap() {

@@ -48,6 +48,7 @@ public final class HiveTargetFactory implements TargetFactory {
         Set<ConfigOption<?>> options = new LinkedHashSet<>(HiveCatalogOptions.ALL);
         options.add(HiveTargetOptions.CATALOG_NAME);
         options.add(FileOptions.ROLLING_FILE_SIZE);
+        options.add(FileOptions.WRITER_MEMORY_BUDGET);
         return options;
     }
 
@@ -116,6 +117,7 @@ public final class HiveTargetFactory implements TargetFactory {
         }
         // the format's writers and the partition columns' types, checked before the job starts
         partWriters(context, table);
+        PartFiles.builder(table.location).writerMemoryBudget(context.options());
         if (HiveTableInfo.SERDE_FORMATS.contains(table.format())) {
             SerDeRecords.of(
                     table,
@@ -145,6 +147,7 @@ public final class HiveTargetFactory implements TargetFactory {
                 .rollingPolicy(new FileSizeRollingPolicy(
                         context.options().get(FileOptions.ROLLING_FILE_SIZE).getBytes()))
                 .groupedInput(context.inputGroupedByPartition())
+                .writerMemoryBudget(context.options())
                 .build()
                 .createWriter(restoredState);
         if (!serde) {

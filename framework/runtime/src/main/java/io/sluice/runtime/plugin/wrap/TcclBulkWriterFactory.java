@@ -1,5 +1,7 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.spi.format.BufferingBulkWriter;
+
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.table.data.RowData;
@@ -23,7 +25,10 @@ public final class TcclBulkWriterFactory implements BulkWriter.Factory<RowData>,
     @Override
     public BulkWriter<RowData> create(FSDataOutputStream out) throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return new TcclBulkWriter(delegate.create(out), loader);
+            BulkWriter<RowData> writer = delegate.create(out);
+            return writer instanceof BufferingBulkWriter
+                    ? new TcclBufferingBulkWriter((BufferingBulkWriter) writer, loader)
+                    : new TcclBulkWriter(writer, loader);
         }
     }
 

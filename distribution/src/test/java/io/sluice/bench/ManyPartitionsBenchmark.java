@@ -1,0 +1,234 @@
+package io.sluice.bench;
+
+import io.sluice.it.TestDistribution;
+import io.sluice.runtime.sink.SluiceSink;
+
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.restartstrategy.RestartStrategies;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.sluice.testshared.BenchmarkMachine.cpuModel;
+import static io.sluice.testshared.BenchmarkMachine.deleteTree;
+import static io.sluice.testshared.BenchmarkMachine.loadAverage;
+
+/**
+ * Many open partitions in a small heap, Sluice beside Flink's {@code FileSink}: each side writes
+ * the same job in a JVM of its own with {@code -Xmx1g} (so neither inherits the other's heap): one
+ * writer subtask, BATCH, {@code sluice.bench.partitions} partitions (10,000) of ten consecutive rows
+ * each, Parquet of three columns (id BIGINT, s STRING, d DOUBLE; the partition in the directory),
+ * SNAPPY, so every partition's file is open until the end of input unless something rolls it.
+ * Sluice with its writer memory budget (the default, an eighth of the heap); {@code FileSink} with
+ * {@link ParquetRowDataBuilder}. Reported: whether the job finished, its wall time, the JVM's peak
+ * heap (the sum of the heap pools' peaks) and how it ended otherwise. Not a test: profile
+ * {@code benchmarks}, {@code -Dit.test=ManyPartitionsBenchmark}.
+ */
+class ManyPartitionsBenchmark {
+
+    private static final int PARTITIONS = Integer.getInteger("sluice.bench.partitions", 10_000);
+    private static final int ROWS_PER_PARTITION = 10;
+    private static final String HEAP = System.getProperty("sluice.bench.heap", "1g");
+    private static final long CHILD_TIMEOUT_MINUTES = 15;
+
+    static final RowType ROW = RowType.of(
+            new LogicalType[] {
+                new BigIntType(false),
+                new VarCharType(false, 16),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new DoubleType()
+            },
+            new String[] {"id", "p", "s", "d"});
+    /** What a file holds: the row without its partition. */
+    static final RowType FILE_ROW = RowType.of(
+            new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType()},
+            new String[] {"id", "s", "d"});
+
+    @Test
+    void manyOpenPartitionsInASmallHeap() throws Exception {
+        java.nio.file.Path root = Paths.get("target", "bench-partitions").toAbsolutePath();
+        String load = loadAverage();
+        StringBuilder report = new StringBuilder("### Many open partitions: " + PARTITIONS + " partitions of Parquet, "
+                + ROWS_PER_PARTITION + " rows each, one writer, BATCH, -Xmx" + HEAP + " per side\n\n"
+                + "CPU: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores; load average "
+                + load + " at start\n\n| side | result | wall s | peak heap MB |\n|---|---|---:|---:|\n");
+        for (String side : List.of("sluice", "filesink")) {
+            deleteTree(root);
+            report.append(runSide(side, root.resolve(side))).append('\n');
+        }
+        report.append("\nload average at end ").append(loadAverage()).append('\n');
+        System.out.println(report);
+        String file = System.getProperty("sluice.bench.results", "target/benchmark-results.md");
+        Files.write(
+                Paths.get(file).resolveSibling("many-partitions-results.md"),
+                report.toString().getBytes(StandardCharsets.UTF_8));
+        deleteTree(root);
+    }
+
+    private static String runSide(String side, java.nio.file.Path out) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + HEAP,
+                "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-Dsluice.test.dist=" + System.getProperty("sluice.test.dist")));
+        // the test JVM's --add-opens (Flink's Kryo on Java 17)
+        for (String arg :
+                System.getProperty("sluice.bench.childJvmArgs", "").trim().split("\\s+")) {
+            if (!arg.isEmpty()) {
+                command.add(arg);
+            }
+        }
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                ManyPartitionsBenchmark.class.getName(),
+                side,
+                out.toString()));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        long start = System.nanoTime();
+        // a JVM in GC overhead prints nothing: the watchdog ends it
+        Thread watchdog = new Thread(() -> {
+            try {
+                if (!child.waitFor(CHILD_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                    child.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                child.destroyForcibly();
+            }
+        });
+        watchdog.setDaemon(true);
+        watchdog.start();
+        String result = null;
+        List<String> tail = new ArrayList<>();
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = lines.readLine()) != null; ) {
+                if (line.startsWith("RESULT ")) {
+                    result = line.substring("RESULT ".length());
+                }
+                tail.add(line);
+                if (tail.size() > 20) {
+                    tail.remove(0);
+                }
+            }
+        }
+        child.waitFor();
+        double wall = (System.nanoTime() - start) / 1e9;
+        if (wall > TimeUnit.MINUTES.toSeconds(CHILD_TIMEOUT_MINUTES)) {
+            return "| " + side + " | did not finish in " + CHILD_TIMEOUT_MINUTES + " min | "
+                    + String.format("%.0f", wall) + " | |";
+        }
+        if (result != null) {
+            return "| " + side + " | " + result;
+        }
+        String why = tail.stream()
+                .filter(l -> l.contains("OutOfMemoryError") || l.contains("Terminating due to"))
+                .findFirst()
+                .orElse("exit " + child.exitValue() + ": " + String.join(" / ", tail));
+        return "| " + side + " | failed: " + why.trim() + " | " + String.format("%.0f", wall) + " | |";
+    }
+
+    /** The job of one side, in the child JVM: prints {@code RESULT <result> | <wall> | <peak> |}. */
+    public static void main(String[] args) throws Exception {
+        String side = args[0];
+        String out = args[1];
+        long rows = (long) PARTITIONS * ROWS_PER_PARTITION;
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        env.setParallelism(1);
+        env.setRestartStrategy(RestartStrategies.noRestart());
+        long start = System.nanoTime();
+        if (side.equals("sluice")) {
+            env.fromSequence(1, rows)
+                    .map(i -> (RowData) GenericRowData.of(
+                            i, StringData.fromString(partition(i)), StringData.fromString("value-" + i % 50), i * 0.5))
+                    .returns(InternalTypeInfo.of(ROW))
+                    .sinkTo(SluiceSink.forRowData(ROW)
+                            .withTarget("filesystem")
+                            .withPluginsDir(TestDistribution.pluginsDir())
+                            .withPath(out)
+                            .withFormat("parquet")
+                            .withPartitionKeys("p")
+                            .withOptions(Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true"))
+                            .build());
+        } else {
+            org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+            conf.set("parquet.compression", "SNAPPY");
+            env.fromSequence(1, rows)
+                    .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("value-" + i % 50), i * 0.5))
+                    .returns(InternalTypeInfo.of(FILE_ROW))
+                    .sinkTo(FileSink.forBulkFormat(
+                                    new Path(Paths.get(out).toUri()),
+                                    ParquetRowDataBuilder.createWriterFactory(FILE_ROW, conf, true))
+                            .withBucketAssigner(new PartitionOfId())
+                            .build());
+        }
+        String result;
+        try {
+            env.execute("many partitions, " + side);
+            result = "finished";
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            result = "failed: " + root;
+        }
+        double wall = (System.nanoTime() - start) / 1e9;
+        long peak = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        System.out.println("RESULT " + result + " | " + String.format("%.1f", wall) + " | " + (peak >> 20) + " |");
+        System.exit(0);
+    }
+
+    static String partition(long id) {
+        return "p" + (id - 1) / ROWS_PER_PARTITION;
+    }
+
+    /** The same directories as Sluice's partition key: {@code p=p<n>}. */
+    private static final class PartitionOfId implements BucketAssigner<RowData, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getBucketId(RowData row, Context context) {
+            return "p=" + partition(row.getLong(0));
+        }
+
+        @Override
+        public SimpleVersionedSerializer<String> getSerializer() {
+            return SimpleVersionedStringSerializer.INSTANCE;
+        }
+    }
+}

@@ -17,6 +17,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
+import org.apache.iceberg.flink.sink.TaskWriterFactory;
 import org.pf4j.Extension;
 
 import java.io.IOException;
@@ -212,14 +213,19 @@ public final class IcebergTargetFactory implements TargetFactory {
             WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
             RowType writeType = WriteSchemas.writeType(t, rowType);
-            RowDataTaskWriterFactory writers = new RowDataTaskWriterFactory(
-                    t,
-                    writeType,
-                    settings.targetFileSize(),
-                    settings.format(),
-                    settings.writerProperties(),
-                    settings.equalityFieldIds(),
-                    settings.upsert());
+            // appends write flat Parquet rows themselves (AppendTaskWriterFactory); upserts and
+            // deletes by key need Iceberg's delta writers
+            TaskWriterFactory<RowData> writers = settings.equalityFieldIds().isEmpty()
+                    ? new AppendTaskWriterFactory(
+                            t, writeType, settings.targetFileSize(), settings.format(), settings.writerProperties())
+                    : new RowDataTaskWriterFactory(
+                            t,
+                            writeType,
+                            settings.targetFileSize(),
+                            settings.format(),
+                            settings.writerProperties(),
+                            settings.equalityFieldIds(),
+                            settings.upsert());
             // file names carry the subtask and a random operation id: no clash across attempts
             writers.initialize(context.subtaskIndex(), 0);
             return new IcebergTargetWriter(

@@ -8,6 +8,7 @@ import io.sluice.spi.source.SplitRows;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.source.DataIterator;
+import org.apache.iceberg.flink.source.FileScanTaskReader;
 import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 
@@ -20,7 +21,8 @@ import java.io.UncheckedIOException;
  * Reads splits of a scan source with upstream's readers: a {@link DataIterator} over a {@link
  * RowDataFileScanTaskReader}, which reads the split's data files in the projection of the
  * source's columns and applies the split's delete files (position and equality deletes of v2
- * tables, deletion vectors of v3). The position in a split is the iterator's: the file within the
+ * tables, deletion vectors of v3); Parquet files of flat rows without deletes are read by the
+ * plugin's {@link FlatParquetScanTaskReader} instead. The position in a split is the iterator's: the file within the
  * split and the rows read of that file.
  *
  * <p>The table is loaded on the first split and kept until the reader is closed. {@code limit}
@@ -32,7 +34,7 @@ final class IcebergScanSplitReader implements ScanSplitReader {
     private CatalogTable table;
     private ReadSettings settings;
     private ScanSplits splits;
-    private RowDataFileScanTaskReader files;
+    private FileScanTaskReader<RowData> files;
     private long limit;
     private long rowsRead;
 
@@ -80,8 +82,8 @@ final class IcebergScanSplitReader implements ScanSplitReader {
         try {
             ReadSettings read = ReadSettings.of(loaded.table(), context);
             Table t = loaded.table();
-            files = new RowDataFileScanTaskReader(
-                    t.schema(), read.projection(), read.scanContext().nameMapping(), read.caseSensitive(), null);
+            files = new FlatParquetScanTaskReader(
+                    t.schema(), read.projection(), read.scanContext().nameMapping(), read.caseSensitive());
             splits = new ScanSplits(read.caseSensitive());
             limit = read.scanContext().limit();
             settings = read;

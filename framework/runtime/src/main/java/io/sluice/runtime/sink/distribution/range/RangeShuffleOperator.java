@@ -79,6 +79,10 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
     @Nullable
     private transient KeyStatistics applied;
 
+    /** {@link #applied} serialized, made at the first checkpoint after it changed, not at every one. */
+    @Nullable
+    private transient byte[] appliedBytes;
+
     @Nullable
     private transient RangeAssignment assignment;
 
@@ -171,8 +175,11 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
         coordinator.sendEventToCoordinator(StatisticsEvent.local(counter.takeStatistics(context.getCheckpointId())));
         appliedState.clear();
         if (applied != null) {
-            appliedState.add(
-                    SimpleVersionedSerialization.writeVersionAndSerialize(KeyStatisticsSerializer.INSTANCE, applied));
+            if (appliedBytes == null) {
+                appliedBytes = SimpleVersionedSerialization.writeVersionAndSerialize(
+                        KeyStatisticsSerializer.INSTANCE, applied);
+            }
+            appliedState.add(appliedBytes);
         }
     }
 
@@ -200,6 +207,7 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
             return;
         }
         applied = statistics;
+        appliedBytes = null;
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         assignment = RangeAssignment.of(statistics, writers, baseWeight, 31L * subtask + statistics.checkpointId());
         if (statistics.type() == StatisticsType.SKETCH) {

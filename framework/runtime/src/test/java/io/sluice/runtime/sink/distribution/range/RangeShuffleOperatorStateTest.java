@@ -71,6 +71,24 @@ class RangeShuffleOperatorStateTest {
     }
 
     @Test
+    void eachSnapshotHoldsTheStatisticsAppliedLast() throws Exception {
+        // the serialized statistics are kept between checkpoints: a newer statistics must replace them
+        try (OneInputStreamOperatorTestHarness<RowData, Tuple2<Integer, RowData>> harness = harness(1, 0)) {
+            harness.initializeEmptyState();
+            RangeShuffleOperator operator = (RangeShuffleOperator) harness.getOperator();
+            operator.handleOperatorEvent(StatisticsEvent.global(statistics(3)));
+            OperatorSubtaskState first = harness.snapshot(3, 3);
+            OperatorSubtaskState unchanged = harness.snapshot(4, 4);
+            operator.handleOperatorEvent(StatisticsEvent.global(statistics(4)));
+            OperatorSubtaskState second = harness.snapshot(5, 5);
+
+            assertThat(restoredCheckpoints(first, 1, 1)).containsExactly(3L);
+            assertThat(restoredCheckpoints(unchanged, 1, 1)).containsExactly(3L);
+            assertThat(restoredCheckpoints(second, 1, 1)).containsExactly(4L);
+        }
+    }
+
+    @Test
     void aSubtaskThatAppliedNoStatisticsSnapshotsNone() throws Exception {
         OperatorSubtaskState all = AbstractStreamOperatorTestHarness.repackageState(
                 snapshotsWith(null, 2).toArray(new OperatorSubtaskState[0]));

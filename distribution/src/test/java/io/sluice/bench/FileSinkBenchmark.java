@@ -1,10 +1,10 @@
 package io.sluice.bench;
 
+import io.sluice.bench.BenchHarness.Run;
 import io.sluice.it.CommittedFiles;
 import io.sluice.it.TestDistribution;
 import io.sluice.runtime.sink.BucketAssigners;
 import io.sluice.runtime.sink.SluiceSink;
-import io.sluice.testshared.BenchmarkRows;
 
 import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
@@ -22,7 +22,6 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.formats.avro.AvroWriterFactory;
@@ -39,17 +38,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.DefaultRollingPolicy;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.TimestampType;
-import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.orc.OrcFile;
@@ -62,25 +54,33 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Collectors;
 
-import static io.sluice.testshared.BenchmarkMachine.cpuModel;
+import static io.sluice.bench.BenchHarness.ROW;
+import static io.sluice.bench.BenchHarness.ROWS;
+import static io.sluice.bench.BenchHarness.RUNS;
+import static io.sluice.bench.BenchHarness.WARMUP;
+import static io.sluice.bench.BenchHarness.alternating;
+import static io.sluice.bench.BenchHarness.cases;
+import static io.sluice.bench.BenchHarness.execute;
+import static io.sluice.bench.BenchHarness.log;
+import static io.sluice.bench.BenchHarness.machine;
+import static io.sluice.bench.BenchHarness.median;
+import static io.sluice.bench.BenchHarness.medianCpuSeconds;
+import static io.sluice.bench.BenchHarness.medianRate;
+import static io.sluice.bench.BenchHarness.seconds;
+import static io.sluice.bench.BenchHarness.writeReport;
 import static io.sluice.testshared.BenchmarkMachine.deleteTree;
 import static io.sluice.testshared.BenchmarkMachine.loadAverage;
 import static io.sluice.testshared.BenchmarkMachine.mb;
-import static io.sluice.testshared.BenchmarkMachine.processCpuNanos;
 import static io.sluice.testshared.BenchmarkMachine.rate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -124,14 +124,8 @@ class FileSinkBenchmark {
     /** Not a sink: the plain loops of {@link ParquetEncoderLimit}, for the parquet cases' limit. */
     private static final String LIMIT_CASE = "limit-parquet";
 
-    private static final long ROWS = Long.getLong("sluice.bench.rows", 5_000_000L);
-    private static final int WARMUP = Integer.getInteger("sluice.bench.warmup", 1);
-    private static final int RUNS = Integer.getInteger("sluice.bench.runs", 5);
-    private static final List<String> CASES = Arrays.asList(System.getProperty(
-                    "sluice.bench.cases",
-                    "batch-csv,streaming-csv,batch-parquet,streaming-parquet,batch-orc,streaming-orc,batch-avro,"
-                            + LIMIT_CASE)
-            .split(","));
+    private static final List<String> CASES = cases(
+            "batch-csv,streaming-csv,batch-parquet,streaming-parquet,batch-orc,streaming-orc,batch-avro," + LIMIT_CASE);
     private static final long CHECKPOINT_INTERVAL_MS = 1000;
 
     @RegisterExtension
@@ -140,12 +134,6 @@ class FileSinkBenchmark {
                     .setNumberTaskManagers(1)
                     .setNumberSlotsPerTaskManager(PARALLELISM)
                     .build());
-
-    static final RowType ROW = RowType.of(
-            new LogicalType[] {
-                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DoubleType(), new TimestampType(3)
-            },
-            new String[] {"id", "name", "amount", "ts"});
 
     private final java.nio.file.Path outRoot = Paths.get("target", "bench-out").toAbsolutePath();
 
@@ -156,21 +144,16 @@ class FileSinkBenchmark {
         List<CaseResult> results = new ArrayList<>();
         Map<String, List<long[]>> limits = new LinkedHashMap<>();
         for (String c : CASES) {
-            if (c.trim().equals(LIMIT_CASE)) {
+            if (c.equals(LIMIT_CASE)) {
                 limits = runLimits();
                 continue;
             }
-            String[] parts = c.trim().split("-");
+            String[] parts = c.split("-");
             RuntimeExecutionMode mode = RuntimeExecutionMode.valueOf(parts[0].toUpperCase(Locale.ROOT));
             String format = parts[1];
-            results.add(runCase(c.trim(), mode, format));
+            results.add(runCase(c, mode, format));
         }
-        String report = report(results, loadAtStart, loadAverage()) + limitReport(limits, results);
-        System.out.println();
-        System.out.println(report);
-        String file = System.getProperty("sluice.bench.results", "target/benchmark-results.md");
-        Files.write(Paths.get(file), report.getBytes(StandardCharsets.UTF_8));
-        System.out.println("written to " + Paths.get(file).toAbsolutePath());
+        writeReport(report(results, loadAtStart, loadAverage()) + limitReport(limits, results), null);
         deleteTree(outRoot);
     }
 
@@ -188,10 +171,8 @@ class FileSinkBenchmark {
             }
         }
         for (int i = 0; i < WARMUP + RUNS; i++) {
-            // ABBA order: neither sink always runs first (JIT, GC, page cache drift)
-            String[] order = i % 2 == 0 ? new String[] {"sluice", "filesink"} : new String[] {"filesink", "sluice"};
             Map<String, Run> pair = new LinkedHashMap<>();
-            for (String sink : order) {
+            for (String sink : alternating(i, "sluice", "filesink")) {
                 pair.put(sink, run(mode, sink, format, i));
             }
             if (format.equals("csv")) {
@@ -212,8 +193,8 @@ class FileSinkBenchmark {
                 Locale.ROOT,
                 "   %s: Sluice %s rows/s, FileSink %s rows/s, ratio %.2f",
                 name,
-                rate(result.median(result.sluice)),
-                rate(result.median(result.fileSink)),
+                rate(medianRate(result.sluice)),
+                rate(medianRate(result.fileSink)),
                 result.ratio()));
         return result;
     }
@@ -230,16 +211,13 @@ class FileSinkBenchmark {
         if (mode == RuntimeExecutionMode.STREAMING) {
             env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
         }
-        DataGeneratorSource<RowData> source = new DataGeneratorSource<>(new Rows(), ROWS, InternalTypeInfo.of(ROW));
+        DataGeneratorSource<RowData> source =
+                new DataGeneratorSource<>(new BenchHarness.Rows(), ROWS, InternalTypeInfo.of(ROW));
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "rows")
                 .sinkTo(sink(sink, format, out))
                 .name(sink);
 
-        long cpuStart = processCpuNanos();
-        long wallStart = System.nanoTime();
-        JobExecutionResult job = env.execute("bench " + mode + " " + format + " " + sink + " #" + index);
-        long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
-        Run r = new Run(job.getNetRuntime(), wallMs, (processCpuNanos() - cpuStart) / 1_000_000);
+        Run r = execute(env, "bench " + mode + " " + format + " " + sink + " #" + index);
         if (!sink.equals("source-only")) {
             verify(r, format, out);
         }
@@ -251,7 +229,7 @@ class FileSinkBenchmark {
                 sink,
                 index,
                 r.netMs / 1000.0,
-                wallMs / 1000.0,
+                r.wallMs / 1000.0,
                 r.cpuMs / 1000.0,
                 rate(r.rowsPerSecond()),
                 mb(r.bytes),
@@ -357,17 +335,12 @@ class FileSinkBenchmark {
         return limits;
     }
 
-    private static double medianRate(List<long[]> runs) {
-        double[] rates =
-                runs.stream().mapToDouble(r -> ROWS * 1e9 / r[0]).sorted().toArray();
-        int n = rates.length;
-        return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+    private static double medianLoopRate(List<long[]> runs) {
+        return median(runs.stream().mapToDouble(r -> ROWS * 1e9 / r[0]).toArray());
     }
 
-    private static double medianCpu(List<long[]> runs) {
-        double[] cpu = runs.stream().mapToDouble(r -> r[1] / 1e9).sorted().toArray();
-        int n = cpu.length;
-        return n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
+    private static double medianLoopCpu(List<long[]> runs) {
+        return median(runs.stream().mapToDouble(r -> r[1] / 1e9).toArray());
     }
 
     private static String limitReport(Map<String, List<long[]>> limits, List<CaseResult> results) {
@@ -396,12 +369,15 @@ class FileSinkBenchmark {
         s.append("---:|---:|".repeat(parquet.size()));
         s.append("\n");
         for (Map.Entry<String, List<long[]>> e : limits.entrySet()) {
-            double loopRate = medianRate(e.getValue());
+            double loopRate = medianLoopRate(e.getValue());
             s.append(String.format(
-                    Locale.ROOT, "| %s | %s | %.2f |", e.getKey(), rate(loopRate), medianCpu(e.getValue())));
+                    Locale.ROOT, "| %s | %s | %.2f |", e.getKey(), rate(loopRate), medianLoopCpu(e.getValue())));
             for (CaseResult r : parquet) {
                 s.append(String.format(
-                        Locale.ROOT, " %.2f | %.2f |", r.median(r.sluice) / loopRate, r.median(r.fileSink) / loopRate));
+                        Locale.ROOT,
+                        " %.2f | %.2f |",
+                        medianRate(r.sluice) / loopRate,
+                        medianRate(r.fileSink) / loopRate));
             }
             s.append("\n");
         }
@@ -483,27 +459,7 @@ class FileSinkBenchmark {
         return new long[] {count, sum};
     }
 
-    // ------------------------------------------------------------------ rows
-
-    /**
-     * Row i: (i, 16 letters derived from a hash of i, an amount with cents, a timestamp one
-     * millisecond per row apart). The same for both sinks; the names do not repeat, so Parquet's
-     * dictionary gives up on them as it would on real names or ids.
-     */
-    static final class Rows implements GeneratorFunction<Long, RowData> {
-        private static final long serialVersionUID = 1L;
-        static final long EPOCH_2025 = 1_735_689_600_000L;
-
-        @Override
-        public RowData map(Long i) {
-            long h = BenchmarkRows.hash(i);
-            return GenericRowData.of(
-                    i,
-                    StringData.fromString(BenchmarkRows.name(h)),
-                    BenchmarkRows.amount(h),
-                    TimestampData.fromEpochMillis(EPOCH_2025 + i));
-        }
-    }
+    // ------------------------------------------------------------------ upstream writers
 
     /**
      * Flink's CSV serialization of a row plus {@code \n}: what Sluice's csv format writes (its
@@ -599,25 +555,6 @@ class FileSinkBenchmark {
 
     // ------------------------------------------------------------------ results
 
-    static final class Run {
-        final long netMs;
-        final long wallMs;
-        final long cpuMs;
-        long bytes;
-        int files;
-        long checksum;
-
-        Run(long netMs, long wallMs, long cpuMs) {
-            this.netMs = netMs;
-            this.wallMs = wallMs;
-            this.cpuMs = cpuMs;
-        }
-
-        double rowsPerSecond() {
-            return ROWS * 1000.0 / netMs;
-        }
-    }
-
     static final class CaseResult {
         final String name;
         final RuntimeExecutionMode mode;
@@ -632,27 +569,12 @@ class FileSinkBenchmark {
             this.format = format;
         }
 
-        double median(List<Run> runs) {
-            double[] rates =
-                    runs.stream().mapToDouble(Run::rowsPerSecond).sorted().toArray();
-            int n = rates.length;
-            return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
-        }
-
         double ratio() {
-            return median(sluice) / median(fileSink);
+            return BenchHarness.ratio(sluice, fileSink);
         }
 
-        static double medianCpuSeconds(List<Run> runs) {
-            double[] cpu =
-                    runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).sorted().toArray();
-            int n = cpu.length;
-            return n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
-        }
-
-        /** Same work for less CPU is > 1: less sensitive to other load on the machine than throughput. */
         double cpuRatio() {
-            return medianCpuSeconds(fileSink) / medianCpuSeconds(sluice);
+            return BenchHarness.cpuRatio(sluice, fileSink);
         }
     }
 
@@ -661,17 +583,10 @@ class FileSinkBenchmark {
         s.append("## FileSinkBenchmark: Sluice vs Flink FileSink\n\n");
         s.append(String.format(
                 Locale.ROOT,
-                "%s, %d cores (%s), %s %s, Java %s, max heap %s; "
-                        + "%,d rows (id BIGINT, name STRING(16), amount DOUBLE, ts TIMESTAMP(3)), parallelism %d, "
+                "%s; %,d rows (id BIGINT, name STRING(16), amount DOUBLE, ts TIMESTAMP(3)), parallelism %d, "
                         + "MiniCluster; %d warm-up + %d measured runs per sink, alternating; "
                         + "median of the job's net run time.\n\n",
-                LocalDate.now(),
-                Runtime.getRuntime().availableProcessors(),
-                cpuModel(),
-                System.getProperty("os.name"),
-                System.getProperty("os.arch"),
-                System.getProperty("java.version"),
-                mb(Runtime.getRuntime().maxMemory()),
+                machine(),
                 ROWS,
                 PARALLELISM,
                 WARMUP,
@@ -684,11 +599,11 @@ class FileSinkBenchmark {
                     Locale.ROOT,
                     "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s in %d / %s in %d files | %s |\n",
                     r.name,
-                    rate(r.median(r.sluice)),
-                    rate(r.median(r.fileSink)),
+                    rate(medianRate(r.sluice)),
+                    rate(medianRate(r.fileSink)),
                     r.ratio(),
-                    CaseResult.medianCpuSeconds(r.sluice),
-                    CaseResult.medianCpuSeconds(r.fileSink),
+                    medianCpuSeconds(r.sluice),
+                    medianCpuSeconds(r.fileSink),
                     r.cpuRatio(),
                     seconds(r.sluice),
                     seconds(r.fileSink),
@@ -696,7 +611,7 @@ class FileSinkBenchmark {
                     r.sluice.get(0).files,
                     mb(r.fileSink.get(0).bytes),
                     r.fileSink.get(0).files,
-                    rate(r.median(r.sourceOnly))));
+                    rate(medianRate(r.sourceOnly))));
         }
         s.append(
                 "\nratio: median throughput (rows / the job's net run time) of Sluice over FileSink's, > 1: Sluice is faster. "
@@ -711,15 +626,5 @@ class FileSinkBenchmark {
                         + " ms. Every run's output was verified "
                         + "(" + String.format(Locale.ROOT, "%,d", ROWS) + " rows committed, nothing in progress).\n");
         return s.toString();
-    }
-
-    private static String seconds(List<Run> runs) {
-        return runs.stream()
-                .map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0))
-                .collect(Collectors.joining(", "));
-    }
-
-    private static void log(String line) {
-        System.out.println(line);
     }
 }

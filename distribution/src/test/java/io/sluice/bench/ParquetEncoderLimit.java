@@ -54,7 +54,7 @@ final class ParquetEncoderLimit {
     static final String ROWDATA_WRITER = "generator + Flink RowData writer";
     static final String PRIMITIVES = "parquet-java from primitive fields";
 
-    private static final long EPOCH_2025 = FileSinkBenchmark.Rows.EPOCH_2025;
+    private static final long EPOCH_2025 = BenchHarness.Rows.EPOCH_2025;
 
     private final RowType rowType;
     private final long rows;
@@ -105,7 +105,7 @@ final class ParquetEncoderLimit {
         switch (loop) {
             case GENERATOR: {
                 // consume every field, so the JIT cannot drop the rows
-                FileSinkBenchmark.Rows generator = new FileSinkBenchmark.Rows();
+                BenchHarness.Rows generator = new BenchHarness.Rows();
                 long sum = 0;
                 for (long i = from; i < to; i++) {
                     RowData row = generator.map(i);
@@ -117,7 +117,7 @@ final class ParquetEncoderLimit {
                 return sum == Long.MIN_VALUE ? -1 : to - from;
             }
             case ROWDATA_WRITER: {
-                FileSinkBenchmark.Rows generator = new FileSinkBenchmark.Rows();
+                BenchHarness.Rows generator = new BenchHarness.Rows();
                 BulkWriter.Factory<RowData> factory = ParquetRowDataBuilder.createWriterFactory(rowType, conf(), true);
                 try (org.apache.flink.core.fs.FSDataOutputStream out = LocalFileSystem.getSharedInstance()
                         .create(new org.apache.flink.core.fs.Path(file.toUri()), WriteMode.OVERWRITE)) {

@@ -41,8 +41,8 @@ import java.util.Map;
  * enumerator with the isolated hive plugin polling each in every order, from the newest partition
  * on, when nothing is new (the steady state of a monitor) and when one partition is. Reports the median wall time per poll, the
  * CPU time this JVM spends on it (the metastore's is its own process's), and the checkpoint's size.
- * Not a test: profile {@code benchmarks} of {@code plugins/hive-interop}; results in {@code
- * target/benchmark-results.md}. Knobs: {@code -Dsluice.bench.partitions=1000,10000,100000}, {@code
+ * Not a test: profile {@code benchmarks} of {@code plugins/hive-interop}; results in its section of
+ * {@code target/benchmark-results.md} ({@link BenchmarkResults}). Knobs: {@code -Dsluice.bench.partitions=1000,10000,100000}, {@code
  * -Dsluice.bench.polls=5}.
  */
 class HiveMonitorBenchmark {
@@ -143,10 +143,12 @@ class HiveMonitorBenchmark {
             }
         }
         String load = Files.readString(Paths.get("/proc/loadavg")).trim();
-        String report = "Hive streaming monitor, cost per poll (" + java.time.LocalDate.now() + ", "
-                + Runtime.getRuntime().availableProcessors() + " cores, load average " + load + ")\n\n" + table;
-        System.out.println(report);
-        Files.writeString(Paths.get("target", "benchmark-results.md"), report);
+        String report = java.time.LocalDate.now() + ", " + Runtime.getRuntime().availableProcessors()
+                + " cores, load average " + load + "\n\n" + table;
+        System.out.println("Hive streaming monitor, cost per poll\n" + report);
+        System.out.println("written to "
+                + BenchmarkResults.writeSection(
+                        HiveMonitorBenchmark.class, "Hive streaming monitor, cost per poll", report));
     }
 
     private static long median(long[] values) {

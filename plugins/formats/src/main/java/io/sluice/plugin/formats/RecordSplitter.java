@@ -50,29 +50,47 @@ final class RecordSplitter {
         recordLength = 0;
         recordOffset = offset;
         recordLine = line;
+        int quote = syntax.quote();
+        int escape = syntax.escape();
         boolean quoted = false;
         boolean escaped = false;
         boolean sawAny = false;
-        int b;
-        while ((b = read()) != -1) {
+        // a chunk of the buffer at a time: the bytes are scanned in a local loop and copied into the
+        // record in one go, since a call and a bounds check per byte cost more than the scan
+        while (position < limit || fill()) {
             sawAny = true;
-            if (b == '\n' && !quoted) {
-                line++;
+            byte[] bytes = buffer;
+            int start = position;
+            int end = limit;
+            int i = start;
+            boolean complete = false;
+            for (; i < end; i++) {
+                int b = bytes[i] & 0xFF;
+                if (b == '\n') {
+                    line++;
+                    if (!quoted) {
+                        complete = true;
+                        break;
+                    }
+                }
+                if (escaped) {
+                    escaped = false;
+                } else if (b == escape) {
+                    escaped = true;
+                } else if (b == quote) {
+                    // a doubled quote inside quotes toggles twice: still quoted, as CSV means it
+                    quoted = !quoted;
+                }
+            }
+            append(bytes, start, i - start);
+            if (complete) {
+                position = i + 1; // past the line end, which is not the record's
+                offset += i + 1 - start;
                 dropTrailingCarriageReturn();
                 return true;
             }
-            if (b == '\n') {
-                line++;
-            }
-            if (escaped) {
-                escaped = false;
-            } else if (b == syntax.escape()) {
-                escaped = true;
-            } else if (b == syntax.quote()) {
-                // a doubled quote inside quotes toggles twice: still quoted, as CSV means it
-                quoted = !quoted;
-            }
-            append(b);
+            position = end;
+            offset += end - start;
         }
         // the last record may lack its line end; an empty tail is not a record
         dropTrailingCarriageReturn();
@@ -115,23 +133,19 @@ final class RecordSplitter {
         }
     }
 
-    private int read() throws IOException {
-        if (position == limit) {
-            limit = in.read(buffer, 0, buffer.length);
-            position = 0;
-            if (limit <= 0) {
-                limit = 0;
-                return -1;
-            }
-        }
-        offset++;
-        return buffer[position++] & 0xFF;
+    /** Refills the buffer from the stream; false at its end. */
+    private boolean fill() throws IOException {
+        int read = in.read(buffer, 0, buffer.length);
+        position = 0;
+        limit = Math.max(read, 0);
+        return read > 0;
     }
 
-    private void append(int b) {
-        if (recordLength == record.length) {
-            record = Arrays.copyOf(record, record.length * 2);
+    private void append(byte[] bytes, int from, int length) {
+        if (recordLength + length > record.length) {
+            record = Arrays.copyOf(record, Math.max(record.length * 2, recordLength + length));
         }
-        record[recordLength++] = (byte) b;
+        System.arraycopy(bytes, from, record, recordLength, length);
+        recordLength += length;
     }
 }

@@ -775,6 +775,8 @@ class PluginContextClassLoaderTest {
                                         "public class ProbeCommitPolicy implements CommitPolicy {",
                                         "  public void commit(PartitionCommitContext c) throws Exception { "
                                                 + probe("CommitPolicy.commit") + " }",
+                                        "  public void close() throws Exception { " + probe("CommitPolicy.close")
+                                                + " }",
                                         "}"))
                 .source(
                         "testplugin.probe.ProbeExtractorFactory",

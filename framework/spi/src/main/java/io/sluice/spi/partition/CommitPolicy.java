@@ -13,4 +13,14 @@ public interface CommitPolicy {
 
     /** Commits one partition. */
     void commit(PartitionCommitContext context) throws Exception;
+
+    /**
+     * Releases what the policy keeps between commits (a metastore connection, say), when the
+     * framework's partition-commit task closes: at the end of the job, and before a restore, which
+     * creates the policy anew. Not called between partitions, so a policy may keep one connection
+     * for all of them. By default nothing to release.
+     *
+     * @since 2.6.0
+     */
+    default void close() throws Exception {}
 }

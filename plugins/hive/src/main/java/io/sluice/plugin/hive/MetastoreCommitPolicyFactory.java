@@ -2,11 +2,15 @@ package io.sluice.plugin.hive;
 
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.partition.PartitionCommitContext;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.pf4j.Extension;
+
+import javax.annotation.Nullable;
 
 import java.util.HashMap;
 import java.util.List;
@@ -27,41 +31,115 @@ public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
 
     @Override
     public CommitPolicy create(SinkContext context) {
-        Map<String, String> options = new HashMap<>(context.rawOptions());
-        ObjectPath path = HiveTargetOptions.tablePath(options);
         boolean statistics = HiveStatistics.enabled(context);
-        int threads = statistics ? HiveStatistics.threads(context) : 1;
-        return partition -> {
+        return new MetastoreCommitPolicy(
+                new HashMap<>(context.rawOptions()), statistics, statistics ? HiveStatistics.threads(context) : 1);
+    }
+
+    /**
+     * One metastore connection for all the partitions it commits, opened with the first and kept
+     * until the framework closes the policy: opening a catalog per partition (a metastore client, a
+     * HiveConf) cost more than the partition's commit. A commit that fails drops the connection; one
+     * that failed on a kept connection is tried once more on a new one.
+     */
+    private static final class MetastoreCommitPolicy implements CommitPolicy {
+        private final Map<String, String> options;
+        private final ObjectPath path;
+        private final boolean statistics;
+        private final int threads;
+
+        @Nullable
+        private SluiceHiveCatalog catalog;
+
+        @Nullable
+        private HiveTableInfo table; // for statistics only: the table's format and HiveConf
+
+        MetastoreCommitPolicy(Map<String, String> options, boolean statistics, int threads) {
+            this.options = options;
+            this.path = HiveTargetOptions.tablePath(options);
+            this.statistics = statistics;
+            this.threads = threads;
+        }
+
+        @Override
+        public void commit(PartitionCommitContext partition) throws Exception {
             if (partition.partitionSpec().isEmpty()) {
                 return; // an unpartitioned table: its files are visible without the metastore
             }
-            SluiceHiveCatalog catalog = HiveCatalogs.create(
-                    options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
-                    HiveCatalogs.catalogOptions(options));
-            catalog.open();
+            boolean kept = catalog != null;
             try {
-                CatalogPartitionSpec spec = new CatalogPartitionSpec(partition.partitionSpec());
-                if (!catalog.partitionExists(path, spec)) {
-                    catalog.createPartition(
-                            path,
-                            spec,
-                            new LocatedPartition(partition.partitionLocation().toString()),
-                            true);
-                    if (statistics) {
-                        // the target's committer found no partition to set them on
-                        HiveTableInfo table = HiveTableInfo.load(options);
-                        Map<org.apache.flink.core.fs.Path, Map<String, String>> stats =
-                                HiveStatistics.gather(List.of(partition.partitionLocation()), table.format(), threads);
-                        HiveStatistics.write(
-                                table.hiveConf,
-                                path,
-                                table.partitionName(partition.partitionLocation()),
-                                stats.get(partition.partitionLocation()));
-                    }
+                add(partition);
+            } catch (Exception | Error e) {
+                closeCatalog(e);
+                if (!kept || !(e instanceof CatalogException)) {
+                    throw e;
                 }
-            } finally {
-                catalog.close();
+                // a kept connection may have gone stale (the metastore restarted): once more on a
+                // new one, whose opening names the metastore if it cannot be reached
+                try {
+                    add(partition);
+                } catch (Exception | Error again) {
+                    closeCatalog(again);
+                    again.addSuppressed(e);
+                    throw again;
+                }
             }
-        };
+        }
+
+        private void add(PartitionCommitContext partition) throws Exception {
+            SluiceHiveCatalog metastore = catalog();
+            CatalogPartitionSpec spec = new CatalogPartitionSpec(partition.partitionSpec());
+            if (metastore.partitionExists(path, spec)) {
+                return;
+            }
+            metastore.createPartition(
+                    path,
+                    spec,
+                    new LocatedPartition(partition.partitionLocation().toString()),
+                    true);
+            if (statistics) {
+                // the target's committer found no partition to set them on
+                if (table == null) {
+                    // without the partitions' locations: a new partition's name is its directory's
+                    table = HiveTableInfo.loadWithoutPartitions(options);
+                }
+                Map<org.apache.flink.core.fs.Path, Map<String, String>> stats =
+                        HiveStatistics.gather(List.of(partition.partitionLocation()), table.format(), threads);
+                HiveStatistics.write(
+                        table.hiveConf,
+                        path,
+                        table.partitionName(partition.partitionLocation()),
+                        stats.get(partition.partitionLocation()));
+            }
+        }
+
+        private SluiceHiveCatalog catalog() {
+            if (catalog == null) {
+                SluiceHiveCatalog opened = HiveCatalogs.create(
+                        options.getOrDefault(HiveTargetOptions.CATALOG_NAME.key(), "hive"),
+                        HiveCatalogs.catalogOptions(options));
+                opened.open();
+                catalog = opened;
+            }
+            return catalog;
+        }
+
+        private void closeCatalog(Throwable failure) {
+            try {
+                close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            SluiceHiveCatalog open = catalog;
+            catalog = null;
+            table = null;
+            if (open != null) {
+                open.close();
+            }
+        }
     }
 }

@@ -40,6 +40,13 @@ public final class TcclCommitPolicyFactory extends TcclFactory<CommitPolicyFacto
         }
 
         @Override
+        public void close() throws Exception {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+                delegate.close();
+            }
+        }
+
+        @Override
         public ClassLoader pluginClassLoader() {
             return loader;
         }

@@ -142,10 +142,10 @@ public final class SluiceCommitter implements Committer<Committable> {
 
     @Override
     public void close() throws Exception {
-        try {
+        // closed in reverse: the committer, then the policies (may be null), then the attachment
+        try (PluginLifecycle.Attachment plugins = attachment;
+                PartitionCommitPolicies commitPolicies = policies) {
             committer.close();
-        } finally {
-            attachment.close();
         }
     }
 

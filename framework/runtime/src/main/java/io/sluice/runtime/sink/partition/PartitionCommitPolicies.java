@@ -22,7 +22,7 @@ import java.util.List;
  * The commit policies of a sink ({@code sink.partition-commit.policy.kind}, {@code .class}), run
  * in order on a finished partition whose files are already visible.
  */
-public final class PartitionCommitPolicies {
+public final class PartitionCommitPolicies implements AutoCloseable {
 
     private final List<CommitPolicy> policies;
     private final String target;
@@ -115,6 +115,26 @@ public final class PartitionCommitPolicies {
         };
         for (CommitPolicy policy : policies) {
             policy.commit(context);
+        }
+    }
+
+    /** Closes every policy, all of them even when one fails. */
+    @Override
+    public void close() throws Exception {
+        Exception failure = null;
+        for (CommitPolicy policy : policies) {
+            try {
+                policy.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

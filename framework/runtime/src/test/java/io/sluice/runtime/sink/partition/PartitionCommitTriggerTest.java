@@ -166,12 +166,28 @@ class PartitionCommitTriggerTest {
         validate(keys, "partition.time-extractor.timestamp-pattern", "$dt${hour}x $hourh");
     }
 
-    /** A sink context with options only; no plugin is needed without commit policies. */
-    private static final class Context implements SinkContext {
+    /** A sink context with options and, for commit policies, the extensions given (none by default). */
+    static final class Context implements SinkContext {
         private final Map<String, String> options;
+        private final ExtensionLookup extensions;
 
         Context(Map<String, String> options) {
+            this(options, new ExtensionLookup() {
+                @Override
+                public <T extends SluiceFactory> T find(Class<T> type, String identifier) {
+                    throw new IllegalArgumentException("no plugins in this test");
+                }
+
+                @Override
+                public List<String> identifiers(Class<? extends SluiceFactory> type) {
+                    return Collections.emptyList();
+                }
+            });
+        }
+
+        Context(Map<String, String> options, ExtensionLookup extensions) {
             this.options = options;
+            this.extensions = extensions;
         }
 
         @Override
@@ -216,17 +232,7 @@ class PartitionCommitTriggerTest {
 
         @Override
         public ExtensionLookup extensions() {
-            return new ExtensionLookup() {
-                @Override
-                public <T extends SluiceFactory> T find(Class<T> type, String identifier) {
-                    throw new IllegalArgumentException("no plugins in this test");
-                }
-
-                @Override
-                public List<String> identifiers(Class<? extends SluiceFactory> type) {
-                    return Collections.emptyList();
-                }
-            };
+            return extensions;
         }
     }
 }

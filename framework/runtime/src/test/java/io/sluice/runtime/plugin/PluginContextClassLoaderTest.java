@@ -684,6 +684,10 @@ class PluginContextClassLoaderTest {
                                         "  public long offset() { " + probe("SplitRows.offset") + " return 0; }",
                                         "  public long recordsToSkip() { " + probe("SplitRows.recordsToSkip")
                                                 + " return 0; }",
+                                        "  public boolean batched() { " + probe("SplitRows.batched")
+                                                + " return false; }",
+                                        "  public BulkFormat.RecordIterator<RowData> nextBatch() throws IOException { "
+                                                + probe("SplitRows.nextBatch") + " return null; }",
                                         "  public void close() throws IOException { " + probe("SplitRows.close") + " }",
                                         "}"))
                 .source(

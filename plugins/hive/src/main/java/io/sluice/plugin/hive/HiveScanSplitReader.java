@@ -20,6 +20,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.hadoop.mapred.JobConf;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 
 /**
@@ -143,6 +145,21 @@ final class HiveScanSplitReader implements ScanSplitReader {
                 batch = null;
             }
             return null;
+        }
+
+        /**
+         * Upstream's readers read in batches (vectorized Parquet and ORC, or rows of the mapred
+         * reader): handed on as they are, unless a limit must be counted row by row.
+         */
+        @Override
+        public boolean batched() {
+            return limit == Long.MAX_VALUE;
+        }
+
+        @Nullable
+        @Override
+        public BulkFormat.RecordIterator<RowData> nextBatch() throws IOException {
+            return reader.readBatch();
         }
 
         @Override

@@ -9,6 +9,7 @@ import io.sluice.spi.source.SourceContext;
 import io.sluice.spi.source.SplitRows;
 
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.logical.RowType;
@@ -186,6 +187,23 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
         public long recordsToSkip() {
             try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
                 return delegate.recordsToSkip();
+            }
+        }
+
+        @Override
+        public boolean batched() {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+                return delegate.batched();
+            }
+        }
+
+        @Nullable
+        @Override
+        public BulkFormat.RecordIterator<RowData> nextBatch() throws IOException {
+            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+                BulkFormat.RecordIterator<RowData> batch = delegate.nextBatch();
+                // each row and the release under the plugin's loader too, as any plugin batch
+                return batch == null ? null : new TcclBulkFormat.Batch(batch, loader);
             }
         }
 

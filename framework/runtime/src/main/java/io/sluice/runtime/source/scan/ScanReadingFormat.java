@@ -25,7 +25,9 @@ import java.io.InterruptedIOException;
  * Reads scan splits with a plugin's {@link ScanSplitReader} for Flink's file source reader: it
  * opens a split where its checkpointed position says, hands out rows in batches of copies (the
  * reader may reuse its rows, and a batch is read while the next one is fetched; the copies are
- * reused once a batch is released), each with the position after it, and names the split in every read error. Lives on the task only.
+ * reused once a batch is released), each with the position after it, and names the split in every
+ * read error. A reader that reads in batches itself ({@link SplitRows#batched}) hands over its
+ * own batches instead, uncopied. Lives on the task only.
  */
 final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
 
@@ -91,9 +93,11 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         private final ScanSourceSplit split;
         private final RowDataSerializer serializer;
         private final Pool<Batch> batches;
+        private final boolean batched; // the reader hands over its own batches (SplitRows.batched)
 
         Reader(SplitRows rows, ScanSourceSplit split, RowDataSerializer serializer, int batchesInFlight) {
             this.rows = rows;
+            this.batched = rows.batched();
             this.split = split;
             this.serializer = serializer;
             this.batches = new Pool<>(batchesInFlight);
@@ -105,6 +109,14 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         @Nullable
         @Override
         public BulkFormat.RecordIterator<RowData> readBatch() throws IOException {
+            if (batched) {
+                try {
+                    // the reader's own batch, its rows not copied: valid until the file source releases it
+                    return rows.nextBatch();
+                } catch (IOException | RuntimeException e) {
+                    throw failure(split, e);
+                }
+            }
             Batch batch;
             try {
                 // waits while every batch is still queued or being emitted: at most that many

@@ -63,7 +63,14 @@ public final class SinkValidation {
         }
         if (PartitionCommitPolicies.isConfigured(config)) {
             new PartitionCommitTrigger(clientContext);
-            new PartitionCommitPolicies(clientContext);
+            // created to check their options, then closed: a policy may hold what it opened
+            PartitionCommitPolicies checked = new PartitionCommitPolicies(clientContext);
+            try {
+                checked.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "Cannot close the commit policies created to check them: " + e.getMessage(), e);
+            }
         }
         WriterDistribution.mode(descriptor, clientContext);
         // the target last: it may create what it writes to (an Iceberg table), which a statement

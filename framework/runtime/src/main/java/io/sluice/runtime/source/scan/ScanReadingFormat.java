@@ -92,24 +92,28 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         private final SplitRows rows;
         private final ScanSourceSplit split;
         private final RowDataSerializer serializer;
-        private final Pool<Batch> batches;
-        private final boolean batched; // the reader hands over its own batches (SplitRows.batched)
+
+        @Nullable
+        private final Pool<Batch> batches; // null: the reader hands over its own (SplitRows.batched)
 
         Reader(SplitRows rows, ScanSourceSplit split, RowDataSerializer serializer, int batchesInFlight) {
             this.rows = rows;
-            this.batched = rows.batched();
             this.split = split;
             this.serializer = serializer;
-            this.batches = new Pool<>(batchesInFlight);
-            for (int i = 0; i < batchesInFlight; i++) {
-                batches.add(new Batch(batches.recycler()));
+            if (rows.batched()) {
+                this.batches = null;
+            } else {
+                this.batches = new Pool<>(batchesInFlight);
+                for (int i = 0; i < batchesInFlight; i++) {
+                    batches.add(new Batch(batches.recycler()));
+                }
             }
         }
 
         @Nullable
         @Override
         public BulkFormat.RecordIterator<RowData> readBatch() throws IOException {
-            if (batched) {
+            if (batches == null) {
                 try {
                     // the reader's own batch, its rows not copied: valid until the file source releases it
                     return rows.nextBatch();

@@ -160,7 +160,9 @@ class HiveRemoteMetastoreIT {
             Thread.sleep(50);
         }
         METASTORE.kill();
-        Thread.sleep(3000);
+        // longer than the metastore client's own reconnect retries (one, after a second): the
+        // commit policy keeps its client, which would otherwise ride out a short outage unseen
+        Thread.sleep(8000);
         METASTORE.restart();
         job.await(5, TimeUnit.MINUTES);
 

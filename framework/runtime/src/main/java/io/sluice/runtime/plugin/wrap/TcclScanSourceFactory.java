@@ -158,7 +158,11 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
         }
     }
 
-    /** A plugin's {@link SplitRows}, called under the plugin's context class loader. */
+    /**
+     * A plugin's {@link SplitRows}, called under the plugin's context class loader. The per-row
+     * calls ({@code next}, {@code offset}, {@code recordsToSkip}) switch it only when the caller
+     * has not: the framework's read loop sets it once for a whole batch of rows.
+     */
     public static final class Rows implements SplitRows, PluginBound {
         private final SplitRows delegate;
         private final ClassLoader loader;
@@ -171,22 +175,46 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
         @Nullable
         @Override
         public RowData next() throws IOException {
-            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            Thread thread = Thread.currentThread();
+            ClassLoader caller = thread.getContextClassLoader();
+            if (caller == loader) {
+                return delegate.next(); // a caller's loop that switched once for many rows
+            }
+            thread.setContextClassLoader(loader);
+            try {
                 return delegate.next();
+            } finally {
+                thread.setContextClassLoader(caller);
             }
         }
 
         @Override
         public long offset() {
-            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            Thread thread = Thread.currentThread();
+            ClassLoader caller = thread.getContextClassLoader();
+            if (caller == loader) {
                 return delegate.offset();
+            }
+            thread.setContextClassLoader(loader);
+            try {
+                return delegate.offset();
+            } finally {
+                thread.setContextClassLoader(caller);
             }
         }
 
         @Override
         public long recordsToSkip() {
-            try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            Thread thread = Thread.currentThread();
+            ClassLoader caller = thread.getContextClassLoader();
+            if (caller == loader) {
                 return delegate.recordsToSkip();
+            }
+            thread.setContextClassLoader(loader);
+            try {
+                return delegate.recordsToSkip();
+            } finally {
+                thread.setContextClassLoader(caller);
             }
         }
 

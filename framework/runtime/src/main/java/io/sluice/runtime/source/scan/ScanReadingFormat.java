@@ -1,5 +1,6 @@
 package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.spi.source.ScanSplitReader;
 import io.sluice.spi.source.SplitRows;
 
@@ -94,10 +95,14 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
         private final RowDataSerializer serializer;
 
         @Nullable
+        private final ClassLoader pluginLoader;
+
+        @Nullable
         private final Pool<Batch> batches; // null: the reader hands over its own (SplitRows.batched)
 
         Reader(SplitRows rows, ScanSourceSplit split, RowDataSerializer serializer, int batchesInFlight) {
             this.rows = rows;
+            this.pluginLoader = rows instanceof PluginBound ? ((PluginBound) rows).pluginClassLoader() : null;
             this.split = split;
             this.serializer = serializer;
             if (rows.batched()) {
@@ -131,6 +136,12 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
                 throw new InterruptedIOException("Interrupted while reading split " + split.splitId());
             }
             int n = 0;
+            // the plugin's loader once for the batch, not three times a row (the wrapper sees it set)
+            Thread thread = Thread.currentThread();
+            ClassLoader caller = thread.getContextClassLoader();
+            if (pluginLoader != null) {
+                thread.setContextClassLoader(pluginLoader);
+            }
             try {
                 RowData row;
                 while (n < BATCH_SIZE && (row = rows.next()) != null) {
@@ -140,6 +151,8 @@ final class ScanReadingFormat implements BulkFormat<RowData, ScanSourceSplit> {
             } catch (IOException | RuntimeException e) {
                 batches.recycler().recycle(batch);
                 throw failure(split, e);
+            } finally {
+                thread.setContextClassLoader(caller);
             }
             if (n == 0) {
                 batches.recycler().recycle(batch);

@@ -194,16 +194,42 @@ public final class SinkDescriptor implements Serializable {
     public SinkDescriptor withOption(String key, String value) {
         Map<String, String> more = new LinkedHashMap<>(options);
         more.put(key, value);
+        return withOptions(more);
+    }
+
+    private SinkDescriptor withOptions(Map<String, String> replaced) {
         return new SinkDescriptor(
                 target,
                 pluginId,
-                more,
+                replaced,
                 rowType,
                 partitionKeys,
                 pluginSettings,
                 primaryKey,
                 overwrite,
-                jobConfiguration);
+                jobConfiguration,
+                partitionGrouped);
+    }
+
+    /**
+     * This sink with the options its target takes by default in the job's mode ({@link
+     * TargetFactory#modeDefaults}) where its own name none, checked again if any were added; this
+     * sink itself if none were.
+     *
+     * @param bounded whether the job runs in BATCH
+     * @throws IllegalArgumentException naming an option the sink must set in this mode, or one
+     *     whose default does not hold for this sink
+     */
+    public SinkDescriptor withModeDefaults(boolean bounded) {
+        Map<String, String> defaults = targetFactory().modeDefaults(SinkValidation.clientContext(this), bounded);
+        Map<String, String> more = new LinkedHashMap<>(options);
+        defaults.forEach(more::putIfAbsent);
+        if (more.equals(options)) {
+            return this;
+        }
+        SinkDescriptor completed = withOptions(more);
+        SinkValidation.validate(completed);
+        return completed;
     }
 
     /** The job's or session's configuration, as planned. */

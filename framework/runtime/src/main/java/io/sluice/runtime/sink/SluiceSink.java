@@ -55,7 +55,11 @@ public final class SluiceSink
 
     private static final long serialVersionUID = 1L;
 
-    private final SinkDescriptor descriptor;
+    /**
+     * Completed with the target's defaults for the job's mode in {@link #addPreWriteTopology}, the
+     * first moment a DataStream sink knows it, and before the job graph holds this sink.
+     */
+    private SinkDescriptor descriptor;
 
     SluiceSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
@@ -172,10 +176,12 @@ public final class SluiceSink
      * their change key, so that every version of a key reaches the same writer, in order, whether
      * SQL, {@link SluiceSinkBuilder} or {@link TableSinkBuilder} planned the sink (Flink's planner
      * shuffles by the primary key only when the sink's parallelism differs from its input's); any
-     * other by its distribution mode. Runs on the client.
+     * other by its distribution mode. Runs on the client, after the target's defaults for the job's
+     * mode complete the options ({@link SinkDescriptor#withModeDefaults}).
      */
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
+        descriptor = descriptor.withModeDefaults(JobMode.isBatch(input));
         TargetFactory target = descriptor.targetFactory();
         SinkContext context = SinkValidation.clientContext(descriptor);
         if (!target.acceptsChanges(context)) {

@@ -400,6 +400,8 @@ class PluginContextClassLoaderTest {
                                         "  public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext c) {",
                                         "    " + probe("TargetFactory.rangeKey")
                                                 + " return new ProbeDistributionKey(); }",
+                                        "  public Map<String, String> modeDefaults(SinkContext c, boolean b) { "
+                                                + probe("TargetFactory.modeDefaults") + " return new HashMap<>(); }",
                                         "  public List<String> changeKey(SinkContext c) { "
                                                 + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
                                         "  public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext c) {",

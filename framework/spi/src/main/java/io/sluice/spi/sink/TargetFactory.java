@@ -24,6 +24,25 @@ public interface TargetFactory extends SluiceFactory {
     default void validate(SinkContext context) {}
 
     /**
+     * Options a sink of this target takes when its own options name none, for a job of bounded
+     * input (BATCH) or of unbounded input (STREAMING): upstream's connectors default some options
+     * by mode, as Flink's Hive sink runs {@code sink.partition-commit.policy.kind} {@code
+     * metastore,success-file} in BATCH and refuses a STREAMING write into a partitioned table that
+     * names no policy. Asked on the client, once the job's mode is known (after {@link #validate});
+     * the framework adds the keys the sink does not set and checks the options again. By default
+     * none.
+     *
+     * @param bounded whether the sink's input is bounded, the job then running in BATCH
+     * @return options by key, which the framework adds only where the sink names none
+     * @throws IllegalArgumentException naming the option the sink must set in this mode
+     * @since 2.7.0
+     */
+    @io.sluice.spi.Experimental
+    default java.util.Map<String, String> modeDefaults(SinkContext context, boolean bounded) {
+        return java.util.Collections.emptyMap();
+    }
+
+    /**
      * Creates the writer of one subtask.
      *
      * @param restoredState what the writers that this subtask takes over returned from {@link

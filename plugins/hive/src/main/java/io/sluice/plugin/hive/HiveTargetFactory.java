@@ -5,6 +5,7 @@ import io.sluice.partfiles.PartWriters;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.Payload;
 import io.sluice.spi.compact.SinkCompaction;
+import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -12,6 +13,8 @@ import io.sluice.spi.sink.TargetWriter;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.pf4j.Extension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -32,6 +35,13 @@ import java.util.Set;
  */
 @Extension
 public final class HiveTargetFactory implements TargetFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HiveTargetFactory.class);
+
+    private static final String POLICY_KIND = "sink.partition-commit.policy.kind";
+
+    /** Upstream's {@code HiveOptions} default of {@link #POLICY_KIND}, which its BATCH sink runs. */
+    static final String BATCH_POLICIES = "metastore,success-file";
 
     @Override
     public String identifier() {
@@ -126,6 +136,39 @@ public final class HiveTargetFactory implements TargetFactory {
         }
         new HivePartitionBucketAssigner(context.rowType(), partitionKeys(context, table));
         HiveTargetOptions.sortByDynamicPartition(context);
+    }
+
+    /**
+     * A partitioned table's commit policies, as upstream's Hive sink: in BATCH {@code
+     * sink.partition-commit.policy.kind} defaults to {@code metastore,success-file}, so that the
+     * partitions written are added to the metastore (without it Hive's readers would not see
+     * them); {@code metastore} alone where the deployment lacks the {@code success-file} policy
+     * (the filesystem plugin's). A STREAMING write must name its policies, and one that names none
+     * is refused before it writes files no reader would find.
+     */
+    @Override
+    public Map<String, String> modeDefaults(SinkContext context, boolean bounded) {
+        String policies = context.rawOptions().get(POLICY_KIND);
+        if (context.partitionKeys().isEmpty() || (policies != null && (bounded || !policies.isBlank()))) {
+            return Map.of(); // a BATCH job's '' asks for no policy; a STREAMING job's is refused below
+        }
+        if (bounded) {
+            boolean successFile =
+                    context.extensions().identifiers(CommitPolicyFactory.class).contains("success-file");
+            if (!successFile) {
+                LOG.info(
+                        "The BATCH write to Hive table {}.{} commits its partitions to the metastore only:"
+                                + " no plugin of this deployment offers the commit policy 'success-file'",
+                        context.options().get(HiveTargetOptions.CATALOG_DATABASE),
+                        context.options().get(HiveTargetOptions.CATALOG_TABLE));
+            }
+            return Map.of(POLICY_KIND, successFile ? BATCH_POLICIES : "metastore");
+        }
+        throw new IllegalArgumentException("Streaming write to partitioned Hive table "
+                + context.options().get(HiveTargetOptions.CATALOG_DATABASE) + "."
+                + context.options().get(HiveTargetOptions.CATALOG_TABLE)
+                + " without a commit policy: set '" + POLICY_KIND + "' (such as '" + BATCH_POLICIES
+                + "'), or its partitions never reach the metastore");
     }
 
     /**

@@ -29,6 +29,14 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public java.util.Map<String, String> modeDefaults(SinkContext context, boolean bounded) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            // copied: the framework keeps the options, not a map of the plugin's
+            return new java.util.LinkedHashMap<>(delegate.modeDefaults(context, bounded));
+        }
+    }
+
+    @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return new TcclTargetWriter(delegate.createWriter(context, restoredState), loader);

@@ -1,6 +1,7 @@
 package io.sluice.runtime.sink.distribution;
 
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.sink.JobMode;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.distribution.range.RangeDistribution;
 import io.sluice.spi.distribution.DistributionKey;
@@ -8,11 +9,9 @@ import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -151,8 +150,7 @@ public final class WriterDistribution {
                                 + "; range needs a sort key (a sort order or partition columns), or use 'hash' or 'none'",
                         nothingToOrderBy);
             }
-            if (input.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
-                    == RuntimeExecutionMode.BATCH) {
+            if (JobMode.isBatch(input)) {
                 // no checkpoints, so no statistics: round-robin would give every writer a file of
                 // every key, so each sort key goes to one writer instead, as with hash
                 LOG.info(

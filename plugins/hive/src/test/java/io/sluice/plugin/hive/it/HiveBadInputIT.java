@@ -184,6 +184,24 @@ class HiveBadInputIT {
                 .satisfies(e -> assertThat(messages(e)).contains("OVERWRITE").contains("BATCH"));
     }
 
+    /** As upstream's Hive sink: its partitions would never reach the metastore. */
+    @Test
+    void aStreamingWriteIntoAPartitionedTableWithoutACommitPolicyIsRefusedBeforeTheJobStarts() {
+        TableEnvironment streaming = TableEnvironment.create(
+                EnvironmentSettings.newInstance().inStreamingMode().build());
+        streaming.executeSql(createCatalog("hs"));
+        for (String insert : List.of(
+                "INSERT INTO hs.db.t VALUES (9, 'nine', 'zz')",
+                "INSERT INTO hs.db.t /*+ OPTIONS('sink.partition-commit.policy.kind' = ' ') */ VALUES (9, 'nine', 'zz')")) {
+            assertThatThrownBy(() -> streaming.executeSql(insert))
+                    .as(insert)
+                    .satisfies(e -> assertThat(messages(e))
+                            .contains("Streaming write to partitioned Hive table db.t without a commit policy")
+                            .contains("'sink.partition-commit.policy.kind'"));
+        }
+        assertThat(metastore.resolve("warehouse/db.db/t/dt=zz")).doesNotExist();
+    }
+
     @Test
     void anUnknownMetastoreModeIsNamed() {
         assertThatThrownBy(() -> batch.executeSql("CREATE CATALOG bogus WITH ('type' = 'sluice', 'target' = 'hive', "

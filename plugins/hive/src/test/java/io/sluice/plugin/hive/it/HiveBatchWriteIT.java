@@ -124,8 +124,8 @@ class HiveBatchWriteIT {
         tEnv.executeSql("CREATE DATABASE h.sales");
         tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, name STRING, amount DOUBLE, dt STRING)"
                 + " PARTITIONED BY (dt) WITH ('hive.storage.file-format' = 'orc')");
-        tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
-                        + " VALUES (1, 'a', 1.5, 'x'), (2, 'b', 2.5, 'y'), (3, 'c', 3.5, 'x')")
+        // no policy named: a BATCH job runs upstream's Hive default, 'metastore,success-file'
+        tEnv.executeSql("INSERT INTO h.sales.orders VALUES (1, 'a', 1.5, 'x'), (2, 'b', 2.5, 'y'), (3, 'c', 3.5, 'x')")
                 .await();
 
         Path table = metastore.resolve("warehouse").resolve("sales.db").resolve("orders");
@@ -134,6 +134,18 @@ class HiveBatchWriteIT {
         }
         assertThat(orcRows(table.resolve("dt=x"))).containsExactlyInAnyOrder("1|a|1.5", "3|c|3.5");
         assertThat(orcRows(table.resolve("dt=y"))).containsExactly("2|b|2.5");
+        assertThat(table.resolve("dt=x/_SUCCESS")).isRegularFile();
+        assertThat(table.resolve("dt=y/_SUCCESS")).isRegularFile();
+
+        // a policy named is taken as it is: '' runs none, so the new partition stays out of the metastore
+        tEnv.executeSql("INSERT INTO h.sales.orders /*+ OPTIONS('sink.partition-commit.policy.kind' = '') */"
+                        + " VALUES (4, 'd', 4.5, 'z')")
+                .await();
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.partitionNames("sales", "orders")).containsExactlyInAnyOrder("dt=x", "dt=y");
+        }
+        assertThat(orcRows(table.resolve("dt=z"))).containsExactly("4|d|4.5");
+        assertThat(table.resolve("dt=z/_SUCCESS")).doesNotExist();
     }
 
     /**

@@ -77,7 +77,8 @@ class HiveStreamingWriteIT {
         tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
                 + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "', "
                 + "'rows-per-second' = '300')");
-        tEnv.executeSql("INSERT INTO h.logs.events /*+ OPTIONS('distribution-mode' = 'hash') */"
+        tEnv.executeSql("INSERT INTO h.logs.events /*+ OPTIONS('distribution-mode' = 'hash',"
+                        + " 'sink.partition-commit.policy.kind' = 'metastore') */"
                         + " SELECT id, CONCAT('m', CAST(id AS STRING)), CAST(id % 3 AS STRING) FROM numbers")
                 .await();
 
@@ -136,9 +137,9 @@ class HiveStreamingWriteIT {
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "skewed")
                         .setParallelism(1));
         // the planner gives a sink its input's parallelism (1 here) unless 'sink.parallelism' says
-        tEnv.executeSql(
-                        "INSERT INTO h.logs.skewed /*+ OPTIONS('distribution-mode' = 'range', 'sink.parallelism' = '2') */"
-                                + " SELECT id, p FROM skewed_input")
+        tEnv.executeSql("INSERT INTO h.logs.skewed /*+ OPTIONS('distribution-mode' = 'range', 'sink.parallelism' = '2',"
+                        + " 'sink.partition-commit.policy.kind' = 'metastore') */"
+                        + " SELECT id, p FROM skewed_input")
                 .await();
 
         Path table = metastore.resolve("warehouse").resolve("logs.db").resolve("skewed");

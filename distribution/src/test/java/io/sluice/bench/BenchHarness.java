@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
 import io.sluice.testshared.BenchmarkRows;
+import io.sluice.testshared.TimedRun;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -29,7 +29,6 @@ import java.util.stream.Collectors;
 
 import static io.sluice.testshared.BenchmarkMachine.cpuModel;
 import static io.sluice.testshared.BenchmarkMachine.mb;
-import static io.sluice.testshared.BenchmarkMachine.processCpuNanos;
 
 /**
  * What the file benchmarks ({@link FileSinkBenchmark}, {@link FileSourceBenchmark}) share, so that
@@ -58,18 +57,9 @@ final class BenchHarness {
                 .collect(Collectors.toList());
     }
 
-    /** ABBA order of run pair {@code i}: neither side always runs first (JIT, GC, page cache drift). */
-    static String[] alternating(int i, String a, String b) {
-        return i % 2 == 0 ? new String[] {a, b} : new String[] {b, a};
-    }
-
     /** Runs the job built on {@code env}: its net run time on the cluster, wall time, and the JVM's CPU time. */
     static Run execute(StreamExecutionEnvironment env, String jobName) throws Exception {
-        long cpuStart = processCpuNanos();
-        long wallStart = System.nanoTime();
-        JobExecutionResult job = env.execute(jobName);
-        long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
-        return new Run(job, job.getNetRuntime(), wallMs, (processCpuNanos() - cpuStart) / 1_000_000);
+        return new Run(TimedRun.execute(env, jobName, ROWS));
     }
 
     // ------------------------------------------------------------------ rows
@@ -96,58 +86,15 @@ final class BenchHarness {
 
     // ------------------------------------------------------------------ results
 
-    /** One timed job. */
-    static final class Run {
-        final JobExecutionResult job;
-        final long netMs;
-        final long wallMs;
-        final long cpuMs;
+    /** One timed job, and what the benchmark found of its output. */
+    static final class Run extends TimedRun {
         long bytes;
         int files;
         long checksum;
 
-        Run(JobExecutionResult job, long netMs, long wallMs, long cpuMs) {
-            this.job = job;
-            this.netMs = netMs;
-            this.wallMs = wallMs;
-            this.cpuMs = cpuMs;
+        Run(TimedRun timing) {
+            super(timing);
         }
-
-        double rowsPerSecond() {
-            return ROWS * 1000.0 / netMs;
-        }
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    static double medianRate(List<Run> runs) {
-        return median(runs.stream().mapToDouble(Run::rowsPerSecond).toArray());
-    }
-
-    static double medianCpuSeconds(List<Run> runs) {
-        return median(runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).toArray());
-    }
-
-    /** Median throughput of Sluice's runs over the other side's: > 1, Sluice is faster. */
-    static double ratio(List<Run> sluice, List<Run> other) {
-        return medianRate(sluice) / medianRate(other);
-    }
-
-    /** Same work for less CPU is > 1: less sensitive to other load on the machine than throughput. */
-    static double cpuRatio(List<Run> sluice, List<Run> other) {
-        return medianCpuSeconds(other) / medianCpuSeconds(sluice);
-    }
-
-    /** Each run's net run time in seconds, in run order. */
-    static String seconds(List<Run> runs) {
-        return runs.stream()
-                .map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0))
-                .collect(Collectors.joining(", "));
     }
 
     /** Date, cores and CPU, OS, Java and heap: the first words of a results table's caption. */

@@ -47,19 +47,19 @@ import static io.sluice.bench.BenchHarness.ROW;
 import static io.sluice.bench.BenchHarness.ROWS;
 import static io.sluice.bench.BenchHarness.RUNS;
 import static io.sluice.bench.BenchHarness.WARMUP;
-import static io.sluice.bench.BenchHarness.alternating;
 import static io.sluice.bench.BenchHarness.cases;
 import static io.sluice.bench.BenchHarness.execute;
 import static io.sluice.bench.BenchHarness.log;
 import static io.sluice.bench.BenchHarness.machine;
-import static io.sluice.bench.BenchHarness.medianCpuSeconds;
-import static io.sluice.bench.BenchHarness.medianRate;
-import static io.sluice.bench.BenchHarness.seconds;
 import static io.sluice.bench.BenchHarness.writeReport;
 import static io.sluice.testshared.BenchmarkMachine.deleteTree;
 import static io.sluice.testshared.BenchmarkMachine.loadAverage;
 import static io.sluice.testshared.BenchmarkMachine.mb;
 import static io.sluice.testshared.BenchmarkMachine.rate;
+import static io.sluice.testshared.SideBySide.alternating;
+import static io.sluice.testshared.SideBySide.medianCpuSeconds;
+import static io.sluice.testshared.SideBySide.medianRate;
+import static io.sluice.testshared.TimedRun.seconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -369,11 +369,11 @@ class FileSourceBenchmark {
         }
 
         double ratio() {
-            return BenchHarness.ratio(sluice, fileSource);
+            return io.sluice.testshared.SideBySide.ratio(sluice, fileSource);
         }
 
         double cpuRatio() {
-            return BenchHarness.cpuRatio(sluice, fileSource);
+            return io.sluice.testshared.SideBySide.cpuRatio(sluice, fileSource);
         }
     }
 

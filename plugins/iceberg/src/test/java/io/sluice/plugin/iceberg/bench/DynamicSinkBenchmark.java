@@ -3,8 +3,9 @@ package io.sluice.plugin.iceberg.bench;
 import io.sluice.plugin.iceberg.it.CountingCatalog;
 import io.sluice.plugin.iceberg.it.TestPluginsDir;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
+import io.sluice.testshared.SideBySide;
+import io.sluice.testshared.TimedRun;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -47,7 +48,6 @@ import java.util.stream.Collectors;
 import static io.sluice.testshared.BenchmarkMachine.cpuModel;
 import static io.sluice.testshared.BenchmarkMachine.deleteTree;
 import static io.sluice.testshared.BenchmarkMachine.loadAverage;
-import static io.sluice.testshared.BenchmarkMachine.processCpuNanos;
 import static io.sluice.testshared.BenchmarkMachine.rate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -222,11 +222,7 @@ class DynamicSinkBenchmark {
                     .append();
         }
         CountingCatalog.reset();
-        long cpuStart = processCpuNanos();
-        long wallStart = System.nanoTime();
-        JobExecutionResult job = env.execute(side + " dynamic sink " + database);
-        long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
-        Run r = new Run(job.getNetRuntime(), wallMs, (processCpuNanos() - cpuStart) / 1_000_000);
+        Run r = new Run(TimedRun.execute(env, side + " dynamic sink " + database, ROWS));
         r.loads = CountingCatalog.totalLoads();
         verify(r, database, tables);
         log(String.format(Locale.ROOT, "   %-9s %-30s %s", side, database, r.describe()));
@@ -353,26 +349,13 @@ class DynamicSinkBenchmark {
 
     // ------------------------------------------------------------------ results
 
-    static final class Run {
-        final long netMs;
-        final long wallMs;
-        final long cpuMs;
+    static final class Run extends TimedRun {
         long loads;
         int files;
         int snapshots;
 
-        Run(long netMs, long wallMs, long cpuMs) {
-            this.netMs = netMs;
-            this.wallMs = wallMs;
-            this.cpuMs = cpuMs;
-        }
-
-        double rowsPerSecond() {
-            return ROWS * 1000.0 / netMs;
-        }
-
-        double cpuSeconds() {
-            return cpuMs / 1000.0;
+        Run(TimedRun timing) {
+            super(timing);
         }
 
         double loadsPerMinute() {
@@ -380,41 +363,13 @@ class DynamicSinkBenchmark {
         }
 
         String describe() {
-            return String.format(
-                    Locale.ROOT,
-                    "%6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s  %d loads  %d files, %d snapshots",
-                    netMs / 1000.0,
-                    wallMs / 1000.0,
-                    cpuMs / 1000.0,
-                    rate(rowsPerSecond()),
-                    loads,
-                    files,
-                    snapshots);
+            return timing() + String.format(Locale.ROOT, "  %d loads  %d files, %d snapshots", loads, files, snapshots);
         }
     }
 
-    static final class CaseResult {
-        final String name;
-        final List<Run> sluice = new ArrayList<>();
-        final List<Run> upstream = new ArrayList<>();
-        final List<String> rejected = new ArrayList<>();
-
+    static final class CaseResult extends SideBySide<Run> {
         CaseResult(String name) {
-            this.name = name;
-        }
-
-        static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
-            double[] v = runs.stream().mapToDouble(value).sorted().toArray();
-            int n = v.length;
-            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        }
-
-        double ratio() {
-            return median(sluice, Run::rowsPerSecond) / median(upstream, Run::rowsPerSecond);
-        }
-
-        double cpuRatio() {
-            return median(upstream, Run::cpuSeconds) / median(sluice, Run::cpuSeconds);
+            super(name);
         }
     }
 

@@ -5,6 +5,8 @@ import io.sluice.plugin.iceberg.it.TestPluginsDir;
 import io.sluice.runtime.sink.TableSinkBuilder;
 import io.sluice.runtime.source.scan.TableSourceBuilder;
 import io.sluice.testshared.BenchmarkRows;
+import io.sluice.testshared.SideBySide;
+import io.sluice.testshared.TimedRun;
 
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -60,13 +62,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import static io.sluice.testshared.BenchmarkMachine.cpuModel;
 import static io.sluice.testshared.BenchmarkMachine.deleteTree;
 import static io.sluice.testshared.BenchmarkMachine.loadAverage;
 import static io.sluice.testshared.BenchmarkMachine.mb;
-import static io.sluice.testshared.BenchmarkMachine.processCpuNanos;
 import static io.sluice.testshared.BenchmarkMachine.rate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -419,11 +419,7 @@ class IcebergBenchmark {
 
     /** Runs the job built on {@code env}, timing it from submission to its end. */
     private static Run execute(StreamExecutionEnvironment env, String name) throws Exception {
-        long cpuStart = processCpuNanos();
-        long wallStart = System.nanoTime();
-        JobExecutionResult job = env.execute(name);
-        long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
-        return new Run(job, job.getNetRuntime(), wallMs, (processCpuNanos() - cpuStart) / 1_000_000);
+        return new Run(TimedRun.execute(env, name, ROWS));
     }
 
     /** An empty unpartitioned table of the rows' schema, as Sluice's target would create it. */
@@ -540,24 +536,13 @@ class IcebergBenchmark {
 
     // ------------------------------------------------------------------ results
 
-    static final class Run {
-        final JobExecutionResult job;
-        final long netMs;
-        final long wallMs;
-        final long cpuMs;
+    static final class Run extends TimedRun {
         long bytes;
         int files;
         int snapshots;
 
-        Run(JobExecutionResult job, long netMs, long wallMs, long cpuMs) {
-            this.job = job;
-            this.netMs = netMs;
-            this.wallMs = wallMs;
-            this.cpuMs = cpuMs;
-        }
-
-        double rowsPerSecond() {
-            return ROWS * 1000.0 / netMs;
+        Run(TimedRun timing) {
+            super(timing);
         }
 
         String describe() {
@@ -565,53 +550,15 @@ class IcebergBenchmark {
                     ? ""
                     : String.format(Locale.ROOT, "  %s in %d files", mb(bytes), files)
                             + (snapshots == 0 ? "" : ", " + snapshots + " snapshots");
-            return String.format(
-                    Locale.ROOT,
-                    "%6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s%s",
-                    netMs / 1000.0,
-                    wallMs / 1000.0,
-                    cpuMs / 1000.0,
-                    rate(rowsPerSecond()),
-                    out);
+            return timing() + out;
         }
     }
 
-    static final class CaseResult {
-        final String name;
-        final List<Run> baseline = new ArrayList<>();
-        final List<Run> sluice = new ArrayList<>();
-        final List<Run> upstream = new ArrayList<>();
-        /** Why upstream runs failed verification (excluded from the numbers and repeated). */
-        final List<String> rejected = new ArrayList<>();
-
+    static final class CaseResult extends SideBySide<Run> {
         int splits;
 
         CaseResult(String name) {
-            this.name = name;
-        }
-
-        static double medianRate(List<Run> runs) {
-            return median(runs.stream().mapToDouble(Run::rowsPerSecond).toArray());
-        }
-
-        static double medianCpuSeconds(List<Run> runs) {
-            return median(runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).toArray());
-        }
-
-        private static double median(double[] values) {
-            double[] v = values.clone();
-            Arrays.sort(v);
-            int n = v.length;
-            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        }
-
-        double ratio() {
-            return medianRate(sluice) / medianRate(upstream);
-        }
-
-        /** Same work for less CPU is > 1: less sensitive to other load on the machine than throughput. */
-        double cpuRatio() {
-            return medianCpuSeconds(upstream) / medianCpuSeconds(sluice);
+            super(name);
         }
 
         String data() {
@@ -637,8 +584,8 @@ class IcebergBenchmark {
                 Locale.ROOT,
                 "   %s: Sluice %s rows/s, upstream %s rows/s, ratio %.2f, CPU ratio %.2f",
                 r.name,
-                rate(CaseResult.medianRate(r.sluice)),
-                rate(CaseResult.medianRate(r.upstream)),
+                rate(SideBySide.medianRate(r.sluice)),
+                rate(SideBySide.medianRate(r.upstream)),
                 r.ratio(),
                 r.cpuRatio()));
     }
@@ -673,16 +620,16 @@ class IcebergBenchmark {
                     Locale.ROOT,
                     "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s | %s | %d |\n",
                     r.name,
-                    rate(CaseResult.medianRate(r.sluice)),
-                    rate(CaseResult.medianRate(r.upstream)),
+                    rate(SideBySide.medianRate(r.sluice)),
+                    rate(SideBySide.medianRate(r.upstream)),
                     r.ratio(),
-                    CaseResult.medianCpuSeconds(r.sluice),
-                    CaseResult.medianCpuSeconds(r.upstream),
+                    SideBySide.medianCpuSeconds(r.sluice),
+                    SideBySide.medianCpuSeconds(r.upstream),
                     r.cpuRatio(),
-                    seconds(r.sluice),
-                    seconds(r.upstream),
+                    TimedRun.seconds(r.sluice),
+                    TimedRun.seconds(r.upstream),
                     r.data(),
-                    r.baseline.isEmpty() ? "-" : rate(CaseResult.medianRate(r.baseline)),
+                    r.baseline.isEmpty() ? "-" : rate(SideBySide.medianRate(r.baseline)),
                     r.rejected.size()));
         }
         s.append(
@@ -715,12 +662,6 @@ class IcebergBenchmark {
     private static String icebergVersion() {
         // the upstream side's Iceberg, from the test class path (the plugin bundles the same version)
         return org.apache.iceberg.IcebergBuild.version();
-    }
-
-    private static String seconds(List<Run> runs) {
-        return runs.stream()
-                .map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0))
-                .collect(Collectors.joining(", "));
     }
 
     private static void log(String line) {

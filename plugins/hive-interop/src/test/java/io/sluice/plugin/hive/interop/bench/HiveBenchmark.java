@@ -3,6 +3,8 @@ package io.sluice.plugin.hive.interop.bench;
 import io.sluice.plugin.hive.interop.Interop;
 import io.sluice.plugin.hive.it.StandaloneMetastore;
 import io.sluice.testshared.BenchmarkRows;
+import io.sluice.testshared.SideBySide;
+import io.sluice.testshared.TimedRun;
 
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -104,13 +106,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Hive's. The footers the verification reads name each side's writer in the report. The tables
  * are created the same way for both, through upstream's catalog, before every run.
  *
- * <p>One difference is set on purpose: upstream's BATCH sink commits with its Hive default of
+ * <p>The commit: both sides' BATCH sinks commit a partitioned table with the Hive default of
  * {@code sink.partition-commit.policy.kind}, {@code metastore,success-file} (each partition added
- * to the metastore, a {@code _SUCCESS} file in it); Sluice's target names no policy by default, and
- * its BATCH job then leaves the partitions' files without a partition in the metastore. So Sluice's
- * partitioned {@code INSERT} names {@code metastore,success-file} in a hint, and both end with the
- * same partitions and files. (An unpartitioned table: upstream writes a {@code _SUCCESS} file into
- * it, Sluice's policies run for partitions only.)
+ * to the metastore, a {@code _SUCCESS} file in it), and both end with the same partitions and
+ * files. (An unpartitioned table: upstream writes a {@code _SUCCESS} file into it, Sluice's
+ * policies run for partitions only.)
  *
  * <p>Every run is verified before it counts: a written table's Parquet files (every visible file
  * under the table's location, read by parquet-hadoop's footer reader, not by either side) hold N
@@ -277,17 +277,12 @@ class HiveBenchmark {
         System.gc();
         try (CatalogEnvironment run = new CatalogEnvironment(side)) {
             run.tEnv.createTemporaryView("generated", generated(run.env, partitioned));
-            // upstream's BATCH sink commits with its Hive default 'metastore,success-file' (the
-            // partitions into the metastore, a _SUCCESS file into each); Sluice's policies default
-            // to none (files only, no partition in the metastore): named here, the same end state.
-            // Not for the unpartitioned table, where Sluice runs no policy (and so writes no success file)
-            String hint = partitioned && side.equals("sluice")
-                    ? " /*+ OPTIONS('" + POLICY_OPTION + "' = '" + UPSTREAM_POLICIES + "') */"
-                    : "";
+            // no policy named: both sides' BATCH default is 'metastore,success-file' (the partitions
+            // into the metastore, a _SUCCESS file into each), which verifyWritten checks
             long cpuStart = processCpuNanos();
             long wallStart = System.nanoTime();
             TableResult inserted =
-                    run.tEnv.executeSql("INSERT INTO c." + DB + "." + table + hint + " SELECT * FROM generated");
+                    run.tEnv.executeSql("INSERT INTO c." + DB + "." + table + " SELECT * FROM generated");
             JobExecutionResult job = inserted.getJobClient()
                     .orElseThrow()
                     .getJobExecutionResult()
@@ -677,10 +672,7 @@ class HiveBenchmark {
 
     // ------------------------------------------------------------------ results
 
-    static final class Run {
-        final long netMs;
-        final long wallMs;
-        final long cpuMs;
+    static final class Run extends TimedRun {
         long bytes;
         int files;
         int partitions;
@@ -689,13 +681,7 @@ class HiveBenchmark {
 
         /** The finished job, timed from {@code wallStart} and {@code cpuStart} (nanoseconds) to now. */
         Run(JobExecutionResult job, long wallStart, long cpuStart) {
-            this.netMs = job.getNetRuntime();
-            this.wallMs = (System.nanoTime() - wallStart) / 1_000_000;
-            this.cpuMs = (processCpuNanos() - cpuStart) / 1_000_000;
-        }
-
-        double rowsPerSecond() {
-            return ROWS * 1000.0 / netMs;
+            super(job, ROWS, wallStart, cpuStart);
         }
 
         String describe() {
@@ -704,51 +690,13 @@ class HiveBenchmark {
                     : String.format(Locale.ROOT, "  %s in %d files", mb(bytes), files)
                             + (partitions == 0 ? "" : ", " + partitions + " partitions")
                             + ", " + successFiles + " success files";
-            return String.format(
-                    Locale.ROOT,
-                    "%6.2f s (wall %6.2f s, cpu %6.2f s)  %s rows/s%s",
-                    netMs / 1000.0,
-                    wallMs / 1000.0,
-                    cpuMs / 1000.0,
-                    rate(rowsPerSecond()),
-                    out);
+            return timing() + out;
         }
     }
 
-    static final class CaseResult {
-        final String name;
-        final List<Run> baseline = new ArrayList<>();
-        final List<Run> sluice = new ArrayList<>();
-        final List<Run> upstream = new ArrayList<>();
-        /** Why upstream runs failed verification (excluded from the numbers and repeated). */
-        final List<String> rejected = new ArrayList<>();
-
+    static final class CaseResult extends SideBySide<Run> {
         CaseResult(String name) {
-            this.name = name;
-        }
-
-        static double medianRate(List<Run> runs) {
-            return median(runs.stream().mapToDouble(Run::rowsPerSecond).toArray());
-        }
-
-        static double medianCpuSeconds(List<Run> runs) {
-            return median(runs.stream().mapToDouble(r -> r.cpuMs / 1000.0).toArray());
-        }
-
-        private static double median(double[] values) {
-            double[] v = values.clone();
-            Arrays.sort(v);
-            int n = v.length;
-            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        }
-
-        double ratio() {
-            return medianRate(sluice) / medianRate(upstream);
-        }
-
-        /** Same work for less CPU is > 1: less sensitive to other load on the machine than throughput. */
-        double cpuRatio() {
-            return medianCpuSeconds(upstream) / medianCpuSeconds(sluice);
+            super(name);
         }
 
         String data() {
@@ -775,8 +723,8 @@ class HiveBenchmark {
                 Locale.ROOT,
                 "   %s: Sluice %s rows/s, upstream %s rows/s, ratio %.2f, CPU ratio %.2f; files by %s",
                 r.name,
-                rate(CaseResult.medianRate(r.sluice)),
-                rate(CaseResult.medianRate(r.upstream)),
+                rate(SideBySide.medianRate(r.sluice)),
+                rate(SideBySide.medianRate(r.upstream)),
                 r.ratio(),
                 r.cpuRatio(),
                 r.writers()));
@@ -813,16 +761,16 @@ class HiveBenchmark {
                     Locale.ROOT,
                     "| %s | %s | %s | **%.2f** | %.2f / %.2f | %.2f | %s | %s | %s | %s | %d |\n",
                     r.name,
-                    rate(CaseResult.medianRate(r.sluice)),
-                    rate(CaseResult.medianRate(r.upstream)),
+                    rate(SideBySide.medianRate(r.sluice)),
+                    rate(SideBySide.medianRate(r.upstream)),
                     r.ratio(),
-                    CaseResult.medianCpuSeconds(r.sluice),
-                    CaseResult.medianCpuSeconds(r.upstream),
+                    SideBySide.medianCpuSeconds(r.sluice),
+                    SideBySide.medianCpuSeconds(r.upstream),
                     r.cpuRatio(),
-                    seconds(r.sluice),
-                    seconds(r.upstream),
+                    TimedRun.seconds(r.sluice),
+                    TimedRun.seconds(r.upstream),
                     r.data(),
-                    r.baseline.isEmpty() ? "-" : rate(CaseResult.medianRate(r.baseline)),
+                    r.baseline.isEmpty() ? "-" : rate(SideBySide.medianRate(r.baseline)),
                     r.rejected.size()));
         }
         s.append("\nratio: median throughput (rows / the job's net run time) of Sluice over upstream's, > 1: Sluice "
@@ -837,10 +785,9 @@ class HiveBenchmark {
                         : "table.exec.hive.fallback-mapred-writer = " + MAPRED_WRITER.trim() + " for both, readers "
                                 + "under their defaults (fallback-mapred-reader = false)")
                 + "; sources at the "
-                + "configured parallelism (table.exec.hive.infer-source-parallelism.mode = none). Sluice's "
-                + "partitioned INSERT names sink.partition-commit.policy.kind = '" + UPSTREAM_POLICIES + "', "
-                + "upstream's default for Hive tables: without a policy Sluice's BATCH target adds no partitions "
-                + "to the metastore (upstream's always does). Upstream's BATCH sink writes with Hive's mapred "
+                + "configured parallelism (table.exec.hive.infer-source-parallelism.mode = none). Both sides' "
+                + "partitioned INSERTs run their BATCH default of sink.partition-commit.policy.kind, '"
+                + UPSTREAM_POLICIES + "'. Upstream's BATCH sink writes with Hive's mapred "
                 + "writer whatever table.exec.hive.fallback-mapred-writer says. Every run was verified "
                 + "(writes: rows in the Parquet footers = " + String.format(Locale.ROOT, "%,d", ROWS)
                 + ", and the metastore's partitions with their rows; reads and the generator: count and checksum "
@@ -860,12 +807,6 @@ class HiveBenchmark {
             }
         }
         return s.toString();
-    }
-
-    private static String seconds(List<Run> runs) {
-        return runs.stream()
-                .map(r -> String.format(Locale.ROOT, "%.2f", r.netMs / 1000.0))
-                .collect(Collectors.joining(", "));
     }
 
     private static void log(String line) {

@@ -399,8 +399,8 @@ final class HiveDynamicTables implements DynamicTables {
         sink.put(HiveTargetOptions.CATALOG_NAME.key(), catalogName);
         sink.put(HiveTargetOptions.CATALOG_DATABASE.key(), path.getDatabaseName());
         sink.put(HiveTargetOptions.CATALOG_TABLE.key(), path.getObjectName());
-        if (!options.containsKey("sink.partition-commit.policy.kind")) {
-            sink.putIfAbsent("sink.partition-commit.policy.kind", DEFAULT_POLICY);
+        if (!options.containsKey(HiveTargetOptions.POLICY_KIND)) {
+            sink.putIfAbsent(HiveTargetOptions.POLICY_KIND, DEFAULT_POLICY);
         }
         return sink;
     }

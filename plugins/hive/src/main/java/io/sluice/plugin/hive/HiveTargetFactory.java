@@ -38,9 +38,7 @@ public final class HiveTargetFactory implements TargetFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(HiveTargetFactory.class);
 
-    private static final String POLICY_KIND = "sink.partition-commit.policy.kind";
-
-    /** Upstream's {@code HiveOptions} default of {@link #POLICY_KIND}, which its BATCH sink runs. */
+    /** Upstream's {@code HiveOptions} default of the commit policies, which its BATCH sink runs. */
     static final String BATCH_POLICIES = "metastore,success-file";
 
     @Override
@@ -148,11 +146,14 @@ public final class HiveTargetFactory implements TargetFactory {
      */
     @Override
     public Map<String, String> modeDefaults(SinkContext context, boolean bounded) {
-        String policies = context.rawOptions().get(POLICY_KIND);
-        if (context.partitionKeys().isEmpty() || (policies != null && (bounded || !policies.isBlank()))) {
-            return Map.of(); // a BATCH job's '' asks for no policy; a STREAMING job's is refused below
+        if (context.partitionKeys().isEmpty()) {
+            return Map.of();
         }
+        String policies = context.rawOptions().get(HiveTargetOptions.POLICY_KIND);
         if (bounded) {
+            if (policies != null) {
+                return Map.of(); // named, '' (no policy) included
+            }
             boolean successFile =
                     context.extensions().identifiers(CommitPolicyFactory.class).contains("success-file");
             if (!successFile) {
@@ -162,13 +163,16 @@ public final class HiveTargetFactory implements TargetFactory {
                         context.options().get(HiveTargetOptions.CATALOG_DATABASE),
                         context.options().get(HiveTargetOptions.CATALOG_TABLE));
             }
-            return Map.of(POLICY_KIND, successFile ? BATCH_POLICIES : "metastore");
+            return Map.of(HiveTargetOptions.POLICY_KIND, successFile ? BATCH_POLICIES : "metastore");
         }
-        throw new IllegalArgumentException("Streaming write to partitioned Hive table "
-                + context.options().get(HiveTargetOptions.CATALOG_DATABASE) + "."
-                + context.options().get(HiveTargetOptions.CATALOG_TABLE)
-                + " without a commit policy: set '" + POLICY_KIND + "' (such as '" + BATCH_POLICIES
-                + "'), or its partitions never reach the metastore");
+        if (policies == null || policies.isBlank()) {
+            throw new IllegalArgumentException("Streaming write to partitioned Hive table "
+                    + context.options().get(HiveTargetOptions.CATALOG_DATABASE) + "."
+                    + context.options().get(HiveTargetOptions.CATALOG_TABLE)
+                    + " without a commit policy: set '" + HiveTargetOptions.POLICY_KIND + "' (such as '"
+                    + BATCH_POLICIES + "'), or its partitions never reach the metastore");
+        }
+        return Map.of();
     }
 
     /**

@@ -24,6 +24,12 @@ final class HiveTargetOptions {
             ConfigOptions.key("catalog-table").stringType().noDefaultValue().withDescription("The Hive table");
 
     /**
+     * The framework's partition commit option (the framework's {@code SluiceOptions}, which a plugin
+     * does not see), read by the target for its defaults and by the dynamic sink's tables.
+     */
+    static final String POLICY_KIND = "sink.partition-commit.policy.kind";
+
+    /**
      * Job configuration, as upstream: in BATCH the planner sorts the rows by the dynamic partition
      * columns before the writers, which then have one partition's file open at a time; with
      * {@code false} a writer keeps a file open for every partition it has rows for until the end.

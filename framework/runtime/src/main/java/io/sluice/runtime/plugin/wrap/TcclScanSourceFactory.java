@@ -175,45 +175,50 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
         @Nullable
         @Override
         public RowData next() throws IOException {
-            Thread thread = Thread.currentThread();
-            ClassLoader caller = thread.getContextClassLoader();
-            if (caller == loader) {
-                return delegate.next(); // a caller's loop that switched once for many rows
-            }
-            thread.setContextClassLoader(loader);
+            ClassLoader caller = enter();
             try {
                 return delegate.next();
             } finally {
-                thread.setContextClassLoader(caller);
+                exit(caller);
             }
         }
 
         @Override
         public long offset() {
-            Thread thread = Thread.currentThread();
-            ClassLoader caller = thread.getContextClassLoader();
-            if (caller == loader) {
-                return delegate.offset();
-            }
-            thread.setContextClassLoader(loader);
+            ClassLoader caller = enter();
             try {
                 return delegate.offset();
             } finally {
-                thread.setContextClassLoader(caller);
+                exit(caller);
             }
         }
 
         @Override
         public long recordsToSkip() {
-            Thread thread = Thread.currentThread();
-            ClassLoader caller = thread.getContextClassLoader();
-            if (caller == loader) {
-                return delegate.recordsToSkip();
-            }
-            thread.setContextClassLoader(loader);
+            ClassLoader caller = enter();
             try {
                 return delegate.recordsToSkip();
             } finally {
+                exit(caller);
+            }
+        }
+
+        /**
+         * Sets the plugin's loader unless it is set already (the framework's read loop sets it once
+         * for a batch of rows) and returns what {@link #exit} restores.
+         */
+        private ClassLoader enter() {
+            Thread thread = Thread.currentThread();
+            ClassLoader caller = thread.getContextClassLoader();
+            if (caller != loader) {
+                thread.setContextClassLoader(loader);
+            }
+            return caller;
+        }
+
+        private static void exit(ClassLoader caller) {
+            Thread thread = Thread.currentThread();
+            if (thread.getContextClassLoader() != caller) {
                 thread.setContextClassLoader(caller);
             }
         }

@@ -141,8 +141,7 @@ class HiveBenchmark {
      */
     private static final String MAPRED_WRITER = System.getProperty("sluice.bench.fallback-mapred-writer", "");
 
-    private static final String POLICY_OPTION = "sink.partition-commit.policy.kind";
-    /** Upstream's default of {@link #POLICY_OPTION} for Hive tables (its {@code HiveOptions}), in BATCH too. */
+    /** Upstream's default of {@code sink.partition-commit.policy.kind} for Hive tables ({@code HiveOptions}). */
     private static final String UPSTREAM_POLICIES = "metastore,success-file";
     /** Upstream runs per case that may fail verification before the benchmark gives up. */
     private static final int MAX_REJECTED_UPSTREAM_RUNS = 3;

@@ -1,0 +1,106 @@
+package io.sluice.testservers.s3;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * What {@link S3TrafficProxy} does to one request instead of passing it on unharmed: the faults an object
+ * store shows its clients. A {@link Plan} decides per request.
+ */
+public final class S3Fault {
+
+    /** The kinds of fault. */
+    public enum Type {
+        /** {@code 503 Slow Down}, S3's answer when a prefix is asked too much: clients retry it. */
+        SLOW_DOWN,
+        /** {@code 500 Internal Error}. */
+        INTERNAL_ERROR,
+        /** The connection reset (TCP RST) after part of the request's body reached the server. */
+        RESET_MID_REQUEST,
+        /** The request reaches the server, which acts on it, but the connection resets before the answer. */
+        RESET_BEFORE_RESPONSE,
+        /** The answer comes late, after {@link #delayMillis()}. */
+        DELAY
+    }
+
+    private final Type type;
+    private final long delayMillis;
+
+    private S3Fault(Type type, long delayMillis) {
+        this.type = type;
+        this.delayMillis = delayMillis;
+    }
+
+    public static S3Fault slowDown() {
+        return new S3Fault(Type.SLOW_DOWN, 0);
+    }
+
+    public static S3Fault internalError() {
+        return new S3Fault(Type.INTERNAL_ERROR, 0);
+    }
+
+    public static S3Fault resetMidRequest() {
+        return new S3Fault(Type.RESET_MID_REQUEST, 0);
+    }
+
+    public static S3Fault resetBeforeResponse() {
+        return new S3Fault(Type.RESET_BEFORE_RESPONSE, 0);
+    }
+
+    public static S3Fault delay(long millis) {
+        return new S3Fault(Type.DELAY, millis);
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    public long delayMillis() {
+        return delayMillis;
+    }
+
+    @Override
+    public String toString() {
+        return type == Type.DELAY ? "DELAY(" + delayMillis + " ms)" : type.name();
+    }
+
+    /** Decides, request by request, whether a fault hits it. Called from the proxy's connection threads. */
+    @FunctionalInterface
+    public interface Plan {
+        /** The fault for the {@code sequence}-th request (from 0) the proxy sees, or null to pass it on. */
+        S3Fault decide(S3Request request, long sequence);
+
+        /** No faults. */
+        Plan NONE = (request, sequence) -> null;
+
+        /**
+         * Each request of one of {@code kinds} is hit with probability {@code probability} by one of
+         * {@code faults}, drawn from a generator seeded with {@code seed}: a schedule a failing test
+         * can print and run again (the order requests arrive in still varies with threads).
+         */
+        static Plan random(long seed, double probability, Set<S3Request.Kind> kinds, S3Fault... faults) {
+            Objects.requireNonNull(kinds);
+            if (faults.length == 0) {
+                throw new IllegalArgumentException("No faults to draw from");
+            }
+            SplittableRandom random = new SplittableRandom(seed);
+            Set<S3Request.Kind> hit = kinds.isEmpty() ? EnumSet.noneOf(S3Request.Kind.class) : EnumSet.copyOf(kinds);
+            return (request, sequence) -> {
+                if (!hit.contains(request.kind())) {
+                    return null;
+                }
+                synchronized (random) {
+                    return random.nextDouble() < probability ? faults[random.nextInt(faults.length)] : null;
+                }
+            };
+        }
+
+        /** The {@code n}-th request (from 1) of {@code kind} gets {@code fault}, the others none. */
+        static Plan nth(S3Request.Kind kind, int n, S3Fault fault) {
+            java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+            return (request, sequence) -> request.kind() == kind && seen.incrementAndGet() == n ? fault : null;
+        }
+    }
+}

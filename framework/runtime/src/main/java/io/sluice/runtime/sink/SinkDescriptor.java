@@ -1,6 +1,7 @@
 package io.sluice.runtime.sink;
 
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.sink.TargetFactory;
@@ -106,6 +107,7 @@ public final class SinkDescriptor implements Serializable {
         }
         PluginSettings settings = PluginSettings.fromOptions(options);
         PluginRegistry registry = PluginRegistry.get(settings);
+        FlinkFileSystems.openTablePaths(options);
         String pluginId = registry.pluginOf(TargetFactory.class, target);
         return new SinkDescriptor(
                 target, pluginId, options, rowType, partitionKeys, settings, primaryKey, false, Collections.emptyMap());
@@ -279,7 +281,9 @@ public final class SinkDescriptor implements Serializable {
 
     /** The registry of the JVM this runs in (a task's own plugin settings win). */
     public PluginRegistry registry() {
-        return PluginRegistry.get(pluginSettings.onTask());
+        PluginRegistry registry = PluginRegistry.get(pluginSettings.onTask());
+        FlinkFileSystems.openTablePaths(options);
+        return registry;
     }
 
     /** The target factory, from the registry of this JVM, checked to come from the same plugin. */

@@ -77,22 +77,28 @@ public final class S3Fault {
 
         /**
          * Each request of one of {@code kinds} is hit with probability {@code probability} by one of
-         * {@code faults}, drawn from a generator seeded with {@code seed}: a schedule a failing test
-         * can print and run again (the order requests arrive in still varies with threads).
+         * {@code faults}, drawn from a generator seeded with {@code seed}, until {@code budget} faults
+         * were injected: a schedule a failing test can print and run again (the order requests arrive
+         * in still varies with threads).
          */
-        static Plan random(long seed, double probability, Set<S3Request.Kind> kinds, S3Fault... faults) {
+        static Plan random(long seed, double probability, int budget, Set<S3Request.Kind> kinds, S3Fault... faults) {
             Objects.requireNonNull(kinds);
             if (faults.length == 0) {
                 throw new IllegalArgumentException("No faults to draw from");
             }
             SplittableRandom random = new SplittableRandom(seed);
             Set<S3Request.Kind> hit = kinds.isEmpty() ? EnumSet.noneOf(S3Request.Kind.class) : EnumSet.copyOf(kinds);
+            int[] left = {budget};
             return (request, sequence) -> {
                 if (!hit.contains(request.kind())) {
                     return null;
                 }
                 synchronized (random) {
-                    return random.nextDouble() < probability ? faults[random.nextInt(faults.length)] : null;
+                    if (left[0] <= 0 || random.nextDouble() >= probability) {
+                        return null;
+                    }
+                    left[0]--;
+                    return faults[random.nextInt(faults.length)];
                 }
             };
         }

@@ -210,6 +210,32 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Test
         return keys;
     }
 
+    /**
+     * Copies every object under {@code prefix} into {@code target}, keys as relative paths (a key's
+     * part after {@code prefix}): the store's content as local files, for checks that read files.
+     * Directory markers (keys ending in {@code /}) become directories.
+     */
+    public Path download(String bucket, String prefix, Path target) {
+        try {
+            Files.createDirectories(target);
+            for (String key : keys(bucket, prefix)) {
+                Path file = target.resolve(key.substring(prefix.length())).normalize();
+                if (!file.startsWith(target)) {
+                    throw new IllegalStateException("Key " + key + " leads outside " + target);
+                }
+                if (key.endsWith("/")) {
+                    Files.createDirectories(file);
+                    continue;
+                }
+                Files.createDirectories(file.getParent());
+                Files.write(file, read(bucket, key));
+            }
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The bytes of an object. */
     public byte[] read(String bucket, String key) {
         try (InputStream in = client.getObject(bucket, key).getObjectContent()) {
@@ -226,8 +252,13 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Test
 
     /** The keys of the multipart uploads begun in {@code bucket} and neither completed nor aborted. */
     public List<String> openUploads(String bucket) {
+        return openUploads(bucket, "");
+    }
+
+    /** {@link #openUploads(String)} under a prefix. */
+    public List<String> openUploads(String bucket, String prefix) {
         List<String> keys = new ArrayList<>();
-        ListMultipartUploadsRequest request = new ListMultipartUploadsRequest(bucket);
+        ListMultipartUploadsRequest request = new ListMultipartUploadsRequest(bucket).withPrefix(prefix);
         MultipartUploadListing listing;
         do {
             listing = client.listMultipartUploads(request);

@@ -1,5 +1,6 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.FileOptions;
@@ -93,7 +94,9 @@ public final class FileSourceDescriptor implements Serializable {
 
     /** The registry of the JVM this runs in (a task's own plugin settings win). */
     public PluginRegistry registry() {
-        return PluginRegistry.get(pluginSettings.onTask());
+        PluginRegistry registry = PluginRegistry.get(pluginSettings.onTask());
+        FlinkFileSystems.openTablePaths(options);
+        return registry;
     }
 
     /** A copy that lists other paths (partition pruning). */

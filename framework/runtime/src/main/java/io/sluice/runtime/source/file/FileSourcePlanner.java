@@ -1,6 +1,7 @@
 package io.sluice.runtime.source.file;
 
 import io.sluice.runtime.config.KnownOptions;
+import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.source.TaskSourceContext;
@@ -51,6 +52,7 @@ public final class FileSourcePlanner {
         }
         PluginSettings settings = PluginSettings.fromOptions(own);
         PluginRegistry registry = PluginRegistry.get(settings);
+        FlinkFileSystems.openTablePaths(own);
         FormatFactory formatFactory =
                 Formats.reader(registry, format).orElseThrow(() -> Formats.lacking(registry, format, "be read"));
         List<String> paths = new ArrayList<>();

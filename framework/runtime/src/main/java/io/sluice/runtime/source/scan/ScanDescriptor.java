@@ -1,5 +1,6 @@
 package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.Payload;
@@ -133,7 +134,9 @@ public final class ScanDescriptor implements Serializable {
 
     /** The registry of the JVM this runs in (a task's own plugin settings win). */
     public PluginRegistry registry() {
-        return PluginRegistry.get(pluginSettings.onTask());
+        PluginRegistry registry = PluginRegistry.get(pluginSettings.onTask());
+        FlinkFileSystems.openTablePaths(options);
+        return registry;
     }
 
     /** The filters the target took from the query, in its own form. */

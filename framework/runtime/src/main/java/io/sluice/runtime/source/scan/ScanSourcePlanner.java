@@ -2,6 +2,7 @@ package io.sluice.runtime.source.scan;
 
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.config.SluiceOptions;
+import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.source.TaskSourceContext;
@@ -96,6 +97,7 @@ public final class ScanSourcePlanner {
         }
         PluginSettings settings = PluginSettings.fromOptions(options);
         PluginRegistry registry = PluginRegistry.get(settings);
+        FlinkFileSystems.openTablePaths(options);
         ScanSourceFactory factory = registry.find(ScanSourceFactory.class, target);
         String pluginId = registry.pluginOf(ScanSourceFactory.class, target);
         KnownOptions.of(options, registry).check(options, "the '" + target + "' source");

@@ -1,10 +1,15 @@
 package io.sluice.cli;
 
+import io.sluice.it.CommittedFiles;
+import io.sluice.testservers.s3.FlinkS3FileSystem;
+import io.sluice.testservers.s3.S3Server;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
@@ -44,6 +49,9 @@ class SluiceCliIT {
     private static final String QUICKSTART_DIR = "/tmp/sluice-quickstart";
 
     private static Path dist;
+
+    @RegisterExtension
+    static final S3Server S3 = S3Server.inMemory("cli-lake");
 
     @TempDir
     Path tmp;
@@ -361,6 +369,53 @@ class SluiceCliIT {
                 .as(run.describe())
                 .doesNotContainPattern("(?m)^\\s+at [\\w.$]+\\(")
                 .doesNotContain("Caused by:");
+    }
+
+    @Test
+    void aScriptReachesS3ThroughFlinksFileSystemPluginAndConfigYaml() throws Exception {
+        // as an operator sets it up: Flink's S3 plugin in its own folder, the s3.* keys in config.yaml
+        Path flinkPlugins = FlinkS3FileSystem.pluginsDirectory(tmp.resolve("flink-plugins"), FlinkS3FileSystem.HADOOP);
+        Path conf = Files.createDirectories(tmp.resolve("conf"));
+        copyTree(dist.resolve("conf"), conf);
+        StringBuilder yaml = new StringBuilder();
+        S3.flinkConfig().forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
+        Files.writeString(conf.resolve("config.yaml"), yaml.toString());
+        Path script = tmp.resolve("s3.sql");
+        Files.writeString(
+                script,
+                String.join(
+                        "\n",
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        "CREATE TABLE orders (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH (",
+                        "  'connector' = 'sluice', 'target' = 'filesystem', 'format' = 'parquet',",
+                        "  'path' = 's3a://cli-lake/warehouse/orders', 'sink.partition-commit.policy.kind' = 'success-file');",
+                        "CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3000',",
+                        "  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3000');",
+                        "INSERT INTO orders SELECT id, CONCAT('2024-06-0', CAST(id % 3 + 1 AS STRING)) FROM numbers;",
+                        "SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM orders;",
+                        ""));
+
+        Run run = sluice(
+                Map.of("FLINK_PLUGINS_DIR", flinkPlugins.toString(), "SLUICE_CONF_DIR", conf.toString()),
+                SQL_TIMEOUT,
+                "sql",
+                "-f",
+                script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isZero();
+        assertThat(run.stdout)
+                .contains("Committed to default_catalog.default_database.orders")
+                .contains("3000");
+        // read back from the store by the AWS SDK's client and parquet-java: every id once
+        Path copy = S3.download("cli-lake", "warehouse/orders/", tmp.resolve("copy"));
+        List<Long> ids = CommittedFiles.parquet(copy, g -> g.getLong("id", 0));
+        assertThat(ids).hasSize(3000);
+        assertThat(new TreeSet<>(ids))
+                .isEqualTo(LongStream.rangeClosed(1, 3000).boxed().collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(CommittedFiles.named(copy, "_SUCCESS")).hasSize(3);
+        assertThat(S3.openUploads("cli-lake")).isEmpty();
+        // the secret of config.yaml is on no console
+        assertThat(run.stdout + run.stderr).doesNotContain(S3Server.SECRET_KEY);
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -27,8 +27,10 @@ public final class SluiceCli {
             "  JAVA_HOME           the Java installation to run",
             "  SLUICE_JAVA_OPTS    extra JVM options, e.g. -Xmx4g",
             "  SLUICE_LOG_DIR      where sluice.log goes (default: <install dir>/log)",
+            "  FLINK_PLUGINS_DIR   Flink's file-system plugins for s3://, gs:// ... paths, one folder",
+            "                      each (default: <install dir>/flink-plugins; $FLINK_HOME/plugins works)",
             "",
-            "Settings: <install dir>/conf/sluice.properties");
+            "Settings: <install dir>/conf/sluice.properties; storage keys (s3.*) in <install dir>/conf/config.yaml");
 
     private SluiceCli() {}
 

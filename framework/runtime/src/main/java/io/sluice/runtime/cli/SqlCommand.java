@@ -42,6 +42,8 @@ final class SqlCommand {
         RuntimeExecutionMode mode = startup.runtimeMode();
         // the table factory finds the plugins through system properties (see SluiceConf)
         conf.exportAsSystemProperties();
+        // storage (s3://, hdfs:// ...) as a Flink cluster has it: conf/config.yaml and Flink's file-system plugins
+        FlinkStorage.initialize(System.getProperty(SluiceConf.CONF_DIR));
         out.println("Running " + arguments.file + ": " + statements.size() + " statement(s), "
                 + mode.name().toLowerCase(Locale.ROOT) + " mode");
 

@@ -176,11 +176,23 @@ public final class PartFiles {
         return Runtime.getRuntime().maxMemory() / 8;
     }
 
-    static RecoverableWriter recoverableWriter(Path root) throws IOException {
+    /**
+     * The recoverable writer of the file system of {@code root}: what writes part files exactly
+     * once. Targets call it in {@code validate} too, so a file system without one (Flink's Presto S3
+     * file system, say) is refused before the job runs.
+     *
+     * @throws IOException naming the path, and for an S3 scheme the file system that can write
+     */
+    public static RecoverableWriter recoverableWriter(Path root) throws IOException {
         try {
             return FileSystem.get(root.toUri()).createRecoverableWriter();
         } catch (IOException | UnsupportedOperationException e) {
-            throw new IOException("Cannot write to 'path' " + root + ": " + e.getMessage(), e);
+            String scheme = root.toUri().getScheme();
+            String hint = scheme != null && scheme.startsWith("s3")
+                    ? " (Flink's S3 file system flink-s3-fs-hadoop writes part files, for s3:// and s3a:// paths; "
+                            + "flink-s3-fs-presto, s3p://, can only read them)"
+                    : "";
+            throw new IOException("Cannot write to 'path' " + root + ": " + e.getMessage() + hint, e);
         }
     }
 

@@ -90,6 +90,11 @@ public final class FileSystemTargetFactory implements TargetFactory {
         } catch (IOException e) {
             throw new IllegalArgumentException("Invalid 'path' '" + path + "': " + e.getMessage(), e);
         }
+        try {
+            PartFiles.recoverableWriter(path);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.sluice.plugin.hive;
 
+import io.sluice.hadoopbridge.ObjectStores;
+
 import org.apache.flink.table.catalog.hive.HiveCatalog;
 import org.apache.flink.table.catalog.hive.client.HiveShimLoader;
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -13,7 +15,16 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** Makes the Hive catalog of a {@code 'target' = 'hive'} catalog's options. */
+/**
+ * Makes the Hive catalog of a {@code 'target' = 'hive'} catalog's options.
+ *
+ * <p>The object-store schemes ({@code s3a://}, {@code gs://}, {@code abfs://} ...; {@link
+ * ObjectStores#SCHEMES}) go through Flink's file systems ({@code sluice-hadoop-bridge}): the plugin's
+ * Hadoop has no S3, GCS or Azure client. The catalog's {@code HiveConf}, which the metastore, the
+ * readers and the table infos derive theirs from, maps them over any site file; from the first
+ * use of this class on, so does every configuration Hive's, Hadoop's and upstream's internals
+ * create with {@code new Configuration()} or {@code new HiveConf()}.
+ */
 final class HiveCatalogs {
 
     static final String REMOTE = "remote";
@@ -21,6 +32,10 @@ final class HiveCatalogs {
 
     /** The metastore client line in the plugin's zip (hive-exec 3.1.3). */
     static final String BUNDLED_HIVE_LINE = "3.1.";
+
+    static {
+        ObjectStores.routeThroughFlinkByDefault();
+    }
 
     private HiveCatalogs() {}
 
@@ -37,6 +52,7 @@ final class HiveCatalogs {
         HiveConf conf = HiveCatalog.createHiveConf(
                 options.get(HiveCatalogOptions.HIVE_CONF_DIR.key()),
                 options.get(HiveCatalogOptions.HADOOP_CONF_DIR.key()));
+        ObjectStores.routeThroughFlink(conf);
         switch (mode) {
             case REMOTE:
                 if (options.containsKey(HiveCatalogOptions.METASTORE_DIR.key())) {

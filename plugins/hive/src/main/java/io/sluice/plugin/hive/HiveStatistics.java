@@ -1,5 +1,6 @@
 package io.sluice.plugin.hive;
 
+import io.sluice.hadoopbridge.ObjectStores;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -11,7 +12,6 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.catalog.ObjectPath;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.common.StatsSetupConst;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
@@ -76,8 +76,13 @@ final class HiveStatistics {
     }
 
     /** The statistics of each directory, as metastore parameters, read with {@code threads} threads. */
-    static Map<Path, Map<String, String>> gather(List<Path> dirs, String format, int threads) throws IOException {
+    static Map<Path, Map<String, String>> gather(
+            List<Path> dirs, String format, int threads, org.apache.hadoop.conf.Configuration tableConf)
+            throws IOException {
         boolean footers = FOOTER_FORMATS.contains(format);
+        // the table's (the catalog's site files, object stores through Flink), copied once for the readers
+        org.apache.hadoop.conf.Configuration conf =
+                ObjectStores.routeThroughFlink(new org.apache.hadoop.conf.Configuration(tableConf));
         Map<Path, List<FileStatus>> files = new LinkedHashMap<>();
         for (Path dir : dirs) {
             FileSystem fs = dir.getFileSystem();
@@ -101,7 +106,9 @@ final class HiveStatistics {
                     for (FileStatus file : dir.getValue()) {
                         reads.add(pool.submit(() -> {
                             Thread.currentThread().setContextClassLoader(loader);
-                            return format.equals("orc") ? orcFooter(file.getPath()) : parquetFooter(file.getPath());
+                            return format.equals("orc")
+                                    ? orcFooter(file.getPath(), conf)
+                                    : parquetFooter(file.getPath(), conf);
                         }));
                     }
                     footerReads.put(dir.getKey(), reads);
@@ -144,9 +151,9 @@ final class HiveStatistics {
     }
 
     /** Rows and uncompressed size of a Parquet file, from its footer. */
-    private static long[] parquetFooter(Path file) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
+    private static long[] parquetFooter(Path file, org.apache.hadoop.conf.Configuration conf) throws IOException {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), conf))) {
             long rows = 0;
             long raw = 0;
             for (BlockMetaData block : reader.getFooter().getBlocks()) {
@@ -158,9 +165,9 @@ final class HiveStatistics {
     }
 
     /** Rows and raw data size of an ORC file, from its footer. */
-    private static long[] orcFooter(Path file) throws IOException {
-        try (Reader reader = OrcFile.createReader(
-                new org.apache.hadoop.fs.Path(file.toUri()), OrcFile.readerOptions(new Configuration()))) {
+    private static long[] orcFooter(Path file, org.apache.hadoop.conf.Configuration conf) throws IOException {
+        try (Reader reader =
+                OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toUri()), OrcFile.readerOptions(conf))) {
             return new long[] {reader.getNumberOfRows(), reader.getRawDataSize()};
         }
     }

@@ -103,8 +103,8 @@ public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
                     // without the partitions' locations: a new partition's name is its directory's
                     table = HiveTableInfo.loadWithoutPartitions(options);
                 }
-                Map<org.apache.flink.core.fs.Path, Map<String, String>> stats =
-                        HiveStatistics.gather(List.of(partition.partitionLocation()), table.format(), threads);
+                Map<org.apache.flink.core.fs.Path, Map<String, String>> stats = HiveStatistics.gather(
+                        List.of(partition.partitionLocation()), table.format(), threads, table.hiveConf);
                 HiveStatistics.write(
                         table.hiveConf,
                         path,

@@ -52,7 +52,8 @@ final class StatisticsCommitter implements TargetCommitter {
         if (dirs.isEmpty()) {
             return;
         }
-        Map<Path, Map<String, String>> stats = HiveStatistics.gather(new ArrayList<>(dirs), table.format(), threads);
+        Map<Path, Map<String, String>> stats =
+                HiveStatistics.gather(new ArrayList<>(dirs), table.format(), threads, table.hiveConf);
         for (Map.Entry<Path, Map<String, String>> dir : stats.entrySet()) {
             HiveStatistics.write(table.hiveConf, table.path, table.partitionName(dir.getKey()), dir.getValue());
         }

@@ -1,5 +1,7 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.hadoopbridge.ObjectStores;
+
 import org.apache.hadoop.conf.Configuration;
 
 import java.nio.file.Files;
@@ -16,10 +18,21 @@ import java.util.List;
  * class of the job's or the cluster's Hadoop would not link with it. Site files from the
  * {@code hadoop-conf-dir} and {@code hive-conf-dir} options come on top, as upstream's
  * {@code FlinkCatalogFactory} adds them.
+ *
+ * <p>The object-store schemes ({@code s3a://}, {@code gs://}, {@code abfs://} ...; {@link
+ * ObjectStores#SCHEMES}) go through Flink's file systems ({@code sluice-hadoop-bridge}): the plugin
+ * bundles no S3, GCS or Azure client. Set on every configuration made here, over site files that
+ * name such a client, and, from the first use of this class on, on every configuration Iceberg's
+ * and Hadoop's internals create with {@code new Configuration()} ({@link
+ * ObjectStores#routeThroughFlinkByDefault()}).
  */
 final class HadoopConfigurations {
 
     private static final List<String> HADOOP_SITE_FILES = List.of("core-site.xml", "hdfs-site.xml");
+
+    static {
+        ObjectStores.routeThroughFlinkByDefault();
+    }
 
     private HadoopConfigurations() {}
 
@@ -29,7 +42,7 @@ final class HadoopConfigurations {
         conf.setClassLoader(HadoopConfigurations.class.getClassLoader());
         conf.addResource("core-default.xml");
         conf.addResource("core-site.xml");
-        return conf;
+        return ObjectStores.routeThroughFlink(conf);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.hadoopbridge.ObjectStores;
 import io.sluice.spi.PathNames;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -36,6 +37,7 @@ final class IcebergCatalogs {
         String name = options.get(IcebergOptions.CATALOG_NAME);
         checkGeneralOptions(options);
         String implementation = CatalogTypes.implementation(options);
+        checkWarehouse(options, implementation);
         Map<String, String> properties = properties(options);
         Configuration conf = HadoopConfigurations.create(
                 options.getOptional(IcebergOptions.HADOOP_CONF_DIR).orElse(null),
@@ -107,10 +109,36 @@ final class IcebergCatalogs {
         return properties;
     }
 
+    /**
+     * The warehouse: no dot segments (the root every table of a Hadoop catalog lives under), and
+     * for a Hadoop catalog not on an object store.
+     *
+     * <p>Iceberg's Hadoop catalog commits a table's new metadata by renaming a file, and needs that
+     * rename to be atomic and to fail when the target exists (Iceberg's documentation: the Hadoop
+     * catalog needs a file system with atomic rename; S3 is not one). Object stores ({@link
+     * ObjectStores#SCHEMES}, reached through Flink's file systems) copy and delete, so two commits
+     * could both win and one of them silently lose its data. The Hive and REST catalogs commit
+     * without a rename.
+     */
+    private static void checkWarehouse(ReadableConfig options, String implementation) {
+        options.getOptional(IcebergOptions.WAREHOUSE).ifPresent(w -> {
+            PathNames.checkBaseDirectory(IcebergOptions.WAREHOUSE.key(), w);
+            if (CatalogUtil.ICEBERG_CATALOG_HADOOP.equals(implementation) && ObjectStores.isObjectStore(w)) {
+                String catalog =
+                        options.getOptional(IcebergOptions.CATALOG_IMPL).isPresent()
+                                ? "'" + IcebergOptions.CATALOG_IMPL.key() + "' = '" + implementation + "'"
+                                : "'" + IcebergOptions.CATALOG_TYPE.key() + "' = 'hadoop'";
+                String scheme = w.trim().substring(0, w.trim().indexOf(':'));
+                throw new IllegalArgumentException("Invalid '" + IcebergOptions.WAREHOUSE.key() + "' '" + w + "' for "
+                        + catalog + ": Iceberg's Hadoop catalog commits by an atomic rename, which " + scheme
+                        + ":// (an object store) cannot do, so concurrent commits could lose data. Use '"
+                        + IcebergOptions.CATALOG_TYPE.key() + "' = 'hive' or 'rest' (they commit without a rename)"
+                        + " with this warehouse, or a Hadoop catalog on HDFS");
+            }
+        });
+    }
+
     private static void checkGeneralOptions(ReadableConfig options) {
-        // the root every table of a Hadoop catalog lives under: no dot segments that move it
-        options.getOptional(IcebergOptions.WAREHOUSE)
-                .ifPresent(w -> PathNames.checkBaseDirectory(IcebergOptions.WAREHOUSE.key(), w));
         int version = options.get(IcebergOptions.PROPERTY_VERSION);
         if (version != 1) {
             throw new IllegalArgumentException("Unsupported '" + IcebergOptions.PROPERTY_VERSION.key() + "' " + version

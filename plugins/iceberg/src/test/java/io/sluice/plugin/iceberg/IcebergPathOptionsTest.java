@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Name by name: {@code catalog-database} and {@code catalog-table} must each be one path segment,
- * {@code warehouse} must not have dot segments; a rejected name is refused by the sink's and the
+ * {@code warehouse} must not have dot segments, nor be on an object store for a Hadoop catalog
+ * (whose commits need an atomic rename); a rejected name is refused by the sink's and the
  * scan source's {@code validate} before the catalog creates anything. Names with a leading {@code
  * .} or {@code _}, spaces, unicode or {@code %} are Iceberg's business and accepted.
  */
@@ -101,6 +102,40 @@ class IcebergPathOptionsTest {
                     .as(w)
                     .hasMessageStartingWith("Invalid 'warehouse' '" + w + "': ");
         }
+        assertThat(everything(root)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "s3://bucket/warehouse",
+                "s3a://bucket/warehouse",
+                "gs://bucket/warehouse",
+                "abfss://container@account.dfs.core.windows.net/warehouse",
+                "oss://bucket/warehouse"
+            })
+    void aHadoopCatalogOnAnObjectStoreIsRefused(String warehouse) throws IOException {
+        String scheme = warehouse.substring(0, warehouse.indexOf(':'));
+        TestSinkContext byType = IcebergSinks.hadoop(warehouse(), Writes.ROW)
+                .option("warehouse", warehouse)
+                .build();
+        assertThatThrownBy(() -> target.validate(byType))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Invalid 'warehouse' '" + warehouse + "' for 'catalog-type' = 'hadoop': ")
+                .hasMessageContaining("atomic rename, which " + scheme + ":// (an object store) cannot do")
+                .hasMessageContaining("Use 'catalog-type' = 'hive' or 'rest'");
+        TestSinkContext byClass = IcebergSinks.hadoop(warehouse(), Writes.ROW)
+                .withoutOption("catalog-type")
+                .option("catalog-impl", org.apache.iceberg.hadoop.HadoopCatalog.class.getName())
+                .option("warehouse", warehouse)
+                .build();
+        assertThatThrownBy(() -> target.validate(byClass))
+                .hasMessageStartingWith("Invalid 'warehouse' '" + warehouse
+                        + "' for 'catalog-impl' = 'org.apache.iceberg.hadoop.HadoopCatalog': ");
+        TestSourceContext scan =
+                TestSourceContext.hadoop(warehouse(), Writes.ROW).set("warehouse", warehouse);
+        assertThatThrownBy(() -> source.validate(scan))
+                .hasMessageStartingWith("Invalid 'warehouse' '" + warehouse + "' for 'catalog-type' = 'hadoop': ");
         assertThat(everything(root)).isEmpty();
     }
 

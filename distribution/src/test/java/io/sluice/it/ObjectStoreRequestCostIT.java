@@ -1,0 +1,249 @@
+package io.sluice.it;
+
+import io.sluice.runtime.sink.SluiceSink;
+import io.sluice.testservers.s3.FlinkS3FileSystem;
+import io.sluice.testservers.s3.S3Request;
+import io.sluice.testservers.s3.S3Server;
+import io.sluice.testshared.campaign.Pacer;
+import io.sluice.testshared.campaign.SkewedNumberSource;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.serialization.SimpleStringEncoder;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a checkpoint costs on S3, in requests, beside Flink's own {@code FileSink} on the same
+ * server, the same S3 file system ({@code flink-s3-fs-hadoop}) and the same rows: one writer, two
+ * partitions, csv, a checkpoint every 200 ms while the rows come at a steady pace. The server's
+ * proxy counts every request by kind (LIST, HEAD, GET, PUT, multipart, COPY, DELETE); the test
+ * prints both sides per checkpoint and holds Sluice to no more requests for the same rows than
+ * {@code FileSink} (within one persist of one file: how many checkpoints fall inside a run varies)
+ * and to no COPY (a commit never relies on a rename the store turns into a copy).
+ * Both outputs are read back: every row once.
+ */
+class ObjectStoreRequestCostIT {
+
+    private static final String BUCKET = "cost-lake";
+    private static final long ROWS = 3000;
+    private static final int ROWS_PER_SECOND = 1000;
+    private static final RowType ROW = RowType.of(
+            new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
+
+    @RegisterExtension
+    static final S3Server S3 = S3Server.inMemory(BUCKET);
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void flinksS3FileSystem() {
+        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
+    }
+
+    @AfterAll
+    static void plainFileSystems() {
+        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
+    }
+
+    @Test
+    void aCheckpointCostsNoMoreRequestsThanWithFileSink() throws Exception {
+        Cost fileSink = run(
+                "filesink",
+                numbers -> numbers.map(i -> i + ",b" + (i % 2))
+                        .returns(Types.STRING)
+                        .sinkTo(FileSink.forRowFormat(
+                                        new org.apache.flink.core.fs.Path("s3a://" + BUCKET + "/filesink"),
+                                        new SimpleStringEncoder<String>())
+                                .withBucketAssigner(new ByBucketColumn())
+                                .build()));
+        Cost sluice = run(
+                "sluice",
+                numbers -> numbers.map(i -> (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % 2))))
+                        .returns(InternalTypeInfo.of(ROW))
+                        .sinkTo(SluiceSink.forRowData(ROW)
+                                .withTarget("filesystem")
+                                .withPluginsDir(TestDistribution.pluginsDir())
+                                .withPath("s3a://" + BUCKET + "/sluice")
+                                .withFormat("csv")
+                                .withPartitionKeys("bucket")
+                                .build()));
+
+        System.out.println("Requests per checkpoint on S3, one writer, two partitions, csv:");
+        System.out.println(String.format("%-20s %10s %10s", "kind", "FileSink", "Sluice"));
+        for (S3Request.Kind kind : S3Request.Kind.values()) {
+            if (fileSink.counts.containsKey(kind) || sluice.counts.containsKey(kind)) {
+                System.out.println(String.format(
+                        "%-20s %10.2f %10.2f", kind, fileSink.perCheckpoint(kind), sluice.perCheckpoint(kind)));
+            }
+        }
+        System.out.println(String.format(
+                "%-20s %10.2f %10.2f   (%d and %d requests, %d and %d checkpoints)",
+                "all",
+                fileSink.totalPerCheckpoint(),
+                sluice.totalPerCheckpoint(),
+                fileSink.total(),
+                sluice.total(),
+                fileSink.checkpoints,
+                sluice.checkpoints));
+
+        assertThat(sluice.counts).doesNotContainKey(S3Request.Kind.COPY);
+        // Both sides persist through Flink's S3 recoverable writer at each checkpoint that found new
+        // rows (LIST, HEAD, PUT of the unfinished part, DELETE of the one before); the same rows at
+        // the same pace cost the same. How many checkpoints fall inside the run varies, so the
+        // totals are compared, allowing one persist of one file (4 requests) either way.
+        assertThat(sluice.total())
+                .as("Sluice %s beside FileSink %s", sluice, fileSink)
+                .isLessThanOrEqualTo(fileSink.total() + 4);
+        assertThat(idsIn("filesink")).containsExactlyElementsOf(all());
+        assertThat(idsIn("sluice")).containsExactlyElementsOf(all());
+    }
+
+    private Cost run(String name, java.util.function.Consumer<DataStream<Long>> sink) throws Exception {
+        String runId = UUID.randomUUID().toString();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        env.enableCheckpointing(200);
+        long[] splits = {ROWS};
+        DataStream<Long> numbers = env.fromSource(
+                        new SkewedNumberSource(splits), WatermarkStrategy.noWatermarks(), "numbers")
+                .map(new Pacer(runId, SkewedNumberSource.splitEnds(splits), ROWS_PER_SECOND, false))
+                .returns(Types.LONG)
+                .map(new CheckpointCounter(runId))
+                .returns(Types.LONG);
+        sink.accept(numbers);
+        S3.traffic().clearRequests();
+        env.execute("request cost " + name);
+        Pacer.forget(runId);
+        Map<S3Request.Kind, Long> counts = new EnumMap<>(S3Request.Kind.class);
+        for (S3Request request : S3.traffic().requests()) {
+            if (request.keyOrPrefix().startsWith(name + "/")
+                    || request.keyOrPrefix().equals(name)) {
+                counts.merge(request.kind(), 1L, Long::sum);
+            }
+        }
+        return new Cost(counts, CheckpointCounter.completed(runId));
+    }
+
+    private TreeSet<Long> idsIn(String name) {
+        Path copy = S3.download(BUCKET, name + "/", tmp.resolve(name));
+        List<String> lines = CommittedFiles.lines(copy);
+        assertThat(lines).as(name).hasSize((int) ROWS);
+        return lines.stream().map(l -> Long.parseLong(l.split(",")[0])).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static TreeSet<Long> all() {
+        return LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static final class Cost {
+        final Map<S3Request.Kind, Long> counts;
+        final int checkpoints;
+
+        Cost(Map<S3Request.Kind, Long> counts, int checkpoints) {
+            this.counts = counts;
+            this.checkpoints = Math.max(1, checkpoints);
+        }
+
+        double perCheckpoint(S3Request.Kind kind) {
+            return counts.getOrDefault(kind, 0L) / (double) checkpoints;
+        }
+
+        long total() {
+            return counts.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        double totalPerCheckpoint() {
+            return total() / (double) checkpoints;
+        }
+
+        @Override
+        public String toString() {
+            return counts + " in " + checkpoints + " checkpoints";
+        }
+    }
+
+    /** Counts the checkpoints taken while the job ran (each is one persist of the writer's files). */
+    private static final class CheckpointCounter extends RichMapFunction<Long, Long>
+            implements org.apache.flink.streaming.api.checkpoint.CheckpointedFunction {
+        private static final Map<String, AtomicInteger> COMPLETED = new ConcurrentHashMap<>();
+        private final String runId;
+
+        CheckpointCounter(String runId) {
+            this.runId = runId;
+        }
+
+        static int completed(String runId) {
+            AtomicInteger count = COMPLETED.remove(runId);
+            return count == null ? 0 : count.get();
+        }
+
+        @Override
+        public Long map(Long value) {
+            return value;
+        }
+
+        @Override
+        public void snapshotState(org.apache.flink.runtime.state.FunctionSnapshotContext context) {
+            COMPLETED.computeIfAbsent(runId, k -> new AtomicInteger()).incrementAndGet();
+        }
+
+        @Override
+        public void initializeState(org.apache.flink.runtime.state.FunctionInitializationContext context) {}
+    }
+
+    /** FileSink's buckets as Sluice's partitions: {@code bucket=b0}, {@code bucket=b1}. */
+    private static final class ByBucketColumn implements BucketAssigner<String, String> {
+        @Override
+        public String getBucketId(String element, Context context) {
+            return "bucket=" + element.substring(element.indexOf(',') + 1);
+        }
+
+        @Override
+        public SimpleVersionedSerializer<String> getSerializer() {
+            return SimpleVersionedStringSerializer.INSTANCE;
+        }
+    }
+}

@@ -155,10 +155,19 @@ class ObjectStoreFailureCampaignIT {
             assertThat(outside)
                     .as("requests that changed keys outside " + table)
                     .isEmpty();
-            assertThat(S3.keys(BUCKET, table + "/"))
-                    .as("hidden or temporary objects left; " + context)
-                    .filteredOn(key -> isHidden(key.substring(table.length() + 1)))
-                    .allMatch(key -> key.endsWith("/_SUCCESS"));
+            // Flink's S3 writer persists an unfinished last part as an object of its own
+            // (_<name>_tmp_<uuid>); those of files a failed writer began after its checkpoint are
+            // deleted on restore, others (a file persisted again at a checkpoint that never
+            // completed, a writer that died before its first checkpoint) may stay: counted
+            // (FLINK-10963). Any other hidden object is a leftover of Sluice's own.
+            List<String> hidden = S3.keys(BUCKET, table + "/").stream()
+                    .filter(key -> isHidden(key.substring(table.length() + 1)))
+                    .filter(key -> !key.endsWith("/_SUCCESS"))
+                    .collect(Collectors.toList());
+            System.out.println("campaign s3 seed " + seed + ": " + hidden.size() + " hidden objects left " + hidden);
+            assertThat(hidden)
+                    .as("hidden objects left; " + context)
+                    .allMatch(key -> key.substring(key.lastIndexOf('/') + 1).startsWith("_") && key.contains("_tmp_"));
         } else {
             String uri = HDFS.uri() + "/" + table;
             run.execute(uri, Duration.ofMillis(50));

@@ -37,7 +37,9 @@ import java.util.UUID;
  * restored from that checkpoint deletes them: only files whose name carries the dead writer's uid
  * (a random UUID per writer instance, so never another live writer's) with a part number at or
  * above the checkpointed counter (so opened after the checkpoint: every file rolled before it,
- * pending in the committer's state, and the open one resumed here have lower numbers). The dead
+ * pending in the committer's state, and the open one resumed here have lower numbers). On S3 the
+ * same files are open multipart uploads under their final names; the successor aborts them
+ * ({@link OpenUploads}). The dead
  * writer may have opened buckets after its checkpoint that no state names, so the successor walks
  * the table's visible directories (at most {@link #LEFTOVER_SCAN_DIRECTORIES} of them), once for
  * all the writers it takes over. A successor that dies before its own first checkpoint is in no
@@ -386,12 +388,41 @@ final class FileTargetWriter implements TargetWriter {
         }
         if (!deadWriters.isEmpty()) {
             removeLeftovers(deadWriters);
+            abortLeftoverUploads(deadWriters);
+        }
+    }
+
+    /**
+     * Aborts the multipart uploads that the dead writers began after their checkpoint (on S3 a part
+     * file stages in an upload under its final name, not in an in-progress file): the same rule as
+     * {@link #removeLeftovers}, the dead writer's uid with a part number at or above its checkpointed
+     * counter. Best effort, as there: an upload left open is invisible to readers.
+     */
+    private void abortLeftoverUploads(Map<String, Long> deadWriters) {
+        try {
+            int aborted = OpenUploads.abortUnder(basePath, name -> {
+                for (Map.Entry<String, Long> dead : deadWriters.entrySet()) {
+                    if (names.isUploadedPart(name, dead.getKey(), dead.getValue())) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+            if (aborted > 0) {
+                LOG.info(
+                        "Aborted {} multipart upload(s) that writers {} began after their last checkpoint",
+                        aborted,
+                        deadWriters.keySet());
+            }
+        } catch (Exception | LinkageError e) {
+            LOG.warn("Cannot abort the multipart uploads failed writers left under {}: {}", basePath, e.toString());
         }
     }
 
     /**
      * Deletes the in-progress files that the dead writers (uid to checkpointed part counter) opened
-     * after their checkpoint, anywhere in the table's visible directories. Best effort: a file left
+     * after their checkpoint, anywhere in the table's visible directories, and on S3 the objects
+     * holding such a file's unfinished last part ({@code _<name>_tmp_<uuid>}, FLINK-10963). Best effort: a file left
      * behind is hidden and harmless, so a failure to list or delete is logged and the restore goes
      * on.
      */
@@ -441,7 +472,8 @@ final class FileTargetWriter implements TargetWriter {
 
     private boolean isLeftover(String fileName, Map<String, Long> deadWriters) {
         for (Map.Entry<String, Long> dead : deadWriters.entrySet()) {
-            if (names.isInProgressPart(fileName, dead.getKey(), dead.getValue())) {
+            if (names.isInProgressPart(fileName, dead.getKey(), dead.getValue())
+                    || names.isStagedPart(fileName, dead.getKey(), dead.getValue())) {
                 return true;
             }
         }

@@ -94,4 +94,40 @@ public final class PartFileNames {
         }
         return Long.parseLong(rest.substring(0, digits)) >= fromCounter;
     }
+
+    /**
+     * Whether {@code fileName} is part {@code counter >= fromCounter} of the writer {@code writerUid}
+     * under its final name ({@code <name>}, maybe with compaction's hidden prefix): the key of the
+     * multipart upload an S3 recoverable writer stages a part file in.
+     */
+    boolean isUploadedPart(String fileName, String writerUid, long fromCounter) {
+        String stem = prefix + "-" + writerUid + "-";
+        String hiddenStem = UnitCompaction.HIDDEN_PREFIX + prefix + "-" + writerUid + "-";
+        String rest = fileName.startsWith(stem)
+                ? fileName.substring(stem.length())
+                : fileName.startsWith(hiddenStem) ? fileName.substring(hiddenStem.length()) : null;
+        if (rest == null) {
+            return false;
+        }
+        int digits = 0;
+        while (digits < rest.length() && Character.isDigit(rest.charAt(digits))) {
+            digits++;
+        }
+        if (digits == 0 || digits > 18 || !rest.substring(digits).equals(suffix)) {
+            return false;
+        }
+        return Long.parseLong(rest.substring(0, digits)) >= fromCounter;
+    }
+
+    /**
+     * Whether {@code fileName} is the object Flink's S3 recoverable writer persists the unfinished
+     * last part of an upload in ({@code _<name>_tmp_<uuid>}) for part {@code counter >= fromCounter}
+     * of the writer {@code writerUid}.
+     */
+    boolean isStagedPart(String fileName, String writerUid, long fromCounter) {
+        int tmp = fileName.lastIndexOf("_tmp_");
+        return fileName.startsWith("_")
+                && tmp > 1
+                && isUploadedPart(fileName.substring(1, tmp), writerUid, fromCounter);
+    }
 }

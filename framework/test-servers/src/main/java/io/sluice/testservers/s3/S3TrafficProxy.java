@@ -86,8 +86,10 @@ public final class S3TrafficProxy implements Closeable {
         return List.copyOf(faults);
     }
 
+    /** Forgets the requests and the faults injected so far. */
     public synchronized void clearRequests() {
         requests.clear();
+        faults.clear();
     }
 
     @Override

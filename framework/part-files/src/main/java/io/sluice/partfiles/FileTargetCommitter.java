@@ -213,7 +213,7 @@ final class FileTargetCommitter implements TargetCommitter {
     @Override
     public List<Path> visibleFiles(String partitionId) throws IOException {
         Path dir = partitionLocation(partitionId).get();
-        FileSystem fs = dir.getFileSystem();
+        FileSystem fs = FileSystems.of(dir);
         FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
         List<Path> files = new ArrayList<>();
         if (entries != null) {

@@ -443,7 +443,7 @@ final class FileTargetWriter implements TargetWriter {
             Path dir = toList.poll();
             listed++;
             try {
-                org.apache.flink.core.fs.FileSystem fs = dir.getFileSystem();
+                org.apache.flink.core.fs.FileSystem fs = FileSystems.of(dir);
                 org.apache.flink.core.fs.FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
                 if (entries == null) {
                     continue;

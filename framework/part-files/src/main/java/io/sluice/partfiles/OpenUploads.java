@@ -36,7 +36,7 @@ final class OpenUploads {
      * @return the number aborted, or -1 when the file system of {@code base} is not S3A
      */
     static int abortUnder(Path base, Predicate<String> abort) throws Exception {
-        FileSystem fs = unwrapped(base.getFileSystem());
+        FileSystem fs = unwrapped(FileSystems.of(base));
         Object hadoopFs = hadoopFileSystemOf(fs);
         if (hadoopFs == null) {
             LOG.debug("No Hadoop file system inside {} ({}): no multipart uploads to abort", fs, base);

@@ -42,7 +42,7 @@ final class OverwrittenFiles {
             root.check(dir, "delete the files of");
         }
         for (Map.Entry<Path, Set<String>> dir : published.entrySet()) {
-            FileSystem fs = dir.getKey().getFileSystem();
+            FileSystem fs = FileSystems.of(dir.getKey());
             if (!fs.exists(dir.getKey())) {
                 continue;
             }

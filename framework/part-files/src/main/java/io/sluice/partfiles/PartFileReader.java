@@ -35,12 +35,12 @@ abstract class PartFileReader implements RowReader {
 
     static PartFileReader open(ExtensionLookup extensions, String format, FormatContext context, Path file)
             throws IOException {
-        FileStatus status = file.getFileSystem().getFileStatus(file);
+        FileStatus status = FileSystems.of(file).getFileStatus(file);
         Configuration config = new Configuration();
         if (Formats.offers(extensions, StreamReadingFormat.class, format)) {
             StreamFormat<RowData> stream =
                     extensions.find(StreamReadingFormat.class, format).createStreamFormat(context);
-            FSDataInputStream in = file.getFileSystem().open(file);
+            FSDataInputStream in = FileSystems.of(file).open(file);
             try {
                 return new Streamed(file, stream.createReader(config, in, status.getLen(), status.getLen()));
             } catch (IOException | RuntimeException e) {

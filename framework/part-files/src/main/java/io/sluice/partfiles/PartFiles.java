@@ -7,7 +7,6 @@ import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
 
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
 
@@ -185,7 +184,7 @@ public final class PartFiles {
      */
     public static RecoverableWriter recoverableWriter(Path root) throws IOException {
         try {
-            return FileSystem.get(root.toUri()).createRecoverableWriter();
+            return FileSystems.of(root).createRecoverableWriter();
         } catch (IOException | UnsupportedOperationException e) {
             String scheme = root.toUri().getScheme();
             String hint = scheme != null && scheme.startsWith("s3")

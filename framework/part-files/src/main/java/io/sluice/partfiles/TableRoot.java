@@ -48,7 +48,7 @@ final class TableRoot {
     /** Relative and scheme-less paths are qualified the way Flink opens them. */
     private static FileSystem fileSystem(Path path) {
         try {
-            return path.getFileSystem();
+            return FileSystems.of(path);
         } catch (IOException e) {
             throw new IllegalStateException("Cannot resolve the file system of " + path + ": " + e.getMessage(), e);
         }

@@ -61,7 +61,7 @@ final class UnitCompaction {
             return;
         }
         Path output = outputPath(inputs.get(0).path());
-        FileSystem fs = output.getFileSystem();
+        FileSystem fs = FileSystems.of(output);
         if (!fs.exists(output)) {
             for (PendingFile input : inputs) {
                 input.commit(fsWriter); // under its hidden name
@@ -118,7 +118,7 @@ final class UnitCompaction {
 
         @Override
         public InputStream open(Path file) throws IOException {
-            return file.getFileSystem().open(file);
+            return FileSystems.of(file).open(file);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.sluice.plugin.hive;
 
 import io.sluice.hadoopbridge.ObjectStores;
+import io.sluice.partfiles.FileSystems;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -85,7 +86,7 @@ final class HiveStatistics {
                 ObjectStores.routeThroughFlink(new org.apache.hadoop.conf.Configuration(tableConf));
         Map<Path, List<FileStatus>> files = new LinkedHashMap<>();
         for (Path dir : dirs) {
-            FileSystem fs = dir.getFileSystem();
+            FileSystem fs = FileSystems.of(dir);
             List<FileStatus> data = new ArrayList<>();
             FileStatus[] listed = fs.exists(dir) ? fs.listStatus(dir) : new FileStatus[0];
             for (FileStatus status : listed == null ? new FileStatus[0] : listed) {

@@ -34,6 +34,30 @@ class PartFileNamesTest {
     }
 
     @Test
+    void onS3AnUploadsKeyAndItsPersistedLastPartProveWhoseFileItIs() {
+        PartFileNames names = new PartFileNames("part", ".csv");
+        String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", uid, 7)).isTrue();
+        assertThat(names.isUploadedPart(UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv", uid, 7))
+                .isTrue();
+        assertThat(names.isUploadedPart("part-" + uid + "-6.csv", uid, 7))
+                .as("before the checkpoint: pending in the committer or resumed")
+                .isFalse();
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", "another-uid", 0))
+                .as("another writer's")
+                .isFalse();
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv.bak", uid, 0)).isFalse();
+        assertThat(names.isStagedPart("_part-" + uid + "-8.csv_tmp_ff26547d", uid, 7))
+                .isTrue();
+        assertThat(names.isStagedPart("_" + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-8.csv_tmp_1", uid, 7))
+                .isTrue();
+        assertThat(names.isStagedPart("_part-" + uid + "-6.csv_tmp_1", uid, 7))
+                .as("the persisted part of a file the checkpoint resumes")
+                .isFalse();
+        assertThat(names.isStagedPart("part-" + uid + "-8.csv_tmp_1", uid, 7)).isFalse();
+    }
+
+    @Test
     void namesAreThoseOfFlinksFileSink() {
         assertThat(new PartFileNames("part", ".csv").name("u", 3)).isEqualTo("part-u-3.csv");
     }

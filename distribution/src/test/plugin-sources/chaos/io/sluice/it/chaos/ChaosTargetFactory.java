@@ -35,6 +35,7 @@ public class ChaosTargetFactory implements TargetFactory {
             ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
     static final ConfigOption<Boolean> FAIL_AFTER_COMMIT =
             ConfigOptions.key("chaos.writer.wait-for-commit").booleanType().defaultValue(true);
+
     static final ConfigOption<String> FAIL_IN_COMMIT =
             ConfigOptions.key("chaos.commit.fail").stringType().noDefaultValue();
     /** 'non-recoverable': the writer's creation throws the SPI's NonRecoverableException, every time. */
@@ -130,25 +131,41 @@ public class ChaosTargetFactory implements TargetFactory {
         boolean waitForCommit = context.options().get(FAIL_AFTER_COMMIT);
         String path =
                 context.options().get(ConfigOptions.key("path").stringType().noDefaultValue());
-        // a plain local path, or a URI of a file system over local files (file:, the campaign's faulty:)
-        Path base = Paths.get(path.contains(":") ? java.net.URI.create(path).getPath() : path);
         return new TargetWriter() {
             long count;
+            long lastLook;
 
             @Override
             public void write(RowData row, RecordContext ctx) throws IOException {
                 writer.write(row, ctx);
                 // whichever subtask gets there first fails, once: splits go to whoever asks first,
                 // so one subtask may see all the records
-                if (++count >= failAfter && !Files.exists(marker) && (!waitForCommit || hasVisibleFile(base))) {
-                    Files.createDirectories(marker.getParent());
-                    try {
-                        Files.createFile(marker);
-                    } catch (java.nio.file.FileAlreadyExistsException another) {
-                        return;
-                    }
-                    throw new IOException("chaos: injected writer failure after " + count + " records");
+                if (++count >= failAfter) {
+                    failOnce();
                 }
+            }
+
+            private void failOnce() throws IOException {
+                if (Files.exists(marker) || (waitForCommit && !committedYet())) {
+                    return;
+                }
+                Files.createDirectories(marker.getParent());
+                try {
+                    Files.createFile(marker);
+                } catch (java.nio.file.FileAlreadyExistsException another) {
+                    return;
+                }
+                throw new IOException("chaos: injected writer failure after " + count + " records");
+            }
+
+            /** Whether a file is visible in the table yet; on a remote store at most every 100 ms. */
+            private boolean committedYet() throws IOException {
+                long now = System.currentTimeMillis();
+                if (now - lastLook < 100) {
+                    return false;
+                }
+                lastLook = now;
+                return hasVisibleFile(path);
             }
 
             @Override
@@ -178,7 +195,17 @@ public class ChaosTargetFactory implements TargetFactory {
         };
     }
 
-    static boolean hasVisibleFile(Path base) throws IOException {
+    /**
+     * Whether the table at {@code path} has a visible file: a plain local path or a URI of a file
+     * system over local files (file:, the campaign's faulty:) is walked locally, any other store
+     * (s3a:, hdfs:) through Flink's file system.
+     */
+    static boolean hasVisibleFile(String path) throws IOException {
+        String scheme = path.contains(":") ? java.net.URI.create(path).getScheme() : null;
+        if (scheme != null && !scheme.equals("file") && !scheme.equals("faulty")) {
+            return hasVisibleFile(new org.apache.flink.core.fs.Path(path));
+        }
+        Path base = Paths.get(scheme != null ? java.net.URI.create(path).getPath() : path);
         if (!Files.isDirectory(base)) {
             return false;
         }
@@ -187,6 +214,23 @@ public class ChaosTargetFactory implements TargetFactory {
                     && !p.getFileName().toString().startsWith(".")
                     && !p.getFileName().toString().startsWith("_"));
         }
+    }
+
+    private static boolean hasVisibleFile(org.apache.flink.core.fs.Path dir) throws IOException {
+        org.apache.flink.core.fs.FileSystem fs = dir.getFileSystem();
+        if (!fs.exists(dir)) {
+            return false;
+        }
+        for (org.apache.flink.core.fs.FileStatus status : fs.listStatus(dir)) {
+            String name = status.getPath().getName();
+            if (name.startsWith(".") || name.startsWith("_")) {
+                continue;
+            }
+            if (!status.isDir() || hasVisibleFile(status.getPath())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

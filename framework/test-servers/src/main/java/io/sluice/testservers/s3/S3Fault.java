@@ -17,7 +17,11 @@ public final class S3Fault {
         SLOW_DOWN,
         /** {@code 500 Internal Error}. */
         INTERNAL_ERROR,
-        /** The connection reset (TCP RST) after part of the request's body reached the server. */
+        /**
+         * The connection reset (TCP RST) after 8 KiB of the request's body reached the server. A
+         * request with a shorter body passes unharmed (it is still listed as injected): plan it for
+         * part uploads and large puts.
+         */
         RESET_MID_REQUEST,
         /** The request reaches the server, which acts on it, but the connection resets before the answer. */
         RESET_BEFORE_RESPONSE,

@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -84,6 +87,68 @@ class SluiceCliIT {
                 .containsPattern("TargetFactory:\\s+filesystem")
                 .containsPattern("CommitPolicyFactory:\\s+.*\\bsuccess-file\\b");
         assertThat(run.stdout).containsPattern("\\d+ plugin\\(s\\): \\d+ loaded, 0 disabled, 0 failed");
+    }
+
+    /**
+     * The release tarball stores each jar that several plugins carry once (hard links), and what
+     * it unpacks to is an installation whose plugins all load, each from its own copy.
+     */
+    @Test
+    void theTarballStoresSharedJarsOnceAndUnpacksToAnInstallationWhosePluginsLoad() throws Exception {
+        Path tarball = dist.resolveSibling(dist.getFileName() + ".tar.gz");
+        assertThat(tarball).exists();
+        List<String> listing = tar(tmp, "tzvf", tarball.toString());
+        String hadoop = "/lib/hadoop-client-runtime-";
+        List<String> hadoopEntries =
+                listing.stream().filter(l -> l.contains(hadoop)).collect(Collectors.toList());
+        assertThat(hadoopEntries)
+                .as("formats, hive and iceberg each carry Hadoop's client")
+                .hasSize(3);
+        assertThat(hadoopEntries.stream().filter(l -> l.startsWith("-")))
+                .as("stored once, linked twice")
+                .hasSize(1);
+        assertThat(hadoopEntries.stream().filter(l -> l.startsWith("h") && l.contains(" link to ")))
+                .hasSize(2);
+
+        Path unpacked = tmp.resolve("unpacked");
+        Files.createDirectories(unpacked);
+        tar(unpacked, "xzf", tarball.toString());
+        Path home = unpacked.resolve(dist.getFileName().toString());
+        for (String plugin : List.of("formats", "hive", "iceberg")) {
+            try (Stream<Path> jars =
+                    Files.list(home.resolve("sluice-plugins").resolve(plugin).resolve("lib"))) {
+                Path copy = jars.filter(j -> j.toString().contains(hadoop))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(Files.size(copy)).as(copy.toString()).isGreaterThan(1_000_000L);
+            }
+        }
+
+        Run run = sluice(home, Collections.emptyMap(), PLUGINS_TIMEOUT, "plugins");
+
+        assertThat(run.exitCode).as(run.describe()).isZero();
+        for (String plugin : List.of("formats", "filesystem", "hive", "iceberg")) {
+            assertThat(run.block(plugin)).containsPattern("status:\\s+LOADED");
+        }
+        assertThat(run.stdout).contains("4 plugin(s): 4 loaded, 0 disabled, 0 failed");
+    }
+
+    private static List<String> tar(Path directory, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add("tar");
+        command.addAll(Arrays.asList(args));
+        Process process = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .start();
+        List<String> output;
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            output = reader.lines().collect(Collectors.toList());
+        }
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as("tar %s: %s", command, output).isZero();
+        return output;
     }
 
     @Test
@@ -422,8 +487,13 @@ class SluiceCliIT {
 
     /** Runs bin/sluice with the test JVM's Java and waits for it. */
     private Run sluice(Map<String, String> env, Duration timeout, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>();
-        command.add(dist.resolve("bin/sluice").toString());
+        return sluice(dist, env, timeout, args);
+    }
+
+    /** Runs bin/sluice of the installation at {@code home}. */
+    private Run sluice(Path home, Map<String, String> env, Duration timeout, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(home.resolve("bin/sluice").toString());
         command.addAll(Arrays.asList(args));
         Path logs = Files.createTempDirectory(tmp, "run");
         File stdout = logs.resolve("stdout").toFile();

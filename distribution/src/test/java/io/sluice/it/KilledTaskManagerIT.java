@@ -17,13 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -175,7 +172,7 @@ class KilledTaskManagerIT {
         awaitCommittedCheckpoints(job, parquet, checkpointsBeforeKillAtLeast, Duration.ofSeconds(60));
         Thread.sleep(extraDelayMs);
         // the cluster's only TaskManager holds both slots, so it runs every task of the job
-        Set<String> running = taskManagersOf(job);
+        Set<String> running = cluster.taskManagersOf(job);
         assertThat(running)
                 .as("TaskManagers running the job: one runs every task")
                 .hasSize(1);
@@ -245,16 +242,17 @@ class KilledTaskManagerIT {
                 .as("restores from a checkpoint")
                 .isGreaterThanOrEqualTo(1);
         // and it finished on the replacement, which loaded the plugins from its own directory
-        assertThat(taskManagersOf(job))
+        assertThat(cluster.taskManagersOf(job))
                 .as("TaskManagers that ran the job to its end")
                 .containsExactly(replacement);
         assertThat(cluster.taskManagerLog(replacement))
                 .contains("Sluice plugins in "
                         + TestDistribution.pluginsDir().toAbsolutePath().normalize());
 
-        assertExactlyOnce("parquet", CommittedFiles.parquet(parquet, g -> g.getLong("id", 0)));
-        assertExactlyOnce(
+        RowIds.assertEachOnce("parquet", ROWS, CommittedFiles.parquet(parquet, g -> g.getLong("id", 0)));
+        RowIds.assertEachOnce(
                 "csv",
+                ROWS,
                 CommittedFiles.lines(csv).stream()
                         .map(l -> Long.parseLong(l.split(",")[0]))
                         .collect(Collectors.toList()));
@@ -320,44 +318,5 @@ class KilledTaskManagerIT {
             Thread.sleep(100);
         }
         fail("No " + count + " completed checkpoints with committed files after " + timeout + ": " + last);
-    }
-
-    /** The resource ids of the TaskManagers the subtasks of {@code job} run on (or last ran on). */
-    private static Set<String> taskManagersOf(String job) throws Exception {
-        Set<String> ids = new TreeSet<>();
-        for (JsonNode vertex : cluster.get(job).path("vertices")) {
-            for (JsonNode subtask :
-                    cluster.get(job + "/vertices/" + vertex.path("id").asText()).path("subtasks")) {
-                ids.add(subtask.path("taskmanager-id").asText());
-            }
-        }
-        return ids;
-    }
-
-    /** Every id 1..ROWS exactly once, with the missing and duplicated ids named if not. */
-    private static void assertExactlyOnce(String table, List<Long> ids) {
-        Map<Long, Integer> counts = new HashMap<>();
-        ids.forEach(id -> counts.merge(id, 1, Integer::sum));
-        List<Long> missing = new ArrayList<>();
-        for (long id = 1; id <= ROWS; id++) {
-            if (!counts.containsKey(id)) {
-                missing.add(id);
-            }
-        }
-        Map<Long, Integer> duplicated = new TreeSet<>(counts.keySet())
-                .stream()
-                        .filter(id -> counts.get(id) > 1)
-                        .collect(Collectors.toMap(id -> id, counts::get, (a, b) -> a, LinkedHashMap::new));
-        Set<Long> unexpected = counts.keySet().stream()
-                .filter(id -> id < 1 || id > ROWS)
-                .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(missing)
-                .as("%s: ids missing (%d of them)", table, missing.size())
-                .isEmpty();
-        assertThat(duplicated)
-                .as("%s: ids committed more than once (id=count)", table)
-                .isEmpty();
-        assertThat(unexpected).as("%s: ids outside 1..%d", table, ROWS).isEmpty();
-        assertThat(ids).as("%s: rows", table).hasSize(ROWS);
     }
 }

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -432,6 +433,18 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     /** The last lines of each process's output, for failure messages. */
+    /** The resource ids of the TaskManagers the subtasks of the job at {@code jobPath} ({@code /jobs/<id>}) run on or last ran on. */
+    Set<String> taskManagersOf(String jobPath) throws IOException, InterruptedException {
+        Set<String> ids = new TreeSet<>();
+        for (JsonNode vertex : get(jobPath).path("vertices")) {
+            for (JsonNode subtask :
+                    get(jobPath + "/vertices/" + vertex.path("id").asText()).path("subtasks")) {
+                ids.add(subtask.path("taskmanager-id").asText());
+            }
+        }
+        return ids;
+    }
+
     String logTails() {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, Path> e : logs.entrySet()) {

@@ -1,9 +1,14 @@
 package io.sluice.testservers.s3;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * What {@link S3TrafficProxy} does to one request instead of passing it on unharmed: the faults an object
@@ -26,15 +31,37 @@ public final class S3Fault {
         /** The request reaches the server, which acts on it, but the connection resets before the answer. */
         RESET_BEFORE_RESPONSE,
         /** The answer comes late, after {@link #delayMillis()}. */
-        DELAY
+        DELAY,
+        /**
+         * The request waits at the proxy until the test decides through its {@link Gate}: pass it
+         * on to the server or drop the connection. A test kills a client process while its request
+         * is held: the moment "during a commit" or "during an upload", exactly.
+         */
+        HOLD
     }
 
     private final Type type;
     private final long delayMillis;
+    private final Gate gate;
 
-    private S3Fault(Type type, long delayMillis) {
+    private S3Fault(Type type, long delayMillis, Gate gate) {
         this.type = type;
         this.delayMillis = delayMillis;
+        this.gate = gate;
+    }
+
+    private S3Fault(Type type, long delayMillis) {
+        this(type, delayMillis, null);
+    }
+
+    /** Holds the request until {@code gate} passes or drops it (a gate serves one request). */
+    public static S3Fault hold(Gate gate) {
+        return new S3Fault(Type.HOLD, 0, Objects.requireNonNull(gate));
+    }
+
+    /** The gate of a {@link Type#HOLD} fault, else null. */
+    public Gate gate() {
+        return gate;
     }
 
     public static S3Fault slowDown() {
@@ -63,6 +90,43 @@ public final class S3Fault {
 
     public long delayMillis() {
         return delayMillis;
+    }
+
+    /**
+     * Where a held request waits. The proxy's connection thread calls {@link #arrive} and then
+     * waits for {@link #pass} or {@link #drop}; the test waits for the arrival with {@link
+     * #awaitArrival}. A request nobody decides on passes after ten minutes, so a failed test
+     * cannot leave a proxy thread behind forever.
+     */
+    public static final class Gate {
+        private final CountDownLatch arrived = new CountDownLatch(1);
+        private final CountDownLatch decided = new CountDownLatch(1);
+        private volatile S3Request request;
+        private volatile boolean pass;
+
+        /** The proxy: this request waits here; returns true to pass it on, false to drop it. */
+        boolean arrive(S3Request held) throws InterruptedException {
+            request = held;
+            arrived.countDown();
+            return !decided.await(10, TimeUnit.MINUTES) || pass;
+        }
+
+        /** Waits until a request is held; returns it, or null if none came within {@code timeout}. */
+        public S3Request awaitArrival(Duration timeout) throws InterruptedException {
+            return arrived.await(timeout.toMillis(), TimeUnit.MILLISECONDS) ? request : null;
+        }
+
+        /** The held request goes on to the server (which acts on it even if its client is gone). */
+        public void pass() {
+            pass = true;
+            decided.countDown();
+        }
+
+        /** The held request's connection is reset: the server never sees it. */
+        public void drop() {
+            pass = false;
+            decided.countDown();
+        }
     }
 
     @Override
@@ -109,8 +173,13 @@ public final class S3Fault {
 
         /** The {@code n}-th request (from 1) of {@code kind} gets {@code fault}, the others none. */
         static Plan nth(S3Request.Kind kind, int n, S3Fault fault) {
-            java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
-            return (request, sequence) -> request.kind() == kind && seen.incrementAndGet() == n ? fault : null;
+            return nth(request -> request.kind() == kind, n, fault);
+        }
+
+        /** The {@code n}-th request (from 1) that {@code which} accepts gets {@code fault}, the others none. */
+        static Plan nth(Predicate<S3Request> which, int n, S3Fault fault) {
+            AtomicInteger seen = new AtomicInteger();
+            return (request, sequence) -> which.test(request) && seen.incrementAndGet() == n ? fault : null;
         }
     }
 }

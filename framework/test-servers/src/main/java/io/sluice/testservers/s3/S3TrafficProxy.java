@@ -155,7 +155,7 @@ public final class S3TrafficProxy implements Closeable {
                     faults.add(fault + " on " + request);
                 }
             }
-            if (fault != null && answerWithFault(c, fault, expectContinue)) {
+            if (fault != null && answerWithFault(c, fault, request, expectContinue)) {
                 return;
             }
             try (Socket server = new Socket()) {
@@ -186,7 +186,8 @@ public final class S3TrafficProxy implements Closeable {
     }
 
     /** True when the fault answered the request itself; false when the request goes on to the server. */
-    private boolean answerWithFault(Socket client, S3Fault fault, boolean expectContinue) throws IOException {
+    private boolean answerWithFault(Socket client, S3Fault fault, S3Request request, boolean expectContinue)
+            throws IOException {
         switch (fault.type()) {
             case SLOW_DOWN:
                 // with "Expect: 100-continue" the client waits for our answer before it sends the body;
@@ -199,6 +200,18 @@ public final class S3TrafficProxy implements Closeable {
             case DELAY:
                 S3Server.sleep(fault.delayMillis());
                 return false;
+            case HOLD:
+                boolean pass;
+                try {
+                    pass = fault.gate().arrive(request);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    pass = false;
+                }
+                if (!pass) {
+                    reset(client);
+                }
+                return !pass;
             default:
                 return false;
         }

@@ -1,0 +1,292 @@
+package io.sluice.it;
+
+import io.sluice.testservers.s3.FlinkS3FileSystem;
+import io.sluice.testservers.s3.S3Fault;
+import io.sluice.testservers.s3.S3Request;
+import io.sluice.testservers.s3.S3Server;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * A TaskManager process killed at an exact moment of its conversation with S3: a standalone
+ * cluster of separate processes, with Flink's own {@code flink-s3-fs-hadoop} in its plugins
+ * directory and the S3 keys in its configuration (as an operator sets it up, README), runs a
+ * STREAMING SQL job that writes the ids {@code 1..ROWS} into partitioned Parquet and CSV tables on
+ * a real S3 server. The server's proxy holds one request of the job and the test kills the
+ * TaskManager running every task while that request waits:
+ *
+ * <ul>
+ *   <li>{@link Moment#PERSIST}: a writer's persist of a CSV file at a checkpoint (the PUT of the
+ *       unfinished tail, {@code _<name>_tmp_<uuid>}): the checkpoint never completes, and the
+ *       request is dropped with its process.
+ *   <li>{@link Moment#COMMIT}: the committer's completion of a Parquet file's multipart upload
+ *       after a completed checkpoint: the seed decides whether the server still receives it (it
+ *       completes the upload for a client that is gone) or never does.
+ * </ul>
+ *
+ * <p>A replacement TaskManager takes over, the job restores from its last checkpoint and finishes;
+ * then every id is counted once in the committed files (downloaded from the server, read by
+ * independent readers), every partition has its {@code _SUCCESS}, no multipart upload is left
+ * open, and no request changed a key outside the tables. Which request is held is drawn from the
+ * seed ({@code -Dsluice.campaign.seed}, printed).
+ */
+@Tag("standalone-cluster")
+class KilledTaskManagerOnS3IT {
+
+    private static final String BUCKET = "killed-lake";
+    private static final int ROWS = 6000;
+    private static final int ROWS_PER_SECOND = 400;
+    private static final int PARTITIONS = 4;
+
+    /** Which request of the job the TaskManager dies in. */
+    enum Moment {
+        PERSIST(r -> r.kind() == S3Request.Kind.PUT
+                && r.key().contains("/c/")
+                && r.key().contains("_tmp_")),
+        COMMIT(r -> r.kind() == S3Request.Kind.MULTIPART_COMPLETE && r.key().contains("/pq/"));
+
+        final Predicate<S3Request> request;
+
+        Moment(Predicate<S3Request> request) {
+            this.request = request;
+        }
+    }
+
+    @RegisterExtension
+    static final S3Server S3 = S3Server.inMemory(BUCKET);
+
+    private static Path work;
+    private static StandaloneCluster cluster;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        work = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "killed-taskmanager-s3-");
+        // Flink's S3 file system as a cluster has it: a folder of the cluster's plugins directory
+        FlinkS3FileSystem.pluginsDirectory(work.resolve("flink-plugins"), FlinkS3FileSystem.HADOOP);
+        Map<String, String> config = new TreeMap<>(S3.flinkConfig());
+        // recovery settings and why: KilledTaskManagerIT
+        config.put("restart-strategy.type", "fixed-delay");
+        config.put("restart-strategy.fixed-delay.attempts", "5");
+        config.put("restart-strategy.fixed-delay.delay", "1 s");
+        config.put("heartbeat.interval", "1000");
+        config.put("heartbeat.timeout", "10000");
+        config.put("web.refresh-interval", "500");
+        cluster = StandaloneCluster.start(
+                TestDistribution.home(), work, TestDistribution.pluginsDir(), config, Duration.ofSeconds(60));
+        // the client plans the job and checks each table's path: it needs the file system too, as
+        // Flink's SQL client has it from the same plugins directory and configuration
+        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        S3.traffic().faults(S3Fault.Plan.NONE);
+        FileSystem.initialize(new Configuration(), null);
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Each moment with {@code sluice.campaign.kills} seeds from {@code sluice.campaign.seed} (1 in CI). */
+    static Stream<Arguments> schedules() {
+        long base = Long.getLong("sluice.campaign.seed", 20261206L);
+        int kills = Integer.getInteger("sluice.campaign.kills", 1);
+        return Stream.of(Moment.values())
+                .flatMap(m -> LongStream.range(base, base + kills).mapToObj(seed -> Arguments.of(m, seed)));
+    }
+
+    @ParameterizedTest(name = "{0}, seed {1}")
+    @MethodSource("schedules")
+    void everyRowOnceAndNoUploadLeftOpenAfterATaskManagerDiesInARequest(Moment moment, long seed) throws Throwable {
+        try {
+            runKillAndCheck(moment, seed);
+        } catch (Throwable t) {
+            t.addSuppressed(new AssertionError("Cluster logs:\n" + cluster.logTails()));
+            throw t;
+        } finally {
+            S3.traffic().faults(S3Fault.Plan.NONE);
+        }
+    }
+
+    private void runKillAndCheck(Moment moment, long seed) throws Exception {
+        String prefix = moment.name().toLowerCase() + "-" + seed;
+        Random random = new Random(seed);
+        long checkpointInterval = 300 + random.nextInt(500);
+        int nth = 1 + random.nextInt(4);
+        boolean serverGetsIt = moment == Moment.COMMIT && random.nextBoolean();
+        System.out.printf(
+                "%s seed %d: checkpoints every %d ms, the TaskManager dies in request %d of its kind, which the "
+                        + "server %s%n",
+                moment, seed, checkpointInterval, nth, serverGetsIt ? "still receives" : "never sees");
+
+        S3.traffic().clearRequests();
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+                cluster.host(), cluster.restPort(), new Configuration());
+        env.setParallelism(2);
+        env.enableCheckpointing(checkpointInterval);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
+        tEnv.executeSql("CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', "
+                + "'number-of-rows' = '" + ROWS + "', 'rows-per-second' = '" + ROWS_PER_SECOND + "', "
+                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "')");
+        String sluice = "'connector' = 'sluice', 'target' = 'filesystem', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
+                + "'sink.partition-commit.policy.kind' = 'success-file'";
+        // Parquet rolls at every checkpoint (a commit completes uploads after each); CSV keeps its
+        // files open across checkpoints (each checkpoint persists their unfinished tails)
+        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = 's3a://" + BUCKET + "/" + prefix + "/pq', 'format' = 'parquet')");
+        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = 's3a://" + BUCKET + "/" + prefix + "/c', 'format' = 'csv')");
+        String select = "SELECT id, CONCAT('n', CAST(id AS STRING)), CONCAT('p', CAST(MOD(id, " + PARTITIONS
+                + ") AS STRING)) FROM src";
+        StatementSet inserts = tEnv.createStatementSet();
+        inserts.addInsertSql("INSERT INTO pq " + select);
+        inserts.addInsertSql("INSERT INTO c " + select);
+        TableResult result = inserts.execute();
+        JobID jobId =
+                result.getJobClient().orElseThrow(IllegalStateException::new).getJobID();
+        String job = "/jobs/" + jobId;
+
+        // armed once a checkpoint has completed: the restore then has state to start from, and
+        // the n-th request counts from a running job, not from its first, slower checkpoint
+        awaitCompletedCheckpoint(job, Duration.ofSeconds(60));
+        S3Fault.Gate gate = new S3Fault.Gate();
+        S3.traffic()
+                .faults(S3Fault.Plan.nth(
+                        r -> r.key().startsWith(prefix + "/") && moment.request.test(r), nth, S3Fault.hold(gate)));
+
+        S3Request held = gate.awaitArrival(Duration.ofSeconds(60));
+        if (held == null) {
+            gate.pass();
+            fail("No " + moment + " request " + nth + " of the job within 60 s: "
+                    + S3.traffic().countsByKind());
+        }
+        Set<String> running = cluster.taskManagersOf(job);
+        assertThat(running)
+                .as("TaskManagers running the job: one runs every task")
+                .hasSize(1);
+        String victim = running.iterator().next();
+        long checkpointsBeforeKill = cluster.get(job + "/checkpoints")
+                .path("counts")
+                .path("completed")
+                .asLong();
+        cluster.killTaskManager(victim);
+        // the process is gone; now the held request reaches the server, or never does
+        if (serverGetsIt) {
+            gate.pass();
+        } else {
+            gate.drop();
+        }
+        String replacement = cluster.startTaskManager(Duration.ofSeconds(60));
+        result.await(120, TimeUnit.SECONDS);
+        S3.traffic().faults(S3Fault.Plan.NONE);
+
+        JsonNode details = cluster.get(job);
+        JsonNode checkpoints = cluster.get(job + "/checkpoints");
+        System.out.printf(
+                "%s seed %d: killed %s while it waited for %s, after %d completed checkpoints; %s finished the job; "
+                        + "checkpoints %s%n",
+                moment, seed, victim, held, checkpointsBeforeKill, replacement, checkpoints.path("counts"));
+        assertThat(details.path("state").asText()).isEqualTo("FINISHED");
+        assertThat(checkpoints.path("counts").path("restored").asInt())
+                .as("restores from a checkpoint")
+                .isGreaterThanOrEqualTo(1);
+        assertThat(cluster.taskManagersOf(job)).containsExactly(replacement);
+
+        Path copy = S3.download(BUCKET, prefix + "/", tmp.resolve(prefix));
+        Path parquet = copy.resolve("pq");
+        Path csv = copy.resolve("c");
+        RowIds.assertEachOnce("parquet", ROWS, CommittedFiles.parquet(parquet, g -> g.getLong("id", 0)));
+        RowIds.assertEachOnce(
+                "csv",
+                ROWS,
+                CommittedFiles.lines(csv).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList()));
+        List<String> partitions =
+                IntStream.range(0, PARTITIONS).mapToObj(i -> "part=p" + i).collect(Collectors.toList());
+        for (Path out : List.of(parquet, csv)) {
+            assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                    .extracting(f -> f.getParent().getFileName().toString())
+                    .as("success files of %s", out)
+                    .containsExactlyInAnyOrderElementsOf(partitions);
+        }
+
+        List<String> open = S3.openUploads(BUCKET, prefix + "/");
+        List<String> hidden = S3.keys(BUCKET, prefix + "/").stream()
+                .filter(key -> key.substring(key.lastIndexOf('/') + 1).startsWith("_"))
+                .filter(key -> !key.endsWith("/_SUCCESS"))
+                .collect(Collectors.toList());
+        System.out.printf(
+                "%s seed %d: %d multipart uploads left open %s, %d hidden objects left %s%n",
+                moment, seed, open.size(), open, hidden.size(), hidden);
+        List<S3Request> outside = S3.traffic().requests().stream()
+                .filter(r -> r.kind().mutates() && r.kind() != S3Request.Kind.DELETE_MULTIPLE)
+                .filter(r -> !r.key().startsWith(prefix + "/"))
+                .collect(Collectors.toList());
+        assertThat(outside).as("requests that changed keys outside the tables").isEmpty();
+        assertThat(open).as("multipart uploads left open").isEmpty();
+        assertThat(hidden)
+                .as("hidden objects left: only persisted tails of Flink's S3 writer (FLINK-10963)")
+                .allMatch(key -> key.contains("_tmp_"));
+    }
+
+    private static void awaitCompletedCheckpoint(String job, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode details = cluster.get(job);
+            String state = details.path("state").asText();
+            if (state.equals("FINISHED") || state.equals("FAILED") || state.equals("CANCELED")) {
+                fail("Job is " + state + " before its first checkpoint completed");
+            }
+            if (cluster.get(job + "/checkpoints")
+                            .path("counts")
+                            .path("completed")
+                            .asLong()
+                    > 0) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        fail("No completed checkpoint within " + timeout);
+    }
+}

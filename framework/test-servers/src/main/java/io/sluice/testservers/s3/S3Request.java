@@ -55,13 +55,27 @@ public final class S3Request {
     private final String key;
     private final Map<String, String> query;
     private final Kind kind;
+    private final String userAgent;
+    private final String accessKeyId;
+    private final String securityToken;
 
-    private S3Request(String method, String bucket, String key, Map<String, String> query, Kind kind) {
+    private S3Request(
+            String method,
+            String bucket,
+            String key,
+            Map<String, String> query,
+            Kind kind,
+            String userAgent,
+            String accessKeyId,
+            String securityToken) {
         this.method = method;
         this.bucket = bucket;
         this.key = key;
         this.query = query;
         this.kind = kind;
+        this.userAgent = userAgent;
+        this.accessKeyId = accessKeyId;
+        this.securityToken = securityToken;
     }
 
     /**
@@ -69,6 +83,16 @@ public final class S3Request {
      * {@code x-amz-copy-source} header.
      */
     public static S3Request of(String method, String target, boolean copySource) {
+        return of(method, target, copySource, Map.of());
+    }
+
+    /**
+     * As {@link #of(String, String, boolean)}, also keeping who sent it: the {@code User-Agent},
+     * the access key id the request is signed with (the {@code Credential=} of a SigV4 {@code
+     * Authorization} header, or the key of a SigV2 {@code AWS key:signature}) and the session
+     * token ({@code x-amz-security-token}), from {@code headers} (lower-case names).
+     */
+    public static S3Request of(String method, String target, boolean copySource, Map<String, String> headers) {
         String m = method.toUpperCase(Locale.ROOT);
         int q = target.indexOf('?');
         String path = q < 0 ? target : target.substring(0, q);
@@ -81,7 +105,31 @@ public final class S3Request {
         int slash = trimmed.indexOf('/');
         String bucket = decode(slash < 0 ? trimmed : trimmed.substring(0, slash));
         String key = slash < 0 ? "" : decode(trimmed.substring(slash + 1));
-        return new S3Request(m, bucket, key, Collections.unmodifiableMap(query), kind(m, key, query, copySource));
+        return new S3Request(
+                m,
+                bucket,
+                key,
+                Collections.unmodifiableMap(query),
+                kind(m, key, query, copySource),
+                headers.get("user-agent"),
+                accessKeyId(headers.get("authorization")),
+                headers.get("x-amz-security-token"));
+    }
+
+    private static String accessKeyId(String authorization) {
+        if (authorization == null) {
+            return null;
+        }
+        int credential = authorization.indexOf("Credential=");
+        if (credential >= 0) {
+            int start = credential + "Credential=".length();
+            int end = authorization.indexOf('/', start);
+            return end < 0 ? null : authorization.substring(start, end);
+        }
+        if (authorization.startsWith("AWS ") && authorization.indexOf(':') > 4) {
+            return authorization.substring(4, authorization.indexOf(':'));
+        }
+        return null;
     }
 
     private static Kind kind(String method, String key, Map<String, String> query, boolean copySource) {
@@ -164,6 +212,21 @@ public final class S3Request {
 
     public Kind kind() {
         return kind;
+    }
+
+    /** The client's {@code User-Agent} header; null without one. */
+    public String userAgent() {
+        return userAgent;
+    }
+
+    /** The access key id the request was signed with; null for an unsigned request. */
+    public String accessKeyId() {
+        return accessKeyId;
+    }
+
+    /** The session token the request carried ({@code x-amz-security-token}); null without one. */
+    public String securityToken() {
+        return securityToken;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -127,6 +128,7 @@ public final class S3TrafficProxy implements Closeable {
             }
             boolean copySource = false;
             boolean expectContinue = false;
+            Map<String, String> headers = new HashMap<>();
             StringBuilder forwarded = new StringBuilder(lines[0]).append("\r\n");
             for (int i = 1; i < lines.length; i++) {
                 String line = lines[i];
@@ -135,6 +137,9 @@ public final class S3TrafficProxy implements Closeable {
                         : "";
                 if (name.equals("connection") || name.equals("keep-alive")) {
                     continue;
+                }
+                if (!name.isEmpty()) {
+                    headers.put(name, line.substring(line.indexOf(':') + 1).trim());
                 }
                 if (name.equals("x-amz-copy-source")) {
                     copySource = true;
@@ -146,7 +151,7 @@ public final class S3TrafficProxy implements Closeable {
             }
             forwarded.append("Connection: close\r\n\r\n");
 
-            S3Request request = S3Request.of(requestLine[0], requestLine[1], copySource);
+            S3Request request = S3Request.of(requestLine[0], requestLine[1], copySource, headers);
             long seq = sequence.getAndIncrement();
             S3Fault fault = plan.decide(request, seq);
             synchronized (this) {

@@ -106,8 +106,68 @@ final class IcebergCatalogs {
                 }
             });
         }
+        fileIoDefaults(options, properties);
         return properties;
     }
+
+    /**
+     * Which file IO reaches the store when the options do not say, and the HTTP client of the AWS
+     * SDK when they choose Iceberg's {@code S3FileIO}.
+     *
+     * <p>Without {@code io-impl} every catalog reaches its files through Hadoop's file systems
+     * ({@code HadoopFileIO}: HDFS, and the object stores through Flink's, configured once in
+     * Flink): the Hive and Hadoop catalogs' default, set here for the REST catalog too, whose
+     * default ({@code ResolvingFileIO}) would take Iceberg's {@code S3FileIO} for {@code s3://}
+     * now that the plugin bundles it, and with it a second S3 configuration. {@code 'io-impl' =
+     * 'org.apache.iceberg.aws.s3.S3FileIO'} (or {@code ResolvingFileIO}, or a REST server's
+     * {@code io-impl} override) chooses Iceberg's own S3 client, which takes the {@code s3.*}
+     * catalog properties, the AWS default credential chain, and a REST server's vended
+     * credentials.
+     *
+     * <p>The plugin bundles one HTTP client of the AWS SDK, {@code url-connection-client};
+     * Iceberg's default, the Apache one, is not there. {@code http-client.type} defaults to it,
+     * and any other value is refused here, naming the option. And it bundles the SDK's S3 and STS
+     * modules only: {@code s3.client-factory-impl} defaults to Iceberg's {@code
+     * DefaultS3FileIOAwsClientFactory}, which builds the S3 client alone; Iceberg's general {@code
+     * AwsClientFactory} ({@code client.factory}, and its default when neither is set) also links
+     * against KMS, Glue and DynamoDB (1.5 MB for KMS alone), so {@code client.factory} is refused.
+     */
+    private static void fileIoDefaults(ReadableConfig options, Map<String, String> properties) {
+        if (!properties.containsKey(IcebergOptions.IO_IMPL.key())
+                && CatalogUtil.ICEBERG_CATALOG_REST.equals(CatalogTypes.implementation(options))) {
+            properties.put(IcebergOptions.IO_IMPL.key(), HADOOP_FILE_IO);
+        }
+        if (properties.containsKey(AWS_CLIENT_FACTORY)) {
+            throw new IllegalArgumentException("Unsupported '" + AWS_CLIENT_FACTORY + "' '"
+                    + properties.get(AWS_CLIENT_FACTORY)
+                    + "': Iceberg's AwsClientFactory links against AWS SDK modules (KMS, Glue, DynamoDB) the iceberg"
+                    + " plugin does not bundle. S3FileIO builds its client with '" + S3_CLIENT_FACTORY + "' = '"
+                    + DEFAULT_S3_CLIENT_FACTORY + "' (the default); for an assumed role use the AWS default"
+                    + " credential chain (web identity, a profile's role_arn) or 'client.credentials-provider'");
+        }
+        properties.putIfAbsent(S3_CLIENT_FACTORY, DEFAULT_S3_CLIENT_FACTORY);
+        String httpClient = properties.get(HTTP_CLIENT_TYPE);
+        if (httpClient == null) {
+            properties.put(HTTP_CLIENT_TYPE, URL_CONNECTION);
+        } else if (!URL_CONNECTION.equals(httpClient.trim())) {
+            throw new IllegalArgumentException("Invalid '" + HTTP_CLIENT_TYPE + "' '" + httpClient
+                    + "': the iceberg plugin bundles the AWS SDK's '" + URL_CONNECTION
+                    + "' HTTP client only (for S3FileIO); leave the option out or set it to '" + URL_CONNECTION
+                    + "'");
+        }
+    }
+
+    static final String HADOOP_FILE_IO = "org.apache.iceberg.hadoop.HadoopFileIO";
+    /** Iceberg's {@code AwsProperties.CLIENT_FACTORY}. */
+    static final String AWS_CLIENT_FACTORY = "client.factory";
+    /** Iceberg's {@code S3FileIOProperties.CLIENT_FACTORY}. */
+    static final String S3_CLIENT_FACTORY = "s3.client-factory-impl";
+
+    static final String DEFAULT_S3_CLIENT_FACTORY = "org.apache.iceberg.aws.s3.DefaultS3FileIOAwsClientFactory";
+    /** Iceberg's {@code HttpClientProperties.CLIENT_TYPE}. */
+    static final String HTTP_CLIENT_TYPE = "http-client.type";
+    /** Iceberg's {@code HttpClientProperties.CLIENT_TYPE_URLCONNECTION}. */
+    static final String URL_CONNECTION = "urlconnection";
 
     /**
      * The warehouse: no dot segments (the root every table of a Hadoop catalog lives under), and

@@ -201,10 +201,11 @@ public final class IcebergOptions {
      * Prefixes of Iceberg catalog property families whose keys are open-ended, passed through to
      * the catalog as given (upstream's {@code FlinkCatalogFactory} passes every property): REST
      * request headers and REST client settings, catalog-level table defaults and overrides, and
-     * the file IO's cloud client settings.
+     * the file IO's cloud client settings ({@code s3.*}, {@code client.*} and {@code
+     * http-client.*} of Iceberg's {@code S3FileIO}).
      */
     static final java.util.Set<String> CATALOG_PROPERTY_PREFIXES = java.util.Set.of(
-            "header.", "rest.", "table-default.", "table-override.", "s3.", "gcs.", "adls.", "client.");
+            "header.", "rest.", "table-default.", "table-override.", "s3.", "gcs.", "adls.", "client.", "http-client.");
 
     /** The write options, passed to Iceberg's {@code FlinkWriteConf} under their own keys. */
     static ConfigOption<?>[] writeOptions() {

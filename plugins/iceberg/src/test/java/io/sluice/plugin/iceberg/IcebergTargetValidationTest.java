@@ -198,8 +198,52 @@ class IcebergTargetValidationTest {
                         Map.entry("cache-enabled", "false"),
                         Map.entry("cache.expiration-interval-ms", "5000"),
                         Map.entry("header.X-Tenant", "blue"),
-                        Map.entry("rest.auth.type", "oauth2"));
-        assertThat(target.optionPrefixes()).contains("header.", "rest.", "table-default.");
+                        Map.entry("rest.auth.type", "oauth2"),
+                        // the one HTTP client of the AWS SDK the plugin bundles, for S3FileIO
+                        Map.entry("http-client.type", "urlconnection"),
+                        // the S3 client alone, not Iceberg's AwsClientFactory (KMS, Glue, DynamoDB)
+                        Map.entry(
+                                "s3.client-factory-impl", "org.apache.iceberg.aws.s3.DefaultS3FileIOAwsClientFactory"));
+        assertThat(target.optionPrefixes()).contains("header.", "rest.", "table-default.", "s3.", "http-client.");
+    }
+
+    @Test
+    void aRestCatalogWithoutIoImplReachesItsFilesThroughHadoopFileIo() {
+        TestSinkContext rest = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("catalog-type", "rest")
+                .option("uri", "http://localhost:8181/")
+                .build();
+        // not Iceberg's ResolvingFileIO, which would pick the bundled S3FileIO for s3:// locations
+        assertThat(IcebergCatalogs.properties(rest.options()))
+                .containsEntry("io-impl", "org.apache.iceberg.hadoop.HadoopFileIO");
+        TestSinkContext s3FileIo = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("catalog-type", "rest")
+                .option("uri", "http://localhost:8181/")
+                .option("io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
+                .option("s3.endpoint", "http://localhost:9000")
+                .option("client.region", "eu-west-1")
+                .build();
+        assertThat(IcebergCatalogs.properties(s3FileIo.options()))
+                .containsEntry("io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
+                .containsEntry("s3.endpoint", "http://localhost:9000")
+                .containsEntry("client.region", "eu-west-1")
+                .containsEntry("http-client.type", "urlconnection");
+    }
+
+    @Test
+    void awsSdkModulesThePluginDoesNotBundleAreRefused() {
+        TestSinkContext apache = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("http-client.type", "apache")
+                .build();
+        assertThatThrownBy(() -> IcebergCatalogs.properties(apache.options()))
+                .hasMessageContaining("Invalid 'http-client.type' 'apache'")
+                .hasMessageContaining("'urlconnection'");
+        TestSinkContext awsClientFactory = IcebergSinks.hadoop(warehouse, Writes.ROW)
+                .option("client.factory", "org.apache.iceberg.aws.AssumeRoleAwsClientFactory")
+                .build();
+        assertThatThrownBy(() -> IcebergCatalogs.properties(awsClientFactory.options()))
+                .hasMessageContaining("Unsupported 'client.factory'")
+                .hasMessageContaining("'s3.client-factory-impl'");
     }
 
     @Test

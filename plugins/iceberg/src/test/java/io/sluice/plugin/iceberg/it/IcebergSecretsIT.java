@@ -38,11 +38,13 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Secrets of an Iceberg catalog never show: statements that fail (a catalog that cannot be
- * reached, tables with a misspelt option or an unreachable URI, a job that fails after a commit)
- * carry sentinel values in {@code credential}, {@code header.Authorization}, {@code
- * s3.access-key-id} and the password of a REST {@code uri}, and neither the exception chain, nor
- * anything logged meanwhile, nor {@code SHOW CREATE TABLE} of a Sluice catalog's table contains
- * one. The messages still name the catalog, table and option at fault.
+ * reached, tables with a misspelt option or an unreachable URI, a job that fails after a commit,
+ * Iceberg's S3FileIO that cannot write) carry sentinel values in {@code credential}, {@code
+ * header.Authorization}, {@code s3.access-key-id}, {@code s3.secret-access-key}, {@code
+ * s3.session-token} and the password of a REST {@code uri}, and neither the exception chain, nor
+ * anything logged meanwhile, nor {@code SHOW CREATE TABLE} of a Sluice catalog's table, nor {@code
+ * EXPLAIN} of a write into it contains one. The messages still name the catalog, table and option
+ * at fault.
  */
 class IcebergSecretsIT {
 
@@ -50,8 +52,10 @@ class IcebergSecretsIT {
     private static final String AUTHORIZATION = "Bearer sentinel-header-91c2";
     private static final String ACCESS_KEY = "sentinel-access-key-55d1";
     private static final String PASSWORD = "sentinel-password-0b8e";
-    private static final List<String> SENTINELS =
-            List.of("sentinel-credential-7f3a", "sentinel-header-91c2", ACCESS_KEY, PASSWORD);
+    private static final String SECRET_ACCESS_KEY = "sentinel-s3-secret-3c9a";
+    private static final String SESSION_TOKEN = "sentinel-s3-session-token-e27b";
+    private static final List<String> SENTINELS = List.of(
+            "sentinel-credential-7f3a", "sentinel-header-91c2", ACCESS_KEY, PASSWORD, SECRET_ACCESS_KEY, SESSION_TOKEN);
 
     private static final Path WAREHOUSE = warehouse();
 
@@ -123,7 +127,8 @@ class IcebergSecretsIT {
     private static String restOptions(String uri) {
         return "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', 'catalog-type' = 'rest', 'uri' = '" + uri + "', "
                 + "'credential' = '" + CREDENTIAL + "', 'header.Authorization' = '" + AUTHORIZATION + "', "
-                + "'s3.access-key-id' = '" + ACCESS_KEY + "', 'cache-enabled' = 'false'";
+                + "'s3.access-key-id' = '" + ACCESS_KEY + "', 's3.secret-access-key' = '" + SECRET_ACCESS_KEY + "', "
+                + "'s3.session-token' = '" + SESSION_TOKEN + "', 'cache-enabled' = 'false'";
     }
 
     private static String unreachableUriWithPassword() {
@@ -215,13 +220,46 @@ class IcebergSecretsIT {
                 .containsExactlyInAnyOrder("1", "2", "3");
         String ddl = collectText(tEnv, "SHOW CREATE TABLE ice.jobs.numbers");
         assertNoSentinel("SHOW CREATE TABLE", ddl);
-        assertThat(ddl).contains("'credential' = '******'").contains("'header.Authorization' = '******'");
+        assertThat(ddl)
+                .contains("'credential' = '******'")
+                .contains("'header.Authorization' = '******'")
+                .contains("'s3.secret-access-key' = '******'")
+                .contains("'s3.session-token' = '******'");
+        assertNoSentinel(
+                "EXPLAIN",
+                tEnv.explainSql(
+                        "INSERT INTO ice.jobs.numbers VALUES (5)",
+                        org.apache.flink.table.api.ExplainDetail.JSON_EXECUTION_PLAN));
         // the catalog table still writes, with the secrets the catalog keeps
         tEnv.executeSql("INSERT INTO ice.jobs.numbers VALUES (4)").await();
         assertThat(IcebergTables.rows(REST.client().loadTable(TableIdentifier.of("jobs", "numbers"))))
                 .containsExactlyInAnyOrder("1", "2", "3", "4");
         assertThat(log.toString()).as("the log was captured").contains("ArithmeticException");
         assertNoSentinel("the log", log.toString());
+    }
+
+    /**
+     * Iceberg's S3FileIO with sentinel keys and session token that cannot write (the table lives on
+     * the REST server's local warehouse, and the endpoint has no server): the failure names the
+     * table's file, and no key shows.
+     */
+    @Test
+    void aFailingS3FileIoShowsNoSecret() throws Exception {
+        TableEnvironment tEnv = batch();
+        tEnv.executeSql("CREATE CATALOG s3io WITH ('type' = 'sluice', 'target' = 'iceberg', "
+                + restOptions("http://localhost:" + port() + "/")
+                + ", 'io-impl' = 'org.apache.iceberg.aws.s3.S3FileIO', 's3.endpoint' = 'http://127.0.0.1:1', "
+                + "'s3.path-style-access' = 'true', 'client.region' = 'us-east-1')");
+        tEnv.executeSql("CREATE DATABASE IF NOT EXISTS s3io.s3jobs");
+        tEnv.executeSql("CREATE TABLE s3io.s3jobs.numbers (n INT)");
+
+        Throwable failure = catchThrowable(() ->
+                tEnv.executeSql("INSERT INTO s3io.s3jobs.numbers VALUES (1)").await());
+
+        assertFailsWithoutSecrets(failure, "S3");
+        String ddl = collectText(tEnv, "SHOW CREATE TABLE s3io.s3jobs.numbers");
+        assertNoSentinel("SHOW CREATE TABLE", ddl);
+        assertThat(ddl).contains("'s3.secret-access-key' = '******'").contains("'s3.session-token' = '******'");
     }
 
     private static String collectText(TableEnvironment tEnv, String sql) throws Exception {

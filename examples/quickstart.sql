@@ -6,6 +6,11 @@
 --
 -- Output goes under /tmp/sluice-quickstart. Running the script again adds new part files next to
 -- the old ones (INSERT INTO appends); delete the directory to start over.
+--
+-- On an object store, the tables' files go to a bucket and the metastore stays local (with Flink's
+-- S3 file system and the s3.* keys set up as the README's "Storage" section shows):
+--
+--   bin/sluice sql -f examples/quickstart.sql -D lake=s3a://my-bucket/quickstart
 
 -- batch: the bounded input ends, every file is committed at the end of the job
 SET 'execution.runtime-mode' = 'batch';
@@ -38,7 +43,7 @@ CREATE TEMPORARY TABLE orders_parquet (
 ) PARTITIONED BY (dt) WITH (
   'connector' = 'sluice',
   'target' = 'filesystem',
-  'path' = '/tmp/sluice-quickstart/orders_parquet',
+  'path' = '${lake:-/tmp/sluice-quickstart}/orders_parquet',
   'format' = 'parquet',
   'sink.partition-commit.policy.kind' = 'success-file'
 );
@@ -52,7 +57,7 @@ CREATE TEMPORARY TABLE orders_csv (
 ) WITH (
   'connector' = 'sluice',
   'target' = 'filesystem',
-  'path' = '/tmp/sluice-quickstart/orders_csv',
+  'path' = '${lake:-/tmp/sluice-quickstart}/orders_csv',
   'format' = 'csv',
   'sink.part-file.suffix' = '.csv'
 );
@@ -75,13 +80,14 @@ SELECT dt, COUNT(*) AS orders, SUM(amount) AS total FROM orders_parquet GROUP BY
 SELECT COUNT(*) AS orders FROM orders_csv;
 
 -- Hive: a catalog on an embedded metastore (Derby, under /tmp/sluice-quickstart/hive-metastore), a
--- partitioned Parquet Hive table in it, and the same orders written through the hive target. The
--- metastore policy adds each partition the job writes to the metastore.
+-- partitioned Parquet Hive table in it whose files live next to the other tables' (its location),
+-- and the same orders written through the hive target. The metastore policy adds each partition
+-- the job writes to the metastore.
 CREATE CATALOG hive WITH (
   'type' = 'sluice',
   'target' = 'hive',
   'metastore' = 'embedded',
-  'metastore.dir' = '/tmp/sluice-quickstart/hive-metastore'
+  'metastore.dir' = '${metastore:-/tmp/sluice-quickstart/hive-metastore}'
 );
 
 CREATE DATABASE IF NOT EXISTS hive.shop;
@@ -93,6 +99,7 @@ CREATE TABLE IF NOT EXISTS hive.shop.orders (
   dt       STRING
 ) PARTITIONED BY (dt) WITH (
   'hive.storage.file-format' = 'parquet',
+  'hive.location-uri' = '${lake:-/tmp/sluice-quickstart}/hive/orders',
   'sink.partition-commit.policy.kind' = 'metastore'
 );
 
@@ -113,7 +120,7 @@ CREATE TEMPORARY TABLE orders_hive_files (
 ) PARTITIONED BY (dt) WITH (
   'connector' = 'sluice',
   'target' = 'filesystem',
-  'path' = '/tmp/sluice-quickstart/hive-metastore/warehouse/shop.db/orders',
+  'path' = '${lake:-/tmp/sluice-quickstart}/hive/orders',
   'format' = 'parquet'
 );
 

@@ -200,11 +200,17 @@ class SluiceCliIT {
         Path out = tmp.resolve("quickstart");
         String example =
                 new String(Files.readAllBytes(dist.resolve("examples/quickstart.sql")), StandardCharsets.UTF_8);
-        assertThat(example).contains(QUICKSTART_DIR);
-        Path script = tmp.resolve("quickstart.sql");
-        Files.write(script, example.replace(QUICKSTART_DIR, out.toString()).getBytes(StandardCharsets.UTF_8));
+        assertThat(example).contains("${lake:-" + QUICKSTART_DIR + "}");
 
-        Run run = sluice(Collections.emptyMap(), SQL_TIMEOUT, "sql", "-f", script.toString());
+        Run run = sluice(
+                Collections.emptyMap(),
+                SQL_TIMEOUT,
+                "sql",
+                "-f",
+                dist.resolve("examples/quickstart.sql").toString(),
+                "-D",
+                "lake=" + out,
+                "-Dmetastore=" + out.resolve("hive-metastore"));
 
         assertThat(run.exitCode).as(run.describe()).isZero();
         assertThat(run.stdout)
@@ -240,7 +246,7 @@ class SluiceCliIT {
 
         // Hive: the metastore lists the three partitions, whose Parquet files (Hive's writer) hold 5000 records
         assertThat(run.stdout).containsPattern("\\|\\s+dt=2024-06-01 \\|").containsPattern("\\|\\s+dt=2024-06-03 \\|");
-        Path hive = out.resolve("hive-metastore/warehouse/shop.db/orders");
+        Path hive = out.resolve("hive/orders");
         Map<String, Long> hiveRecords = new TreeMap<>();
         for (String partition : names(hive)) {
             long records = 0;
@@ -436,48 +442,55 @@ class SluiceCliIT {
                 .doesNotContain("Caused by:");
     }
 
+    /**
+     * The quickstart on S3 as the README tells it: Flink's S3 plugin in its own folder, the s3.*
+     * keys in config.yaml (as an operator sets up a cluster), and the one change to the command:
+     * {@code -D lake=s3a://...}. Everything it writes is read back from the store by the AWS
+     * SDK's client and parquet-java.
+     */
     @Test
-    void aScriptReachesS3ThroughFlinksFileSystemPluginAndConfigYaml() throws Exception {
-        // as an operator sets it up: Flink's S3 plugin in its own folder, the s3.* keys in config.yaml
+    void theQuickstartRunsOnS3WithOneDefinition() throws Exception {
         Path flinkPlugins = FlinkS3FileSystem.pluginsDirectory(tmp.resolve("flink-plugins"), FlinkS3FileSystem.HADOOP);
         Path conf = Files.createDirectories(tmp.resolve("conf"));
         copyTree(dist.resolve("conf"), conf);
         StringBuilder yaml = new StringBuilder();
         S3.flinkConfig().forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml.toString());
-        Path script = tmp.resolve("s3.sql");
-        Files.writeString(
-                script,
-                String.join(
-                        "\n",
-                        "SET 'execution.runtime-mode' = 'batch';",
-                        "CREATE TABLE orders (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH (",
-                        "  'connector' = 'sluice', 'target' = 'filesystem', 'format' = 'parquet',",
-                        "  'path' = 's3a://cli-lake/warehouse/orders', 'sink.partition-commit.policy.kind' = 'success-file');",
-                        "CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3000',",
-                        "  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3000');",
-                        "INSERT INTO orders SELECT id, CONCAT('2024-06-0', CAST(id % 3 + 1 AS STRING)) FROM numbers;",
-                        "SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM orders;",
-                        ""));
 
         Run run = sluice(
                 Map.of("FLINK_PLUGINS_DIR", flinkPlugins.toString(), "SLUICE_CONF_DIR", conf.toString()),
                 SQL_TIMEOUT,
                 "sql",
                 "-f",
-                script.toString());
+                dist.resolve("examples/quickstart.sql").toString(),
+                "-D",
+                "lake=s3a://cli-lake/quickstart",
+                "-D",
+                "metastore=" + tmp.resolve("hive-metastore"));
 
         assertThat(run.exitCode).as(run.describe()).isZero();
         assertThat(run.stdout)
-                .contains("Committed to default_catalog.default_database.orders")
-                .contains("3000");
-        // read back from the store by the AWS SDK's client and parquet-java: every id once
-        Path copy = S3.download("cli-lake", "warehouse/orders/", tmp.resolve("copy"));
-        List<Long> ids = CommittedFiles.parquet(copy, g -> g.getLong("id", 0));
-        assertThat(ids).hasSize(3000);
-        assertThat(new TreeSet<>(ids))
-                .isEqualTo(LongStream.rangeClosed(1, 3000).boxed().collect(Collectors.toCollection(TreeSet::new)));
-        assertThat(CommittedFiles.named(copy, "_SUCCESS")).hasSize(3);
+                .contains("Committed to default_catalog.default_database.orders_parquet")
+                .contains("Committed to default_catalog.default_database.orders_csv")
+                .contains("Done:");
+        Path copy = S3.download("cli-lake", "quickstart/", tmp.resolve("copy"));
+        TreeSet<Long> all = LongStream.rangeClosed(1, 5000).boxed().collect(Collectors.toCollection(TreeSet::new));
+        List<Long> parquet = CommittedFiles.parquet(copy.resolve("orders_parquet"), g -> g.getLong("order_id", 0));
+        assertThat(parquet).hasSize(5000);
+        assertThat(new TreeSet<>(parquet)).isEqualTo(all);
+        assertThat(CommittedFiles.named(copy.resolve("orders_parquet"), "_SUCCESS"))
+                .hasSize(3);
+        List<String> csv = CommittedFiles.lines(copy.resolve("orders_csv"));
+        assertThat(csv).hasSize(5000);
+        TreeSet<Long> csvIds = csv.stream()
+                .map(l -> Long.parseLong(l.substring(0, l.indexOf(','))))
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(csvIds).isEqualTo(all);
+        // the Hive table's files are in the bucket, its metastore local; SHOW PARTITIONS lists them
+        List<Long> hive = CommittedFiles.parquet(copy.resolve("hive/orders"), g -> g.getLong("order_id", 0));
+        assertThat(hive).hasSize(5000);
+        assertThat(new TreeSet<>(hive)).isEqualTo(all);
+        assertThat(run.stdout).containsPattern("\\|\\s+dt=2024-06-01 \\|").containsPattern("\\|\\s+dt=2024-06-03 \\|");
         assertThat(S3.openUploads("cli-lake")).isEmpty();
         // the secret of config.yaml is on no console
         assertThat(run.stdout + run.stderr).doesNotContain(S3Server.SECRET_KEY);

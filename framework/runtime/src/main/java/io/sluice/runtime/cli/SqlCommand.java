@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code sluice sql -f FILE [-v]}: runs a Flink SQL script in this JVM, each job on an embedded
+ * {@code sluice sql -f FILE [-D name=value]... [-v]}: runs a Flink SQL script in this JVM, each job on an embedded
  * MiniCluster, and stops at the first failing statement.
  */
 final class SqlCommand {
@@ -37,7 +37,7 @@ final class SqlCommand {
 
     int run(List<String> args) {
         Arguments arguments = Arguments.parse(args);
-        List<SqlStatement> statements = SqlScriptSplitter.split(read(arguments.file));
+        List<SqlStatement> statements = SqlScriptSplitter.split(arguments.variables.substitute(read(arguments.file)));
         StartupOptions startup = StartupOptions.of(statements);
         RuntimeExecutionMode mode = startup.runtimeMode();
         // the table factory finds the plugins through system properties (see SluiceConf)
@@ -116,6 +116,7 @@ final class SqlCommand {
     private static final class Arguments {
         Path file;
         boolean verbose;
+        final ScriptVariables variables = new ScriptVariables();
 
         static Arguments parse(List<String> args) {
             Arguments parsed = new Arguments();
@@ -128,6 +129,13 @@ final class SqlCommand {
                     parsed.file = Paths.get(args.get(++i));
                 } else if (arg.startsWith("--file=")) {
                     parsed.file = Paths.get(arg.substring("--file=".length()));
+                } else if (arg.equals("-D") || arg.equals("--define")) {
+                    if (i + 1 >= args.size()) {
+                        throw new CliException(CliException.USAGE, arg + " needs name=value\n\n" + SluiceCli.USAGE);
+                    }
+                    parsed.variables.define(args.get(++i));
+                } else if (arg.startsWith("-D") || arg.startsWith("--define=")) {
+                    parsed.variables.define(arg.substring(arg.startsWith("-D") ? 2 : "--define=".length()));
                 } else if (arg.equals("-v") || arg.equals("--verbose")) {
                     parsed.verbose = true;
                 } else {

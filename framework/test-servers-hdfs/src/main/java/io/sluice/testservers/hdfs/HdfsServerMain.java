@@ -9,13 +9,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.stream.Stream;
 
 /**
  * The main class of {@link HdfsServer}'s JVM: Hadoop's {@code MiniDFSCluster} (a NameNode and one
  * DataNode, real RPC and data transfer on loopback) on a given NameNode port and base directory.
  * Writes its ready file once the DataNode has registered, and runs until it is killed.
  *
- * <p>Arguments: NameNode port, base directory, ready file.
+ * <p>Commands come as files in the command directory, {@code <n>.<command>}, answered by {@code
+ * <n>.done} or {@code <n>.failed} (holding the error): {@code restart-datanode} stops the DataNode
+ * and starts it again on the same ports and storage, as a DataNode process that dies and is
+ * restarted looks to its clients (their write pipelines break mid-block).
+ *
+ * <p>Arguments: NameNode port, base directory, ready file, command directory.
  */
 public final class HdfsServerMain {
 
@@ -41,6 +47,22 @@ public final class HdfsServerMain {
         Files.writeString(tmp, cluster.getURI().toString(), StandardCharsets.UTF_8);
         Files.move(tmp, ready, StandardCopyOption.ATOMIC_MOVE);
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::shutdown, "hdfs-stop"));
-        Thread.currentThread().join();
+        Path commands = Paths.get(args[3]);
+        while (true) {
+            try (Stream<Path> files = Files.list(commands)) {
+                for (Path command : (Iterable<Path>) files.filter(f -> f.getFileName().toString().endsWith(".restart-datanode"))::iterator) {
+                    String n = command.getFileName().toString().split("\\.")[0];
+                    Files.delete(command);
+                    try {
+                        cluster.restartDataNode(0, true);
+                        cluster.waitActive();
+                        Files.writeString(commands.resolve(n + ".done"), "", StandardCharsets.UTF_8);
+                    } catch (Exception e) {
+                        Files.writeString(commands.resolve(n + ".failed"), e.toString(), StandardCharsets.UTF_8);
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
     }
 }

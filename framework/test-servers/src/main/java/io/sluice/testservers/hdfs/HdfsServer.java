@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +34,8 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
     private static final long READY_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(3);
 
     private ServerProcess server;
+    private Path commands;
+    private int commandsSent;
 
     public synchronized void start() throws IOException {
         if (server != null) {
@@ -41,6 +45,7 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
         Files.createDirectories(root);
         Path dir = Files.createTempDirectory(root, "hdfs-");
         Path ready = dir.resolve("ready");
+        commands = Files.createDirectories(dir.resolve("commands"));
         int port = ServerProcess.freePort();
         server = new ServerProcess(
                 "HDFS (MiniDFSCluster)",
@@ -49,7 +54,7 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
                         + File.pathSeparator
                         + ServerProcess.classPathResource(HdfsServer.class, CLASSPATH_RESOURCE),
                 HdfsServerMain.class.getName(),
-                List.of(Integer.toString(port), dir.resolve("data").toString(), ready.toString()),
+                List.of(Integer.toString(port), dir.resolve("data").toString(), ready.toString(), commands.toString()),
                 dir,
                 port);
         server.start();
@@ -77,6 +82,29 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
         if (server != null) {
             server.stop();
             server = null;
+        }
+    }
+
+    /**
+     * Stops the DataNode and starts it again on the same ports and storage; returns once it has
+     * registered again. Clients writing at that moment see their pipelines break.
+     */
+    public synchronized void restartDataNode(Duration timeout) throws IOException, InterruptedException {
+        int n = ++commandsSent;
+        Path done = commands.resolve(n + ".done");
+        Path failed = commands.resolve(n + ".failed");
+        Path tmp = commands.resolve(n + ".tmp");
+        Files.writeString(tmp, "");
+        Files.move(tmp, commands.resolve(n + ".restart-datanode"), StandardCopyOption.ATOMIC_MOVE);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!Files.exists(done)) {
+            if (Files.exists(failed)) {
+                throw new IOException("Restarting the DataNode failed: " + Files.readString(failed));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("The DataNode did not restart within " + timeout + "; log:\n" + logTail(20_000));
+            }
+            Thread.sleep(50);
         }
     }
 

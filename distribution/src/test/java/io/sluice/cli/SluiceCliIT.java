@@ -269,6 +269,85 @@ class SluiceCliIT {
                 .isEqualTo(LongStream.rangeClosed(1, 5000).boxed().collect(Collectors.toCollection(TreeSet::new)));
     }
 
+    /**
+     * Everything a run puts in the temporary directory (Flink's RPC jar, 21 MB, the MiniCluster's
+     * directories, web uploads) is in a directory of its own, which is gone after the run: one that
+     * succeeds, one whose job fails, and one interrupted with SIGTERM while its job runs.
+     */
+    @Test
+    void theTemporaryDirectoryIsLeftAsItWasAfterRunsThatSucceedFailOrAreInterrupted() throws Exception {
+        Path tmpDir = Files.createDirectories(tmp.resolve("tmpdir"));
+        Map<String, String> env = Map.of("TMPDIR", tmpDir.toString());
+        String numbers = "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', ";
+        Path succeeding = tmp.resolve("succeeding.sql");
+        Files.write(
+                succeeding,
+                List.of(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        numbers + "'number-of-rows' = '10');",
+                        "SELECT COUNT(*) AS n FROM numbers;"),
+                StandardCharsets.UTF_8);
+        Path failing = tmp.resolve("failing.sql");
+        Files.write(
+                failing,
+                List.of(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        numbers + "'number-of-rows' = '10', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1',"
+                                + " 'fields.n.end' = '10');",
+                        "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
+                        "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;"),
+                StandardCharsets.UTF_8);
+        Path endless = tmp.resolve("endless.sql");
+        Files.write(
+                endless,
+                List.of(
+                        numbers + "'rows-per-second' = '100');",
+                        "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
+                        "INSERT INTO sink SELECT n FROM numbers;"),
+                StandardCharsets.UTF_8);
+
+        Run ok = sluice(env, SQL_TIMEOUT, "sql", "-f", succeeding.toString());
+        assertThat(ok.exitCode).as(ok.describe()).isZero();
+        assertThat(names(tmpDir)).as("left in TMPDIR by a run that succeeded").isEmpty();
+        Run failed = sluice(env, SQL_TIMEOUT, "sql", "-f", failing.toString());
+        assertThat(failed.exitCode).as(failed.describe()).isEqualTo(1);
+        assertThat(names(tmpDir)).as("left in TMPDIR by a run whose job failed").isEmpty();
+
+        Path logs = Files.createTempDirectory(tmp, "run");
+        ProcessBuilder builder = new ProcessBuilder(
+                        dist.resolve("bin/sluice").toString(), "sql", "-f", endless.toString())
+                .directory(tmp.toFile())
+                .redirectOutput(logs.resolve("stdout").toFile())
+                .redirectError(logs.resolve("stderr").toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("SLUICE_PLUGINS_DIR");
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        // the job runs: its progress line is out, and the run's own directory holds Flink's files
+        while (!read(logs.resolve("stdout").toFile()).contains(" RUNNING, ")) {
+            assertThat(process.isAlive())
+                    .as("the endless run ended: %s", read(logs.resolve("stderr").toFile()))
+                    .isTrue();
+            assertThat(System.nanoTime())
+                    .as("no progress line within 3 minutes")
+                    .isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        List<String> during;
+        try (Stream<Path> files = Files.walk(tmpDir)) {
+            during = files.map(f -> tmpDir.relativize(f).toString()).collect(Collectors.toList());
+        }
+        assertThat(during).as("TMPDIR while the job runs").anyMatch(f -> f.startsWith("sluice-run."));
+        assertThat(during).as("TMPDIR while the job runs").anyMatch(f -> f.contains("flink-rpc"));
+        process.destroy(); // SIGTERM to bin/sluice
+        assertThat(process.waitFor(2, TimeUnit.MINUTES))
+                .as("bin/sluice ends after SIGTERM")
+                .isTrue();
+        assertThat(process.exitValue()).as("exit code after SIGTERM").isNotZero();
+        assertThat(names(tmpDir)).as("left in TMPDIR by an interrupted run").isEmpty();
+    }
+
     @Test
     void aFailingJobPrintsTheShortErrorFirstAndNoStackTraceAndStopsTheScript() throws Exception {
         Path script = tmp.resolve("failing.sql");

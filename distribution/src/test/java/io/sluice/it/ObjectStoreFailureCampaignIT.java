@@ -3,7 +3,6 @@ package io.sluice.it;
 import io.sluice.testservers.hdfs.HdfsServer;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Fault;
-import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.core.fs.FileSystem;
@@ -21,10 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -70,15 +66,8 @@ class ObjectStoreFailureCampaignIT {
 
     @BeforeAll
     static void flinksS3FileSystem() {
-        Map<String, String> conf = new TreeMap<>(S3.flinkConfig());
         // fail fast enough for a test: S3A's own retries take a fault or two, a longer outage fails the job
-        conf.put("s3.attempts.maximum", "2");
-        conf.put("s3.retry.limit", "2");
-        conf.put("s3.retry.interval", "50ms");
-        conf.put("s3.retry.throttle.interval", "50ms");
-        conf.put("s3.connection.timeout", "3000");
-        conf.put("s3.connection.request.timeout", "3000");
-        FlinkS3FileSystem.initialize(conf, FlinkS3FileSystem.HADOOP);
+        FlinkS3FileSystem.initialize(S3.flinkConfigFailingFast(), FlinkS3FileSystem.HADOOP);
     }
 
     @AfterAll
@@ -106,26 +95,11 @@ class ObjectStoreFailureCampaignIT {
             // drawn apart from the schedule so that a seed's schedule stays what it is elsewhere
             java.util.Random draws = new java.util.Random(seed * 17 + 3);
             S3.traffic()
-                    .faults(S3Fault.Plan.random(
+                    .faults(S3Fault.Plan.campaign(
                             seed,
                             // a job makes hundreds of requests: a few of them hit
                             0.01 + draws.nextDouble() * 0.04 + run.storageFaultProbability,
-                            1 + draws.nextInt(4) + run.storageFaultBudget,
-                            EnumSet.of(
-                                    S3Request.Kind.PUT,
-                                    S3Request.Kind.MULTIPART_INIT,
-                                    S3Request.Kind.UPLOAD_PART,
-                                    S3Request.Kind.MULTIPART_COMPLETE,
-                                    S3Request.Kind.COPY,
-                                    S3Request.Kind.DELETE,
-                                    S3Request.Kind.GET,
-                                    S3Request.Kind.HEAD,
-                                    S3Request.Kind.LIST),
-                            S3Fault.slowDown(),
-                            S3Fault.internalError(),
-                            S3Fault.resetMidRequest(),
-                            S3Fault.resetBeforeResponse(),
-                            S3Fault.delay(4000)));
+                            1 + draws.nextInt(4) + run.storageFaultBudget));
             List<String> faults;
             try {
                 run.execute("s3a://" + BUCKET + "/" + table, Duration.ofMillis(200));
@@ -149,11 +123,7 @@ class ObjectStoreFailureCampaignIT {
                         .as("uploads left open by a run without failures")
                         .isEmpty();
             }
-            List<S3Request> outside = S3.traffic().requests().stream()
-                    .filter(r -> r.kind().mutates() && r.kind() != S3Request.Kind.DELETE_MULTIPLE)
-                    .filter(r -> !r.key().startsWith(table + "/") && !r.key().equals(table))
-                    .collect(Collectors.toList());
-            assertThat(outside)
+            assertThat(S3.traffic().mutationsOutside(BUCKET, table))
                     .as("requests that changed keys outside " + table)
                     .isEmpty();
             // Flink's S3 writer persists an unfinished last part as an object of its own

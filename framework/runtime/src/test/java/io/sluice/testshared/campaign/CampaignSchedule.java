@@ -28,7 +28,9 @@ public final class CampaignSchedule {
 
     private CampaignSchedule(long seed, List<String> failureKinds) {
         this.seed = seed;
-        Random r = new Random(seed);
+        // scrambled: java.util.Random's first draws of consecutive seeds are alike (unscrambled, every
+        // seed of a consecutive run drew STREAMING, and the parallelism cycled 1, 2, 3, 4)
+        Random r = new Random(new java.util.SplittableRandom(seed).nextLong());
         this.streaming = r.nextInt(4) != 0;
         this.parallelism = 1 + r.nextInt(4);
         int splits = 1 + r.nextInt(parallelism + 1);

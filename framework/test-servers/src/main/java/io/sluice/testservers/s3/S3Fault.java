@@ -171,6 +171,35 @@ public final class S3Fault {
             };
         }
 
+        /**
+         * The failure campaigns' plan: {@link #random} over every request that reads or writes an
+         * object (puts, multipart initiation, part uploads and completion, copies, deletes, reads,
+         * heads, listings), with each of the store's faults: 503 Slow Down, 500, a reset mid-upload,
+         * a reset after the server acted but before the client heard, and an answer slower than a
+         * client configured by {@link S3Server#flinkConfigFailingFast()} waits for.
+         */
+        static Plan campaign(long seed, double probability, int budget) {
+            return random(
+                    seed,
+                    probability,
+                    budget,
+                    EnumSet.of(
+                            S3Request.Kind.PUT,
+                            S3Request.Kind.MULTIPART_INIT,
+                            S3Request.Kind.UPLOAD_PART,
+                            S3Request.Kind.MULTIPART_COMPLETE,
+                            S3Request.Kind.COPY,
+                            S3Request.Kind.DELETE,
+                            S3Request.Kind.GET,
+                            S3Request.Kind.HEAD,
+                            S3Request.Kind.LIST),
+                    slowDown(),
+                    internalError(),
+                    resetMidRequest(),
+                    resetBeforeResponse(),
+                    delay(S3Server.FAIL_FAST_TIMEOUT_MILLIS + 1000));
+        }
+
         /** The {@code n}-th request (from 1) of {@code kind} gets {@code fault}, the others none. */
         static Plan nth(S3Request.Kind kind, int n, S3Fault fault) {
             return nth(request -> request.kind() == kind, n, fault);

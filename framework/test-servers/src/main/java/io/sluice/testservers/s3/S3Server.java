@@ -193,6 +193,28 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Test
         return conf;
     }
 
+    /**
+     * How long a client configured by {@link #flinkConfigFailingFast()} waits for an answer: a
+     * {@link S3Fault#delay} longer than this is a timeout to it.
+     */
+    public static final long FAIL_FAST_TIMEOUT_MILLIS = 3000;
+
+    /**
+     * {@link #flinkConfig()} for a failure campaign: S3A's own retries take a fault or two (two
+     * attempts, 50 ms apart), a longer outage fails the task, and an answer slower than {@link
+     * #FAIL_FAST_TIMEOUT_MILLIS} times out.
+     */
+    public Map<String, String> flinkConfigFailingFast() {
+        Map<String, String> conf = flinkConfig();
+        conf.put("s3.attempts.maximum", "2");
+        conf.put("s3.retry.limit", "2");
+        conf.put("s3.retry.interval", "50ms");
+        conf.put("s3.retry.throttle.interval", "50ms");
+        conf.put("s3.connection.timeout", String.valueOf(FAIL_FAST_TIMEOUT_MILLIS));
+        conf.put("s3.connection.request.timeout", String.valueOf(FAIL_FAST_TIMEOUT_MILLIS));
+        return conf;
+    }
+
     /** The keys under {@code prefix} in {@code bucket}, sorted. */
     public List<String> keys(String bucket, String prefix) {
         List<String> keys = new ArrayList<>();

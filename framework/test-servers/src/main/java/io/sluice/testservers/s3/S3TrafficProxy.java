@@ -82,6 +82,26 @@ public final class S3TrafficProxy implements Closeable {
         return counts;
     }
 
+    /**
+     * The requests seen that changed an object outside {@code prefix} of {@code bucket} (the
+     * prefix itself, a directory marker, counts as inside). Multi-object deletes name no key in
+     * their request line and are not judged here.
+     */
+    public synchronized List<S3Request> mutationsOutside(String bucket, String prefix) {
+        String dir = prefix.endsWith("/") ? prefix : prefix + "/";
+        List<S3Request> outside = new ArrayList<>();
+        for (S3Request request : requests) {
+            if (request.kind().mutates()
+                    && request.kind() != S3Request.Kind.DELETE_MULTIPLE
+                    && (!request.bucket().equals(bucket)
+                            || !(request.key().startsWith(dir)
+                                    || request.key().equals(dir.substring(0, dir.length() - 1))))) {
+                outside.add(request);
+            }
+        }
+        return outside;
+    }
+
     /** The faults injected so far, one line each ("SLOW_DOWN on UPLOAD_PART PUT /bucket/key ..."). */
     public synchronized List<String> injectedFaults() {
         return List.copyOf(faults);

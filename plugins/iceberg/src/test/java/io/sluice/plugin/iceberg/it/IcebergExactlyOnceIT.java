@@ -224,16 +224,27 @@ class IcebergExactlyOnceIT {
         private static final long serialVersionUID = 1L;
 
         private final String marker;
-        private final String warehouse;
+        private final TableLoad table;
         private final long afterRecords;
         private final boolean afterCommit;
         private transient long count;
         private transient long lastBarrier;
         private transient long failAfterCommitOf;
 
+        /** Loads the table the job writes, in the job's JVM; a lambda the job graph carries. */
+        interface TableLoad extends java.io.Serializable {
+            Table load();
+        }
+
+        /** On {@code db.numbers} of the Hadoop catalog in the local {@code warehouse}. */
         FailingMap(String marker, String warehouse, long afterRecords, boolean afterCommit) {
+            this(marker, () -> IcebergTables.load(Path.of(warehouse), "db", "numbers"), afterRecords, afterCommit);
+        }
+
+        /** On the table {@code table} loads, of any catalog. */
+        FailingMap(String marker, TableLoad table, long afterRecords, boolean afterCommit) {
             this.marker = marker;
-            this.warehouse = warehouse;
+            this.table = table;
             this.afterRecords = afterRecords;
             this.afterCommit = afterCommit;
         }
@@ -291,8 +302,14 @@ class IcebergExactlyOnceIT {
         private void awaitCommitted(long checkpointId) throws InterruptedException {
             long deadline = System.currentTimeMillis() + 30_000;
             while (System.currentTimeMillis() < deadline) {
-                Snapshot head =
-                        IcebergTables.load(Path.of(warehouse), "db", "numbers").currentSnapshot();
+                Snapshot head;
+                try {
+                    head = table.load().currentSnapshot();
+                } catch (RuntimeException storeFault) {
+                    // a store under injected faults: ask again
+                    Thread.sleep(10);
+                    continue;
+                }
                 if (head != null
                         && Long.parseLong(head.summary().getOrDefault("flink.max-committed-checkpoint-id", "-1"))
                                 >= checkpointId) {

@@ -16,7 +16,6 @@ import org.apache.flink.util.CloseableIterator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -29,7 +28,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
-import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.RESTCatalogServer;
@@ -54,7 +52,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -305,14 +302,8 @@ class IcebergObjectStoreIT {
                         k -> k.equals(prefix) || k.startsWith(prefix + "data/") || k.startsWith(prefix + "metadata/"));
 
         Path copy = S3.download(BUCKET, prefix, Files.createTempDirectory(tmp, "copy-"));
-        InMemoryFileIO io = new InMemoryFileIO();
         String root = "s3a://" + BUCKET + "/" + prefix;
-        try (Stream<Path> files = Files.walk(copy)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                io.addFile(root + copy.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
-            }
-        }
-        Table loaded = new BaseTable(operations.apply(io), table);
+        Table loaded = IcebergTables.fromCopy(copy, root, operations, table);
         assertThat(loaded.location() + "/").isEqualTo(root);
         checkRows(loaded, table, location -> {
             assertThat(location).startsWith(root);
@@ -369,11 +360,7 @@ class IcebergObjectStoreIT {
 
     /** No request since the test began changed an object outside {@code prefix}. */
     private static void assertNothingOutside(String prefix) {
-        List<S3Request> outside = S3.traffic().requests().stream()
-                .filter(r -> r.kind().mutates() && r.kind() != S3Request.Kind.DELETE_MULTIPLE)
-                .filter(r -> !r.bucket().equals(BUCKET) || !r.key().startsWith(prefix))
-                .collect(Collectors.toList());
-        assertThat(outside).isEmpty();
+        assertThat(S3.traffic().mutationsOutside(BUCKET, prefix)).isEmpty();
         assertThat(S3.traffic().requests())
                 .anyMatch(r -> r.kind() == S3Request.Kind.PUT || r.kind() == S3Request.Kind.MULTIPART_COMPLETE);
     }

@@ -1,6 +1,7 @@
 package io.sluice.plugin.iceberg.it;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -11,19 +12,23 @@ import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteSchemaUtil;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +37,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The independent side of the end-to-end tests: Iceberg's Java API from the test class path (not
@@ -55,6 +62,48 @@ public final class IcebergTables {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The table whose objects under {@code root} (its location with a trailing '/', such as {@code
+     * s3a://bucket/wh/db/t/}) a store's own client copied to {@code copy}: {@code operations} over a
+     * file IO that serves those bytes under their original locations, so that reading it asks
+     * nothing of the store or of the plugin.
+     */
+    static Table fromCopy(Path copy, String root, Function<FileIO, TableOperations> operations, String name) {
+        InMemoryFileIO io = new InMemoryFileIO();
+        try (Stream<Path> files = Files.walk(copy)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                io.addFile(root + copy.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new BaseTable(operations.apply(io), name);
+    }
+
+    /** The locations of the data and delete files that any snapshot of {@code table} references. */
+    static Set<String> referencedFiles(Table table) {
+        table.refresh();
+        Set<String> files = new HashSet<>();
+        try {
+            for (Snapshot snapshot : table.snapshots()) {
+                for (ManifestFile m : snapshot.dataManifests(table.io())) {
+                    try (ManifestReader<DataFile> reader = ManifestFiles.read(m, table.io(), table.specs())) {
+                        reader.forEach(f -> files.add(f.location()));
+                    }
+                }
+                for (ManifestFile m : snapshot.deleteManifests(table.io())) {
+                    try (ManifestReader<DeleteFile> reader =
+                            ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
+                        reader.forEach(f -> files.add(f.location()));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
     }
 
     /** Every record, through Iceberg's generic reader. */

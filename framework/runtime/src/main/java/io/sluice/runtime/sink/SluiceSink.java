@@ -15,6 +15,7 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
+import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -24,6 +25,7 @@ import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
@@ -210,9 +212,34 @@ public final class SluiceSink
                         + key + ": its rows can be distributed by columns of that key only, not by "
                         + columns.get());
             }
-            return input.keyBy(new ChangeKeySelector(descriptor.rowType(), columns.get()));
+            return byChangeKey(input, new ChangeKeySelector(descriptor.rowType(), columns.get()));
         }
-        return input.keyBy(new ChangeKeySelector(descriptor.rowType(), key));
+        return byChangeKey(input, new ChangeKeySelector(descriptor.rowType(), key));
+    }
+
+    /**
+     * Every version of a key to one writer, in the order they came. STREAMING keys the stream (and
+     * keeps the job graph that savepoints of earlier versions were taken with). BATCH must not: a
+     * keyed operator's input is sorted by key there, and the sort does not keep the order of a
+     * key's versions, so a later version could be written before an earlier one and lose to it.
+     * The same writer, chosen by Flink's key-group assignment, through a plain partitioner instead.
+     */
+    private DataStream<RowData> byChangeKey(DataStream<RowData> input, ChangeKeySelector key) {
+        if (JobMode.isBatch(input)) {
+            return input.partitionCustom(new KeyGroupPartitioner(), key);
+        }
+        return input.keyBy(key);
+    }
+
+    /** The writer keyBy would choose for a key, with the default maximum parallelism for that many writers. */
+    static final class KeyGroupPartitioner implements Partitioner<String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int partition(String key, int writers) {
+            return KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                    key, KeyGroupRangeAssignment.computeDefaultMaxParallelism(writers), writers);
+        }
     }
 
     @Override

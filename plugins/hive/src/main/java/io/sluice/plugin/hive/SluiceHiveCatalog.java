@@ -1,10 +1,12 @@
 package io.sluice.plugin.hive;
 
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
@@ -70,7 +72,51 @@ final class SluiceHiveCatalog extends HiveCatalog {
     @Override
     public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
-        super.createTable(tablePath, asHiveTable(tablePath, table), ignoreIfExists);
+        CatalogBaseTable hiveTable = asHiveTable(tablePath, table);
+        try {
+            super.createTable(tablePath, hiveTable, ignoreIfExists);
+        } catch (CatalogException e) {
+            throw withoutFileSystem(e, "table " + tablePath.getFullName());
+        }
+    }
+
+    @Override
+    public void createDatabase(String name, CatalogDatabase database, boolean ignoreIfExists)
+            throws DatabaseAlreadyExistException, CatalogException {
+        try {
+            super.createDatabase(name, database, ignoreIfExists);
+        } catch (CatalogException e) {
+            throw withoutFileSystem(e, "database " + name);
+        }
+    }
+
+    /**
+     * A remote metastore makes and checks the directories of databases, tables and partitions
+     * with its own Hadoop, which may have no file system for the location's scheme (Hive's
+     * ships none for {@code s3a://}): upstream's message is the metastore's {@code MetaException}
+     * ("Class org.apache.hadoop.fs.s3a.S3AFileSystem not found", "No FileSystem for scheme").
+     * This one says whose Hadoop lacks it and what to give it; other failures stay as they are.
+     */
+    private CatalogException withoutFileSystem(CatalogException e, String what) {
+        String uris = getHiveConf().getVar(HiveConf.ConfVars.METASTOREURIS);
+        if (uris == null || uris.trim().isEmpty()) {
+            return e; // embedded: the plugin's own Hadoop, which reaches object stores through Flink
+        }
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            String message = String.valueOf(t.getMessage());
+            if (message.contains("No FileSystem for scheme")
+                    || (message.contains("ClassNotFoundException") && message.contains("org.apache.hadoop.fs."))) {
+                return new CatalogException(
+                        "The Hive metastore at " + uris + " cannot create " + what + " of hive catalog '"
+                                + getName() + "': its own Hadoop has no file system for the location ("
+                                + message.trim() + "). A remote metastore makes and checks the directories of "
+                                + "databases, tables and partitions itself: give the metastore's process the file"
+                                + " system and its settings (for s3a://: hadoop-aws and the AWS SDK it was built"
+                                + " with on its class path, fs.s3a.* keys in its hive-site.xml or core-site.xml)",
+                        e);
+            }
+        }
+        return e;
     }
 
     private CatalogBaseTable asHiveTable(ObjectPath path, CatalogBaseTable table) {

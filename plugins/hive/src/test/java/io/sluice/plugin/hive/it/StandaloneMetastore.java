@@ -41,6 +41,11 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     public static final String CLASSPATH_RESOURCE = "metastore-server.classpath";
     /** What the server needs beyond the plugin's libraries (commons-cli, slf4j, log4j 2), a resource of this class. */
     public static final String EXTRAS_CLASSPATH_RESOURCE = "metastore-extras.classpath";
+    /**
+     * S3A for the server's own Hadoop (hadoop-aws of the plugin's Hadoop version and the AWS SDK v1
+     * modules it links against), a resource of this class; for {@link #withClassPathResource}.
+     */
+    public static final String S3A_CLASSPATH_RESOURCE = "metastore-s3a.classpath";
 
     private static final String MAIN = "org.apache.hadoop.hive.metastore.HiveMetaStore";
     private static final long START_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(3);
@@ -52,6 +57,26 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     private int port;
     private volatile Process process;
     private boolean shutdownHook;
+    private java.util.function.Supplier<Map<String, String>> serverProperties = Map::of;
+    private final List<String> extraClassPathResources = new ArrayList<>();
+
+    /**
+     * More properties for the server's own {@code hive-site.xml} (its Hadoop reads them too, e.g.
+     * {@code fs.s3a.*}), asked for at every start: values that other servers only know once they run.
+     */
+    public StandaloneMetastore withServerProperties(java.util.function.Supplier<Map<String, String>> properties) {
+        this.serverProperties = properties;
+        return this;
+    }
+
+    /**
+     * More jars for the server's class path: a resource next to this class holding them, as {@value
+     * #CLASSPATH_RESOURCE} does (e.g. {@value #S3A_CLASSPATH_RESOURCE}).
+     */
+    public StandaloneMetastore withClassPathResource(String resource) {
+        extraClassPathResources.add(resource);
+        return this;
+    }
 
     /** Starts the server: a new directory under {@code target/metastores}, a free port; waits until the port answers. */
     public synchronized void start() throws IOException {
@@ -163,19 +188,19 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     private void launch() throws IOException {
         Path serverConf = Files.createDirectories(dir.resolve("server-conf"));
         String derby = "jdbc:derby:;databaseName=" + dir.resolve("metastore_db") + ";create=true";
-        Files.writeString(
-                serverConf.resolve("hive-site.xml"),
-                siteXml(Map.of(
-                        "javax.jdo.option.ConnectionURL", derby,
-                        "javax.jdo.option.ConnectionDriverName", "org.apache.derby.jdbc.EmbeddedDriver",
-                        // a new database has no schema: DataNucleus creates it, and no schema tool ran
-                        "datanucleus.schema.autoCreateAll", "true",
-                        "hive.metastore.schema.verification", "false",
-                        "metastore.schema.verification", "false",
-                        "hive.metastore.warehouse.dir", warehouse.toUri().toString(),
-                        "hive.metastore.uris", "",
-                        // no notification events or statistics threads a test does not need
-                        "hive.metastore.event.db.notification.api.auth", "false")));
+        Map<String, String> site = new java.util.TreeMap<>(serverProperties.get());
+        site.putAll(Map.of(
+                "javax.jdo.option.ConnectionURL", derby,
+                "javax.jdo.option.ConnectionDriverName", "org.apache.derby.jdbc.EmbeddedDriver",
+                // a new database has no schema: DataNucleus creates it, and no schema tool ran
+                "datanucleus.schema.autoCreateAll", "true",
+                "hive.metastore.schema.verification", "false",
+                "metastore.schema.verification", "false",
+                "hive.metastore.warehouse.dir", warehouse.toUri().toString(),
+                "hive.metastore.uris", "",
+                // no notification events or statistics threads a test does not need
+                "hive.metastore.event.db.notification.api.auth", "false"));
+        Files.writeString(serverConf.resolve("hive-site.xml"), siteXml(site));
         Files.writeString(
                 serverConf.resolve("log4j2.properties"),
                 String.join(
@@ -263,8 +288,14 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     }
 
     /** The jars Maven resolved for the server, from this class's resources. */
-    private static String classPath() throws IOException {
-        return resource(CLASSPATH_RESOURCE) + File.pathSeparator + resource(EXTRAS_CLASSPATH_RESOURCE);
+    private String classPath() throws IOException {
+        StringBuilder path = new StringBuilder(resource(CLASSPATH_RESOURCE))
+                .append(File.pathSeparator)
+                .append(resource(EXTRAS_CLASSPATH_RESOURCE));
+        for (String extra : extraClassPathResources) {
+            path.append(File.pathSeparator).append(resource(extra));
+        }
+        return path.toString();
     }
 
     private static String resource(String name) throws IOException {

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -53,6 +54,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * -Dsluice.hive.store-runs=1}.
  */
 class HiveObjectStoreExactlyOnceIT {
+
+    /** A remote store's roll costs round trips: checkpoints less often than the local runs' 100 ms. */
+    private static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(400);
 
     private static final String BUCKET = "hive-campaign";
 
@@ -113,7 +117,7 @@ class HiveObjectStoreExactlyOnceIT {
             S3.traffic().faults(S3Fault.Plan.campaign(seed, 0.01 + draws.nextDouble() * 0.04, 1 + draws.nextInt(4)));
             List<String> faults;
             try {
-                run.execute(tEnv, metastore, "s3a://" + BUCKET + "/" + database, 10);
+                run.execute(tEnv, metastore, "s3a://" + BUCKET + "/" + database, 10, CHECKPOINT_INTERVAL);
             } finally {
                 S3.traffic().faults(S3Fault.Plan.NONE);
                 faults = S3.traffic().injectedFaults();
@@ -152,7 +156,7 @@ class HiveObjectStoreExactlyOnceIT {
             org.apache.hadoop.fs.FileSystem hdfs = org.apache.hadoop.fs.FileSystem.get(
                     URI.create(HDFS.uri()), new org.apache.hadoop.conf.Configuration());
             List<String> before = files(hdfs);
-            run.execute(tEnv, metastore, HDFS.uri() + "/" + database, 10);
+            run.execute(tEnv, metastore, HDFS.uri() + "/" + database, 10, CHECKPOINT_INTERVAL);
             hdfs.copyToLocalFile(
                     false,
                     new org.apache.hadoop.fs.Path("/" + table),

@@ -55,6 +55,18 @@ final class FileTargetCommitter implements TargetCommitter {
     private final Path basePath;
     private final java.util.function.Function<String, Path> locations; // partition (bucket) id -> its directory
 
+    /**
+     * How often at most the committer lists the table's open uploads to abort orphaned ones (see
+     * {@link #abortOrphanedUploads}): one request a minute, and one when it closes, rather than one
+     * per checkpoint.
+     */
+    static final long ORPHANED_UPLOAD_SWEEP_INTERVAL_MILLIS = 60_000;
+
+    /** Names of the part files published since the last sweep for orphaned uploads (unique per writer and counter). */
+    private final java.util.Set<String> publishedSinceSweep = new java.util.HashSet<>();
+
+    private long lastSweep = System.currentTimeMillis();
+
     FileTargetCommitter(
             RecoverableWriter fsWriter,
             Supplier<UnitCompaction> compaction,
@@ -92,9 +104,48 @@ final class FileTargetCommitter implements TargetCommitter {
         }
         for (PendingFile file : files) {
             file.commit(fsWriter);
+            if (file.path() != null) {
+                publishedSinceSweep.add(file.path().getName());
+            }
         }
         runUnits(request.compactions());
         removeObsolete(obsolete);
+        long now = System.currentTimeMillis();
+        if (!publishedSinceSweep.isEmpty() && now - lastSweep >= ORPHANED_UPLOAD_SWEEP_INTERVAL_MILLIS) {
+            abortOrphanedUploads();
+        }
+    }
+
+    /** Aborts what open uploads remain under the keys of files published since the last sweep. */
+    @Override
+    public void close() {
+        if (!publishedSinceSweep.isEmpty()) {
+            abortOrphanedUploads();
+        }
+    }
+
+    /**
+     * On S3, aborts the open multipart uploads under the key of a file this committer published:
+     * an upload the writer began for a part file is completed by the commit, so another one under
+     * the same key is one whose initiation the S3 client retried after a lost answer, and nobody
+     * would ever complete or abort it (FLINK-39786). One listing of the table's uploads per sweep;
+     * nothing on other file systems. Best effort: a failure is logged, the commit stands.
+     */
+    private void abortOrphanedUploads() {
+        java.util.Set<String> published = new java.util.HashSet<>(publishedSinceSweep);
+        publishedSinceSweep.clear();
+        lastSweep = System.currentTimeMillis();
+        try {
+            int aborted = OpenUploads.abortUnder(basePath, published::contains);
+            if (aborted > 0) {
+                LOG.info(
+                        "Aborted {} orphaned multipart upload(s) under the keys of published files of {}",
+                        aborted,
+                        basePath);
+            }
+        } catch (Exception | LinkageError e) {
+            LOG.warn("Cannot abort orphaned multipart uploads under {}: {}", basePath, e.toString());
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.spi.sink.WriterLineage;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
@@ -42,8 +43,13 @@ import java.util.UUID;
  * ({@link OpenUploads}). The dead
  * writer may have opened buckets after its checkpoint that no state names, so the successor walks
  * the table's visible directories (at most {@link #LEFTOVER_SCAN_DIRECTORIES} of them), once for
- * all the writers it takes over. A successor that dies before its own first checkpoint is in no
- * state; the files it opened stay, hidden from every reader.
+ * all the writers it takes over.
+ *
+ * <p>A writer that dies before its first checkpoint is in no state. With a {@link WriterLineage}
+ * (the framework's writers have one) its uid is the lineage's writer id, which the next attempt of
+ * the subtask can compute: that attempt treats every part the earlier attempts of its lineage began
+ * as a leftover (counter 0 and up) and removes them with the same walk. Without a lineage the uid is
+ * random and such files stay, hidden from every reader.
  *
  * <p>With compaction on, part files get hidden names ({@link UnitCompaction#HIDDEN_PREFIX}) and are
  * marked for compaction: they become visible only as compaction output. Whether a file is hidden is
@@ -80,7 +86,11 @@ final class FileTargetWriter implements TargetWriter {
     /** The sum of the open files' heap estimates. */
     private long heldHeap;
 
-    private final String uid = UUID.randomUUID().toString();
+    /** Names this writer's part files: its lineage's writer id, or a random UUID without one. */
+    private final String uid;
+    /** Earlier attempts of this subtask that may have left files no state names (empty without a lineage). */
+    private final java.util.Set<String> predecessors;
+
     private final Map<String, Bucket> buckets = new HashMap<>();
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
     private long partCounter;
@@ -111,7 +121,10 @@ final class FileTargetWriter implements TargetWriter {
             long checkInterval,
             boolean compaction,
             boolean groupedInput,
-            long memoryBudget) {
+            long memoryBudget,
+            @javax.annotation.Nullable WriterLineage lineage) {
+        this.uid = lineage == null ? UUID.randomUUID().toString() : lineage.writerId();
+        this.predecessors = lineage == null ? java.util.Set.of() : lineage.predecessorIds();
         this.basePath = basePath;
         this.locations = locations;
         this.root = new TableRoot(basePath);
@@ -386,9 +399,17 @@ final class FileTargetWriter implements TargetWriter {
                 deadWriters.put(state.uid(), state.partCounter());
             }
         }
+        // earlier attempts that died before a checkpoint: every part they began is a leftover
+        for (String predecessor : predecessors) {
+            deadWriters.putIfAbsent(predecessor, 0L);
+        }
         if (!deadWriters.isEmpty()) {
-            removeLeftovers(deadWriters);
-            abortLeftoverUploads(deadWriters);
+            // this writer's own id too: a writer of an earlier JobManager session may have had it
+            // (attempt numbers begin at 0 again), and this one has not written anything yet
+            deadWriters.putIfAbsent(uid, 0L);
+            java.util.Set<String> published = new java.util.HashSet<>();
+            removeLeftovers(deadWriters, published);
+            abortLeftoverUploads(deadWriters, published);
         }
     }
 
@@ -396,18 +417,19 @@ final class FileTargetWriter implements TargetWriter {
      * Aborts the multipart uploads that the dead writers began after their checkpoint (on S3 a part
      * file stages in an upload under its final name, not in an in-progress file): the same rule as
      * {@link #removeLeftovers}, the dead writer's uid with a part number at or above its checkpointed
-     * counter. Best effort, as there: an upload left open is invisible to readers.
+     * counter; and uploads under the key of a part file that is already published ({@code
+     * published}, the visible files the walk found). Best effort, as there: an upload left open is
+     * invisible to readers.
      */
-    private void abortLeftoverUploads(Map<String, Long> deadWriters) {
+    private void abortLeftoverUploads(Map<String, Long> deadWriters, java.util.Set<String> published) {
         try {
-            int aborted = OpenUploads.abortUnder(basePath, name -> {
-                for (Map.Entry<String, Long> dead : deadWriters.entrySet()) {
-                    if (names.isUploadedPart(name, dead.getKey(), dead.getValue())) {
-                        return true;
-                    }
-                }
-                return false;
-            });
+            int aborted = OpenUploads.abortUnder(
+                    basePath,
+                    name -> names.isUploadedPart(name, deadWriters)
+                            // a part file already published has no upload of its own left: a second
+                            // upload under its key is one whose initiation the client retried
+                            // after a lost answer, which the committer had no chance to abort
+                            || (published.contains(name) && names.isPartName(name)));
             if (aborted > 0) {
                 LOG.info(
                         "Aborted {} multipart upload(s) that writers {} began after their last checkpoint",
@@ -421,12 +443,13 @@ final class FileTargetWriter implements TargetWriter {
 
     /**
      * Deletes the in-progress files that the dead writers (uid to checkpointed part counter) opened
-     * after their checkpoint, anywhere in the table's visible directories, and on S3 the objects
+     * after their checkpoint, anywhere in the table's visible directories (collecting the names of
+     * the visible files there in {@code published}), and on S3 the objects
      * holding such a file's unfinished last part ({@code _<name>_tmp_<uuid>}, FLINK-10963). Best effort: a file left
      * behind is hidden and harmless, so a failure to list or delete is logged and the restore goes
      * on.
      */
-    private void removeLeftovers(Map<String, Long> deadWriters) {
+    private void removeLeftovers(Map<String, Long> deadWriters, java.util.Set<String> published) {
         int removed = 0;
         int listed = 0;
         java.util.ArrayDeque<Path> toList = new java.util.ArrayDeque<>();
@@ -456,6 +479,8 @@ final class FileTargetWriter implements TargetWriter {
                         }
                     } else if (isLeftover(name, deadWriters) && fs.delete(f.getPath(), false)) {
                         removed++;
+                    } else if (VisibleFiles.isVisibleName(name)) {
+                        published.add(name);
                     }
                 }
             } catch (IOException | RuntimeException e) {
@@ -471,13 +496,7 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     private boolean isLeftover(String fileName, Map<String, Long> deadWriters) {
-        for (Map.Entry<String, Long> dead : deadWriters.entrySet()) {
-            if (names.isInProgressPart(fileName, dead.getKey(), dead.getValue())
-                    || names.isStagedPart(fileName, dead.getKey(), dead.getValue())) {
-                return true;
-            }
-        }
-        return false;
+        return names.isInProgressPart(fileName, deadWriters) || names.isStagedPart(fileName, deadWriters);
     }
 
     @Override

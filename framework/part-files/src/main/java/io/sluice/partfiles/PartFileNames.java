@@ -2,6 +2,10 @@ package io.sluice.partfiles;
 
 import io.sluice.spi.PathNames;
 
+import javax.annotation.Nullable;
+
+import java.util.Map;
+
 /**
  * Names of finished part files: {@code <prefix>-<writer uid>-<counter><suffix>}, as Flink's
  * FileSink names them. The uid is new for every writer instance, so a restarted writer never
@@ -26,6 +30,9 @@ public final class PartFileNames {
      */
     public static final int DECORATION_BYTES =
             1 + 36 + 1 + 19 + UnitCompaction.HIDDEN_PREFIX.length() + 1 + ".inprogress.".length() + 36;
+
+    /** The length of a writer uid: a UUID's, random or name-based ({@code WriterLineage}). */
+    static final int UID_LENGTH = 36;
 
     private final String prefix;
     private final String suffix;
@@ -71,63 +78,74 @@ public final class PartFileNames {
     }
 
     /**
-     * Whether {@code fileName} is the in-progress file of part {@code counter >= fromCounter} of
-     * the writer {@code writerUid}: Flink's recoverable writers (local, Hadoop) stage a part file
-     * as {@code .<name>.inprogress.<uuid>}, and {@code <name>} may carry compaction's hidden prefix.
-     * The uid is a random UUID per writer instance, so no other writer's file can match.
+     * Whether {@code fileName} is the in-progress file of a part of one of {@code writers} (writer uid
+     * to the first part counter that counts) with a counter at or above that writer's: Flink's
+     * recoverable writers (local, Hadoop) stage a part file as {@code .<name>.inprogress.<uuid>}, and
+     * {@code <name>} may carry compaction's hidden prefix. Writer uids are unique (random, or made
+     * from a writer's lineage), so no other writer's file can match.
      */
-    boolean isInProgressPart(String fileName, String writerUid, long fromCounter) {
-        String stem = "." + prefix + "-" + writerUid + "-";
-        String hiddenStem = "." + UnitCompaction.HIDDEN_PREFIX + prefix + "-" + writerUid + "-";
-        String rest = fileName.startsWith(stem)
-                ? fileName.substring(stem.length())
-                : fileName.startsWith(hiddenStem) ? fileName.substring(hiddenStem.length()) : null;
-        if (rest == null) {
-            return false;
-        }
-        int digits = 0;
-        while (digits < rest.length() && Character.isDigit(rest.charAt(digits))) {
-            digits++;
-        }
-        if (digits == 0 || digits > 18 || !rest.startsWith(suffix + ".inprogress.", digits)) {
-            return false;
-        }
-        return Long.parseLong(rest.substring(0, digits)) >= fromCounter;
+    boolean isInProgressPart(String fileName, Map<String, Long> writers) {
+        return fileName.startsWith(".") && matches(fileName, 1, fileName.length(), true, writers);
     }
 
     /**
-     * Whether {@code fileName} is part {@code counter >= fromCounter} of the writer {@code writerUid}
-     * under its final name ({@code <name>}, maybe with compaction's hidden prefix): the key of the
-     * multipart upload an S3 recoverable writer stages a part file in.
+     * Whether {@code fileName} is a part of one of {@code writers} at or above its counter under its
+     * final name ({@code <name>}, maybe with compaction's hidden prefix): the key of the multipart
+     * upload an S3 recoverable writer stages a part file in.
      */
-    boolean isUploadedPart(String fileName, String writerUid, long fromCounter) {
-        String stem = prefix + "-" + writerUid + "-";
-        String hiddenStem = UnitCompaction.HIDDEN_PREFIX + prefix + "-" + writerUid + "-";
-        String rest = fileName.startsWith(stem)
-                ? fileName.substring(stem.length())
-                : fileName.startsWith(hiddenStem) ? fileName.substring(hiddenStem.length()) : null;
-        if (rest == null) {
-            return false;
-        }
-        int digits = 0;
-        while (digits < rest.length() && Character.isDigit(rest.charAt(digits))) {
-            digits++;
-        }
-        if (digits == 0 || digits > 18 || !rest.substring(digits).equals(suffix)) {
-            return false;
-        }
-        return Long.parseLong(rest.substring(0, digits)) >= fromCounter;
+    boolean isUploadedPart(String fileName, Map<String, Long> writers) {
+        return matches(fileName, 0, fileName.length(), false, writers);
+    }
+
+    /**
+     * Whether {@code fileName} is a part file's final name, {@code <prefix>-<uid>-<counter><suffix>}
+     * (maybe with compaction's hidden prefix), of any writer: on S3 a second open upload under the
+     * key of a published part file can only be one whose initiation the client retried.
+     */
+    boolean isPartName(String fileName) {
+        return matches(fileName, 0, fileName.length(), false, null);
     }
 
     /**
      * Whether {@code fileName} is the object Flink's S3 recoverable writer persists the unfinished
-     * last part of an upload in ({@code _<name>_tmp_<uuid>}) for part {@code counter >= fromCounter}
-     * of the writer {@code writerUid}.
+     * last part of an upload in ({@code _<name>_tmp_<uuid>}) for a part of one of {@code writers} at
+     * or above its counter.
      */
-    boolean isStagedPart(String fileName, String writerUid, long fromCounter) {
+    boolean isStagedPart(String fileName, Map<String, Long> writers) {
         int tmp = fileName.lastIndexOf("_tmp_");
-        return fileName.startsWith("_")
-                && tmp > 1
-                && isUploadedPart(fileName.substring(1, tmp), writerUid, fromCounter);
+        return fileName.startsWith("_") && tmp > 1 && matches(fileName, 1, tmp, false, writers);
+    }
+
+    /**
+     * Whether {@code name[from, to)} is {@code [hidden prefix]<prefix>-<uid>-<counter><suffix>}
+     * (followed by {@code .inprogress.} if {@code inProgress}, else nothing) for a uid of {@code
+     * writers} and a counter at or above its entry; any uid and counter if {@code writers} is null.
+     */
+    private boolean matches(String name, int from, int to, boolean inProgress, @Nullable Map<String, Long> writers) {
+        int i = name.startsWith(UnitCompaction.HIDDEN_PREFIX, from)
+                ? from + UnitCompaction.HIDDEN_PREFIX.length()
+                : from;
+        if (!name.startsWith(prefix, i) || i + prefix.length() + UID_LENGTH + 2 > to) {
+            return false;
+        }
+        i += prefix.length();
+        if (name.charAt(i) != '-' || name.charAt(i + 1 + UID_LENGTH) != '-') {
+            return false;
+        }
+        Long fromCounter = writers == null ? Long.valueOf(0) : writers.get(name.substring(i + 1, i + 1 + UID_LENGTH));
+        if (fromCounter == null) {
+            return false;
+        }
+        i += UID_LENGTH + 2;
+        int digits = 0;
+        while (i + digits < to && Character.isDigit(name.charAt(i + digits))) {
+            digits++;
+        }
+        if (digits == 0 || digits > 18) {
+            return false;
+        }
+        String rest = name.substring(i + digits, to);
+        boolean tail = inProgress ? rest.startsWith(suffix + ".inprogress.") : rest.equals(suffix);
+        return tail && Long.parseLong(name.substring(i, i + digits)) >= fromCounter;
     }
 }

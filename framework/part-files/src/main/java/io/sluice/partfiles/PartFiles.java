@@ -6,9 +6,12 @@ import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.spi.sink.WriterLineage;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
+
+import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.util.List;
@@ -91,6 +94,15 @@ public final class PartFiles {
      * resumed.
      */
     public TargetWriter createWriter(List<Payload> restoredState) throws IOException {
+        return createWriter(restoredState, null);
+    }
+
+    /**
+     * A writer as {@link #createWriter(List)}, named by its lineage (the sink context's {@link
+     * io.sluice.spi.sink.SinkContext#writerLineage()}): it removes what the earlier attempts of its
+     * lineage left, also those that died before their first checkpoint.
+     */
+    public TargetWriter createWriter(List<Payload> restoredState, @Nullable WriterLineage lineage) throws IOException {
         Objects.requireNonNull(writers, "writers");
         Objects.requireNonNull(assigner, "bucketAssigner");
         Objects.requireNonNull(rollingPolicy, "rollingPolicy");
@@ -107,7 +119,8 @@ public final class PartFiles {
                 checkIntervalMillis,
                 compaction,
                 groupedInput,
-                writerMemoryBudget);
+                writerMemoryBudget,
+                lineage);
         writer.restore(restoredState);
         return writer;
     }

@@ -4,6 +4,8 @@ import io.sluice.spi.PathNames;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,21 +17,22 @@ class PartFileNamesTest {
     void partFileNamesProveWhoseInProgressFileItIs() {
         PartFileNames names = new PartFileNames("part", ".csv");
         String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", uid, 7))
+        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", Map.of(uid, 7L)))
                 .isTrue();
         assertThat(names.isInProgressPart(
-                        "." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", uid, 7))
+                        "." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", Map.of(uid, 7L)))
                 .isTrue();
-        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", uid, 7))
+        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", Map.of(uid, 7L)))
                 .as("before the checkpoint")
                 .isFalse();
-        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", uid, 7))
+        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", Map.of(uid, 7L)))
                 .as("committed")
                 .isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1", "another-uid", 0))
+        assertThat(names.isInProgressPart(
+                        ".part-" + uid + "-7.csv.inprogress.1", Map.of("1b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b", 0L)))
                 .as("another writer's")
                 .isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", uid, 0))
+        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", Map.of(uid, 0L)))
                 .isFalse();
     }
 
@@ -37,24 +40,60 @@ class PartFileNamesTest {
     void onS3AnUploadsKeyAndItsPersistedLastPartProveWhoseFileItIs() {
         PartFileNames names = new PartFileNames("part", ".csv");
         String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
-        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", uid, 7)).isTrue();
-        assertThat(names.isUploadedPart(UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv", uid, 7))
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", Map.of(uid, 7L)))
                 .isTrue();
-        assertThat(names.isUploadedPart("part-" + uid + "-6.csv", uid, 7))
+        assertThat(names.isUploadedPart(UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv", Map.of(uid, 7L)))
+                .isTrue();
+        assertThat(names.isUploadedPart("part-" + uid + "-6.csv", Map.of(uid, 7L)))
                 .as("before the checkpoint: pending in the committer or resumed")
                 .isFalse();
-        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", "another-uid", 0))
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", Map.of("1b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b", 0L)))
                 .as("another writer's")
                 .isFalse();
-        assertThat(names.isUploadedPart("part-" + uid + "-7.csv.bak", uid, 0)).isFalse();
-        assertThat(names.isStagedPart("_part-" + uid + "-8.csv_tmp_ff26547d", uid, 7))
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv.bak", Map.of(uid, 0L)))
+                .isFalse();
+        assertThat(names.isStagedPart("_part-" + uid + "-8.csv_tmp_ff26547d", Map.of(uid, 7L)))
                 .isTrue();
-        assertThat(names.isStagedPart("_" + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-8.csv_tmp_1", uid, 7))
+        assertThat(names.isStagedPart(
+                        "_" + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-8.csv_tmp_1", Map.of(uid, 7L)))
                 .isTrue();
-        assertThat(names.isStagedPart("_part-" + uid + "-6.csv_tmp_1", uid, 7))
+        assertThat(names.isStagedPart("_part-" + uid + "-6.csv_tmp_1", Map.of(uid, 7L)))
                 .as("the persisted part of a file the checkpoint resumes")
                 .isFalse();
-        assertThat(names.isStagedPart("part-" + uid + "-8.csv_tmp_1", uid, 7)).isFalse();
+        assertThat(names.isStagedPart("part-" + uid + "-8.csv_tmp_1", Map.of(uid, 7L)))
+                .isFalse();
+    }
+
+    @Test
+    void aNameIsMatchedAgainstManyWritersAtOnce() {
+        PartFileNames names = new PartFileNames("part", ".csv");
+        Map<String, Long> writers = new java.util.HashMap<>();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            writers.put(
+                    java.util
+                            .UUID
+                            .nameUUIDFromBytes(new byte[] {(byte) attempt, (byte) (attempt >> 8)})
+                            .toString(),
+                    0L);
+        }
+        String dead = java.util
+                .UUID
+                .nameUUIDFromBytes(new byte[] {(byte) 999, (byte) (999 >> 8)})
+                .toString();
+        String live = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
+        assertThat(names.isInProgressPart(".part-" + dead + "-0.csv.inprogress.1", writers))
+                .isTrue();
+        assertThat(names.isUploadedPart("part-" + dead + "-12.csv", writers)).isTrue();
+        assertThat(names.isStagedPart("_part-" + dead + "-12.csv_tmp_9", writers))
+                .isTrue();
+        assertThat(names.isInProgressPart(".part-" + live + "-0.csv.inprogress.1", writers))
+                .isFalse();
+        assertThat(names.isUploadedPart("part-" + dead.substring(1) + "-12.csv", writers))
+                .as("a uid one character short")
+                .isFalse();
+        assertThat(names.isUploadedPart("part-" + dead, writers))
+                .as("cut after the uid")
+                .isFalse();
     }
 
     @Test

@@ -319,7 +319,8 @@ class PartFileStateMigrationTest {
                 60_000,
                 false,
                 false,
-                Long.MAX_VALUE);
+                Long.MAX_VALUE,
+                null);
         w.write(row("a old"), at(T0));
         PendingCommit partition = w.prepareCommit(false).get(0);
         checkInIfAbsent(

@@ -4,6 +4,7 @@ import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.FileCompactor;
 import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.sink.SinkContext;
+import io.sluice.spi.sink.WriterLineage;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -41,6 +42,7 @@ public final class TestSinkContext implements SinkContext {
     private final boolean offersCompaction;
     private final FileCompactor compactor;
     private final Configuration jobConfiguration;
+    private final WriterLineage writerLineage;
 
     private TestSinkContext(Builder b, int subtask, int subtasks) {
         this.rowType = b.rowType;
@@ -56,6 +58,7 @@ public final class TestSinkContext implements SinkContext {
         this.offersCompaction = b.offersCompaction || b.compactor != null;
         this.compactor = b.compactor;
         this.jobConfiguration = Configuration.fromMap(b.jobOptions);
+        this.writerLineage = b.writerLineage;
         this.builder = b.copy();
     }
 
@@ -162,6 +165,11 @@ public final class TestSinkContext implements SinkContext {
         return jobConfiguration;
     }
 
+    @Override
+    public Optional<WriterLineage> writerLineage() {
+        return Optional.ofNullable(writerLineage);
+    }
+
     /** A builder holding everything this context holds, to derive another context from it. */
     public Builder toBuilder() {
         return builder.copy().subtask(subtask, subtasks);
@@ -182,6 +190,7 @@ public final class TestSinkContext implements SinkContext {
         private final Map<String, String> jobOptions = new LinkedHashMap<>();
         private int subtask;
         private int subtasks = 1;
+        private WriterLineage writerLineage;
 
         private Builder(RowType rowType) {
             this.rowType = rowType;
@@ -201,6 +210,7 @@ public final class TestSinkContext implements SinkContext {
             b.jobOptions.putAll(jobOptions);
             b.subtask = subtask;
             b.subtasks = subtasks;
+            b.writerLineage = writerLineage;
             return b;
         }
 
@@ -290,6 +300,12 @@ public final class TestSinkContext implements SinkContext {
         /** Offers the framework's compaction (switched off), as to a target that supports it. */
         public Builder offersCompaction(boolean offered) {
             this.offersCompaction = offered;
+            return this;
+        }
+
+        /** The writer's lineage, as the framework gives one to each writer subtask; none unless set. */
+        public Builder writerLineage(WriterLineage lineage) {
+            this.writerLineage = lineage;
             return this;
         }
 

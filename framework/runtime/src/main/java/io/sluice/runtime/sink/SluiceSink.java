@@ -38,6 +38,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The one Flink sink of every Sluice target: writers per subtask, one aggregated commit per
@@ -62,6 +63,12 @@ public final class SluiceSink
      * first moment a DataStream sink knows it, and before the job graph holds this sink.
      */
     private SinkDescriptor descriptor;
+
+    /**
+     * This sink's id in the job graph, the same on every task and attempt, for the writers' ids
+     * ({@link WriterLineages}): two sinks of one job writing into one table must not share them.
+     */
+    private final String sinkId = UUID.randomUUID().toString();
 
     SluiceSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
@@ -118,7 +125,13 @@ public final class SluiceSink
                 context.metricGroup(),
                 context.getProcessingTimeService(),
                 context.getUserCodeClassLoader(),
-                restored);
+                restored,
+                WriterLineages.of(
+                        sinkId,
+                        context.getJobInfo().getJobId().toHexString(),
+                        context.getRestoredCheckpointId(),
+                        context.getTaskInfo().getIndexOfThisSubtask(),
+                        context.getTaskInfo().getAttemptNumber()));
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.spi.sink.WriterLineage;
 
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
@@ -62,8 +63,8 @@ public final class SluiceSinkWriter
 
     /**
      * The writer of one subtask of a sink: the target's, made from the sink's descriptor with the
-     * state its writers left ({@code restored}, empty on a fresh start), attached to the plugins
-     * until closed.
+     * state its writers left ({@code restored}, empty on a fresh start) and its lineage (null where
+     * the caller cannot name a writer's predecessors), attached to the plugins until closed.
      */
     public static SluiceSinkWriter create(
             SinkDescriptor descriptor,
@@ -73,11 +74,12 @@ public final class SluiceSinkWriter
             org.apache.flink.metrics.MetricGroup metrics,
             ProcessingTimeService timeService,
             @javax.annotation.Nullable org.apache.flink.util.UserCodeClassLoader userCode,
-            List<Payload> restored)
+            List<Payload> restored,
+            @javax.annotation.Nullable WriterLineage lineage)
             throws IOException {
         PluginLifecycle.Attachment attachment = PluginLifecycle.attach(userCode);
         TaskSinkContext sinkContext =
-                new TaskSinkContext(descriptor, jobId, subtask, subtasks, metrics, descriptor.registry());
+                new TaskSinkContext(descriptor, jobId, subtask, subtasks, metrics, descriptor.registry(), lineage);
         TargetWriter writer;
         try {
             writer = descriptor.targetFactory().createWriter(sinkContext, restored);

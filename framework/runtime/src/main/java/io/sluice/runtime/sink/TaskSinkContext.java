@@ -8,11 +8,14 @@ import io.sluice.spi.compact.FileCompactorFactory;
 import io.sluice.spi.compact.SinkCompaction;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.sink.WriterLineage;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.types.logical.RowType;
+
+import javax.annotation.Nullable;
 
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,10 @@ public final class TaskSinkContext implements SinkContext {
     private final int numberOfSubtasks;
     private final MetricGroup metricGroup;
     private final ExtensionLookup extensions;
+
+    @Nullable
+    private final WriterLineage writerLineage;
+
     private Optional<SinkCompaction> compaction; // decided when first asked for
 
     public TaskSinkContext(
@@ -37,6 +44,19 @@ public final class TaskSinkContext implements SinkContext {
             int numberOfSubtasks,
             MetricGroup metricGroup,
             ExtensionLookup extensions) {
+        this(descriptor, jobId, subtaskIndex, numberOfSubtasks, metricGroup, extensions, null);
+    }
+
+    /** The context of a writer subtask, with the writer's lineage ({@link WriterLineages}). */
+    public TaskSinkContext(
+            SinkDescriptor descriptor,
+            String jobId,
+            int subtaskIndex,
+            int numberOfSubtasks,
+            MetricGroup metricGroup,
+            ExtensionLookup extensions,
+            @Nullable WriterLineage writerLineage) {
+        this.writerLineage = writerLineage;
         this.descriptor = descriptor;
         this.options = descriptor.configuration();
         this.jobId = jobId;
@@ -79,6 +99,11 @@ public final class TaskSinkContext implements SinkContext {
     @Override
     public int numberOfSubtasks() {
         return numberOfSubtasks;
+    }
+
+    @Override
+    public Optional<WriterLineage> writerLineage() {
+        return Optional.ofNullable(writerLineage);
     }
 
     @Override

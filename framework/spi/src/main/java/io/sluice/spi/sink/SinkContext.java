@@ -1,5 +1,6 @@
 package io.sluice.spi.sink;
 
+import io.sluice.spi.Experimental;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.compact.SinkCompaction;
 
@@ -43,6 +44,18 @@ public interface SinkContext {
     /** Number of parallel subtasks. */
     int numberOfSubtasks();
 
+    /**
+     * Who the writer of this subtask is and which earlier attempts may have left files behind; empty
+     * where no writer runs (on the client, in a committer) and in contexts made by others than the
+     * framework. A writer without it names its files after an id of its own choosing.
+     *
+     * @since 2.8.0
+     */
+    @Experimental
+    default Optional<WriterLineage> writerLineage() {
+        return Optional.empty();
+    }
+
     /** The metric group of the operator the part runs in. */
     MetricGroup metricGroup();
 
@@ -85,7 +98,7 @@ public interface SinkContext {
      *
      * @since 2.1.0
      */
-    @io.sluice.spi.Experimental
+    @Experimental
     default boolean inputGroupedByPartition() {
         return false;
     }

@@ -148,7 +148,7 @@ public final class FileSystemTargetFactory implements TargetFactory {
                         options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis())
                 .writerMemoryBudget(options)
                 .build()
-                .createWriter(restoredState);
+                .createWriter(restoredState, context.writerLineage().orElse(null));
     }
 
     /** The engine as this target's options configure it: part files below {@code path}, in its bucket directories. */

@@ -5,6 +5,7 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.spi.sink.WriterLineage;
 import io.sluice.testkit.TestSinkContext;
 
 import org.junit.jupiter.api.Test;
@@ -109,6 +110,66 @@ class RestoreTest {
         }
         assertThat(hidden(base).values()).as("the live writer's file").containsExactly("live\n");
         live.close();
+    }
+
+    /**
+     * A writer that dies before its first checkpoint is in no state; the next attempt of its subtask
+     * knows its id from the lineage and removes every part it began, from a fresh start and from a
+     * restore alike, and nothing of the other subtask's writer.
+     */
+    @Test
+    void theNextAttemptRemovesWhatAnAttemptThatDiedBeforeItsFirstCheckpointOpened() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
+        String attempt0 = "00000000-0000-3000-8000-000000000000";
+        String attempt1 = "00000000-0000-3000-8000-000000000001";
+        String attempt2 = "00000000-0000-3000-8000-000000000002";
+        String otherSubtask = "00000000-0000-3000-8000-0000000000ff";
+        TargetWriter other = target.createWriter(
+                ctx.toBuilder()
+                        .writerLineage(WriterLineage.of(otherSubtask, List.of()))
+                        .build(),
+                List.of());
+        other.write(row("other subtask"), at(T0));
+
+        TargetWriter first = target.createWriter(
+                ctx.toBuilder()
+                        .writerLineage(WriterLineage.of(attempt0, List.of()))
+                        .build(),
+                List.of());
+        first.write(row("a0-1"), at(T0));
+        first.prepareCommit(false); // rolled, never committed: the checkpoint did not complete
+        first.write(row("a0-2"), at(T0 + 1));
+        assertThat(hidden(base)).hasSize(3);
+        assertThat(hidden(base).keySet()).anyMatch(name -> name.contains(attempt0));
+        // dies: neither closed nor disposed, in no state
+
+        TargetWriter second = target.createWriter(
+                ctx.toBuilder()
+                        .writerLineage(WriterLineage.of(attempt1, List.of(attempt0)))
+                        .build(),
+                List.of());
+        assertThat(hidden(base).values())
+                .as("in-progress files after the second attempt started")
+                .containsExactly("other subtask\n");
+        second.write(row("a1"), at(T0 + 2));
+        // dies too, before a checkpoint
+
+        try (TargetWriter third = target.createWriter(
+                        ctx.toBuilder()
+                                .writerLineage(WriterLineage.of(attempt2, List.of(attempt0, attempt1)))
+                                .build(),
+                        List.of());
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            assertThat(hidden(base).values()).containsExactly("other subtask\n");
+            third.write(row("a2"), at(T0 + 3));
+            commit(committer, 1, third.prepareCommit(true));
+        }
+        assertThat(visible(base).values()).containsExactly("a2\n");
+        assertThat(visible(base).keySet()).allMatch(name -> name.contains(attempt2));
+        other.close();
     }
 
     /**

@@ -196,7 +196,7 @@ public final class HiveTargetFactory implements TargetFactory {
                 .groupedInput(context.inputGroupedByPartition())
                 .writerMemoryBudget(context.options())
                 .build()
-                .createWriter(restoredState);
+                .createWriter(restoredState, context.writerLineage().orElse(null));
         if (!serde) {
             return files;
         }

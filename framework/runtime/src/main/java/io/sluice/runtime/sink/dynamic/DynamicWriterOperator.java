@@ -136,7 +136,10 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
                 getMetricGroup().addGroup("table", target.commitKey()),
                 getProcessingTimeService(),
                 null,
-                state);
+                state,
+                // a table's writer closes when idle and opens again in the same attempt: an id made
+                // from the attempt would repeat, so these writers choose their own
+                null);
     }
 
     @Override

@@ -94,6 +94,17 @@ final class FileTargetWriter implements TargetWriter {
     private final Map<String, Bucket> buckets = new HashMap<>();
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
     private long partCounter;
+    /** The part counter at the last snapshot (or the restore): files from it on are in no state. */
+    private long counterAtSnapshot;
+    /** Buckets this writer opened a file in since its last snapshot (or the restore). */
+    private final java.util.Set<String> openedSinceSnapshot = new java.util.HashSet<>();
+    /**
+     * Names of the files rolled since the last snapshot: handed over (or about to be) for the next
+     * checkpoint, so the committer may know them even though no snapshot does; kept at close.
+     */
+    private final java.util.Set<String> rolledSinceSnapshot = new java.util.HashSet<>();
+    /** Whether the input has ended: the files handed over then wait for the committer, also after close. */
+    private boolean endOfInput;
 
     private final List<PendingCommit> pending = new ArrayList<>();
     /** Whether the file system keeps an in-progress file's recoverable state apart, to be removed. */
@@ -212,6 +223,7 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     private PartFile openPartFile(Bucket bucket, long now) throws IOException {
+        openedSinceSnapshot.add(bucket.id);
         String name = names.name(uid, partCounter++);
         Path path = new Path(bucket.path, compaction ? UnitCompaction.HIDDEN_PREFIX + name : name);
         RecoverableFsDataOutputStream stream;
@@ -279,6 +291,9 @@ final class FileTargetWriter implements TargetWriter {
         heldHeap -= file.heapBytes();
         supersede(bucket);
         PendingFile done = new PendingFile(file.path(), file.closeForCommit());
+        if (file.path() != null) {
+            rolledSinceSnapshot.add(file.path().getName());
+        }
         // no path: resumed from a version 1 state, written before compaction, so never hidden
         boolean hidden = file.path() != null && file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
         pending.add(new PendingCommit(
@@ -299,6 +314,7 @@ final class FileTargetWriter implements TargetWriter {
 
     @Override
     public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
+        this.endOfInput |= endOfInput;
         Iterator<Bucket> it = buckets.values().iterator();
         while (it.hasNext()) {
             Bucket bucket = it.next();
@@ -355,6 +371,9 @@ final class FileTargetWriter implements TargetWriter {
         recentBuckets.clear();
         recentBuckets.addAll(buckets.keySet());
         FileWriterState state = new FileWriterState(uid, partCounter, states, new ArrayList<>(touched));
+        counterAtSnapshot = partCounter;
+        openedSinceSnapshot.clear();
+        rolledSinceSnapshot.clear();
         return Collections.singletonList(state.toPayload(fsWriter.getResumeRecoverableSerializer()));
     }
 
@@ -403,6 +422,7 @@ final class FileTargetWriter implements TargetWriter {
         for (String predecessor : predecessors) {
             deadWriters.putIfAbsent(predecessor, 0L);
         }
+        counterAtSnapshot = partCounter;
         if (!deadWriters.isEmpty()) {
             // this writer's own id too: a writer of an earlier JobManager session may have had it
             // (attempt numbers begin at 0 again), and this one has not written anything yet
@@ -513,6 +533,15 @@ final class FileTargetWriter implements TargetWriter {
         }
     }
 
+    /**
+     * Abandons the open files. Before the end of input (the task fails or is cancelled) the files
+     * this writer began after its last snapshot and did not roll are in no state and with no
+     * committer, so nothing will ever resume or commit them: they are removed now rather than left
+     * to the next attempt, which a job that failed for good never has. Files from before the
+     * snapshot stay for a restore from it (the open one resumes; rolled ones wait in the committer's
+     * state), files rolled since stay for the committer they were handed to, and everything stays
+     * after the end of input, which the committer publishes.
+     */
     @Override
     public void close() {
         for (Bucket bucket : buckets.values()) {
@@ -521,6 +550,60 @@ final class FileTargetWriter implements TargetWriter {
             }
         }
         buckets.clear();
+        if (!endOfInput && !openedSinceSnapshot.isEmpty()) {
+            Map<String, Long> self = Map.of(uid, counterAtSnapshot);
+            int removed = 0;
+            for (String bucketId : openedSinceSnapshot) {
+                removed += removeInProgress(bucketPath(bucketId), self);
+            }
+            try {
+                removed += Math.max(
+                        0,
+                        OpenUploads.abortUnder(
+                                basePath,
+                                name -> names.isUploadedPart(name, self) && !rolledSinceSnapshot.contains(name)));
+            } catch (Exception | LinkageError e) {
+                LOG.warn(
+                        "Cannot abort the multipart uploads of abandoned part files under {}: {}",
+                        basePath,
+                        e.toString());
+            }
+            if (removed > 0) {
+                LOG.info("Removed {} part file(s) begun after the last checkpoint, which nothing will commit", removed);
+            }
+            openedSinceSnapshot.clear();
+        }
+    }
+
+    /** The part file's final name in an in-progress ({@code .<name>.inprogress.<uuid>}) or persisted-part ({@code _<name>_tmp_<uuid>}) name. */
+    private static String finalNameOf(String stagedName) {
+        int inProgress = stagedName.lastIndexOf(".inprogress.");
+        int tmp = stagedName.lastIndexOf("_tmp_");
+        return inProgress > 0
+                ? stagedName.substring(1, inProgress)
+                : tmp > 0 ? stagedName.substring(1, tmp) : stagedName;
+    }
+
+    /** Deletes the in-progress files (and S3's persisted last parts) in {@code dir} of {@code writers} but those rolled since the snapshot; best effort. */
+    private int removeInProgress(Path dir, Map<String, Long> writers) {
+        int removed = 0;
+        try {
+            org.apache.flink.core.fs.FileSystem fs = FileSystems.of(dir);
+            org.apache.flink.core.fs.FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
+            for (org.apache.flink.core.fs.FileStatus f :
+                    entries == null ? new org.apache.flink.core.fs.FileStatus[0] : entries) {
+                String name = f.getPath().getName();
+                if (!f.isDir()
+                        && isLeftover(name, writers)
+                        && !rolledSinceSnapshot.contains(finalNameOf(name))
+                        && fs.delete(f.getPath(), false)) {
+                    removed++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot remove abandoned in-progress files in {}: {}", dir, e.toString());
+        }
+        return removed;
     }
 
     /** The bucket's directory, which must be below the table's root (the committer checks it again). */

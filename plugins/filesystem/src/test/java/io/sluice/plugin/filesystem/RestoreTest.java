@@ -173,6 +173,46 @@ class RestoreTest {
     }
 
     /**
+     * A writer closed before the end of input (its task failed or was cancelled, perhaps for good)
+     * removes the files it began after its last snapshot, which nothing would ever commit, and keeps
+     * those a restore or the committer still needs; after the end of input it keeps everything.
+     */
+    @Test
+    void aWriterClosedBeforeTheEndOfInputRemovesOnlyWhatNoStateNames() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .option("sink.bucket-assigner", "date-time")
+                .option("sink.bucket-assigner.date-time.time-zone", "UTC")
+                .build();
+        long hour = 3_600_000L;
+        TargetWriter failing = target.createWriter(ctx, Collections.emptyList());
+        failing.write(row("rolled"), at(T0));
+        List<PendingCommit> cp1 = failing.prepareCommit(false);
+        failing.snapshotState(1);
+        failing.write(row("after-cp1"), at(T0 + 1));
+        failing.write(row("new-bucket"), at(T0 + hour));
+        assertThat(hidden(base).values()).containsExactlyInAnyOrder("rolled\n", "after-cp1\n", "new-bucket\n");
+        failing.close();
+        assertThat(hidden(base).values()).as("after close").containsExactly("rolled\n");
+        try (TargetCommitter committer = target.createCommitter(ctx)) {
+            commit(committer, 1, cp1);
+        }
+        assertThat(visible(base).values()).containsExactly("rolled\n");
+
+        Path batch = tmp.resolve("batch");
+        TestSinkContext batchCtx = FileSystemSinks.of(batch, "lines").build();
+        TargetWriter finished = target.createWriter(batchCtx, Collections.emptyList());
+        finished.write(row("last"), at(T0));
+        List<PendingCommit> end = finished.prepareCommit(true);
+        finished.close(); // a BATCH writer closes before the committer runs
+        try (TargetCommitter committer = target.createCommitter(batchCtx)) {
+            commit(committer, Long.MAX_VALUE, end);
+        }
+        assertThat(visible(batch).values()).containsExactly("last\n");
+    }
+
+    /**
      * The dead writers opened buckets after their checkpoint that no state names (KilledTaskManagerIT
      * seed 20261202 left two such files): one successor taking over both (scale-in) finds them
      * anywhere in the table.

@@ -91,7 +91,7 @@ class HiveObjectStoreExactlyOnceIT {
         long base = Long.getLong("sluice.hive.seed", 20261201L);
         int runs = Integer.getInteger("sluice.hive.store-runs", 1);
         List<String> failures = HiveExactlyOnceRun.FAILURES;
-        return Stream.of("s3", "hdfs")
+        return Stream.of(System.getProperty("sluice.campaign.stores", "s3,hdfs").split(","))
                 .flatMap(store -> LongStream.range(base, base + runs)
                         .mapToObj(seed -> Arguments.of(
                                 store,

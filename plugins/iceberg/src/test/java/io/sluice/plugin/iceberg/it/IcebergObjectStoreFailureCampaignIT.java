@@ -116,7 +116,7 @@ class IcebergObjectStoreFailureCampaignIT {
     static Stream<Arguments> runs() {
         long base = Long.getLong("sluice.campaign.seed", 20261201L);
         int runs = Integer.getInteger("sluice.campaign.store-runs", 2);
-        return Stream.of("s3", "hdfs")
+        return Stream.of(System.getProperty("sluice.campaign.stores", "s3,hdfs").split(","))
                 .flatMap(store -> LongStream.range(base, base + runs).mapToObj(seed -> Arguments.of(store, seed)));
     }
 

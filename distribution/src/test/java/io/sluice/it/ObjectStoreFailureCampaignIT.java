@@ -151,9 +151,15 @@ class ObjectStoreFailureCampaignIT {
             // the restored writers recover the files' leases, truncate and append to them
             HdfsServer.DataNodeRestart restart =
                     HDFS.restartDataNodeLater(seed, Duration.ofMillis(300), Duration.ofMillis(2000));
-            run.execute(uri, Duration.ofMillis(50));
-            long endedAtMs = restart.elapsedMs();
-            long backAtMs = restart.awaitBack(Duration.ofSeconds(60));
+            long endedAtMs;
+            try {
+                run.execute(uri, Duration.ofMillis(50));
+            } finally {
+                endedAtMs = restart.elapsedMs();
+                // the next run starts on a DataNode that is up
+                restart.awaitBack(Duration.ofSeconds(60));
+            }
+            long backAtMs = restart.awaitBack(Duration.ZERO);
             boolean duringJob = restart.delayMs() < endedAtMs;
             System.out.println("campaign hdfs seed " + seed + ": " + restart + " of " + endedAtMs + " ms (back after "
                     + backAtMs + " ms)");

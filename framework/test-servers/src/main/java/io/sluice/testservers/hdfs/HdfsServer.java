@@ -205,7 +205,7 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
          * @throws IOException when the restart failed or took longer than {@code timeout}
          */
         public long awaitBack(Duration timeout) throws IOException, InterruptedException {
-            thread.join(timeout.toMillis());
+            thread.join(Math.max(1, timeout.toMillis()));
             if (failure != null) {
                 throw new IOException("Restarting the DataNode failed", failure);
             }

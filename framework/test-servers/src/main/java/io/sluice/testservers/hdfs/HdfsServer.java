@@ -217,7 +217,7 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
 
         @Override
         public String toString() {
-            return "DataNode restarted " + delayMs + " ms into the run";
+            return "DataNode restart " + delayMs + " ms into the run";
         }
     }
 

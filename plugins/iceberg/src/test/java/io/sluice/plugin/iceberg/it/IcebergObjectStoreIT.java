@@ -27,8 +27,6 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.CloseableIterable;
@@ -52,15 +50,12 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -85,7 +80,6 @@ class IcebergObjectStoreIT {
 
     private static final String BUCKET = "iceberg-lake";
     private static final int ROWS = 400;
-    private static final long PART_SIZE = 5L * 1024 * 1024;
 
     @RegisterExtension
     static final S3Server S3 = S3Server.inMemory(BUCKET);
@@ -122,7 +116,7 @@ class IcebergObjectStoreIT {
         TestPluginsDir.assumeIntegrationTestPhase();
         Map<String, String> settings = new HashMap<>(S3.flinkConfig());
         // S3A's part size (default 64 MB) at S3's least: a file larger than it is a multipart upload
-        settings.put("s3.multipart.size", String.valueOf(PART_SIZE));
+        settings.put("s3.multipart.size", String.valueOf(LargeDataFiles.PART_SIZE));
         FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
         // the metastore and the REST server of this JVM reach s3a:// as the plugin does
         ObjectStores.routeThroughFlinkByDefault();
@@ -198,7 +192,7 @@ class IcebergObjectStoreIT {
     }
 
     /**
-     * Data files larger than S3A's part size ({@link #PART_SIZE}, S3's least) go up as multipart
+     * Data files larger than S3A's part size (S3's least, {@link LargeDataFiles}) go up as multipart
      * uploads (HadoopFileIO through the bridge to Flink's S3A block output), while the server's
      * proxy fails part uploads and completions with 503, 500 and resets mid-upload; the campaign's
      * files are all below a part. Every id once, read by Iceberg's reader from what the AWS SDK
@@ -219,24 +213,8 @@ class IcebergObjectStoreIT {
                         + REST.config().get(RESTCatalogServer.REST_PORT) + "/'");
         tEnv.executeSql("CREATE DATABASE rest.big");
         tEnv.executeSql("CREATE TABLE rest.big.payloads (id BIGINT, payload STRING)");
-        // 1,000 random hex characters a row: some 12 MB of Parquet, three parts
-        int rows = 24_000;
-        tEnv.executeSql("CREATE TEMPORARY TABLE payloads (id BIGINT, payload STRING) WITH ('connector' = 'datagen', "
-                + "'number-of-rows' = '" + rows + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-                + "'fields.id.end' = '" + rows + "', 'fields.payload.length' = '1000')");
-        S3Fault.Plan secondPartReset = S3Fault.Plan.nth(S3Request.Kind.UPLOAD_PART, 2, S3Fault.resetMidRequest());
-        S3Fault.Plan random = S3Fault.Plan.random(
-                20261230L,
-                0.3,
-                3,
-                EnumSet.of(S3Request.Kind.UPLOAD_PART, S3Request.Kind.MULTIPART_COMPLETE),
-                S3Fault.slowDown(),
-                S3Fault.internalError(),
-                S3Fault.resetMidRequest());
-        S3.traffic().faults((request, sequence) -> {
-            S3Fault fault = secondPartReset.decide(request, sequence);
-            return fault != null ? fault : random.decide(request, sequence);
-        });
+        LargeDataFiles.createSource(tEnv);
+        S3.traffic().faults(LargeDataFiles.faults(20261230L));
         List<String> faults;
         try {
             tEnv.executeSql("INSERT INTO rest.big.payloads SELECT id, payload FROM payloads")
@@ -245,17 +223,6 @@ class IcebergObjectStoreIT {
             S3.traffic().faults(S3Fault.Plan.NONE);
             faults = S3.traffic().injectedFaults();
         }
-        List<S3Request> requests = S3.traffic().requests();
-        long parts = requests.stream()
-                .filter(r -> r.kind() == S3Request.Kind.UPLOAD_PART)
-                .count();
-        long uploads = requests.stream()
-                .filter(r -> r.kind() == S3Request.Kind.MULTIPART_INIT)
-                .count();
-        System.out.println("iceberg multipart: " + uploads + " uploads begun, " + parts + " part uploads, "
-                + faults.size() + " faults " + faults);
-        assertThat(faults).as("faults injected").isNotEmpty();
-        assertThat(parts).as("part uploads").isGreaterThanOrEqualTo(2);
 
         String prefix = "rest-wh/big/payloads/";
         TableMetadata metadata = ((HasTableOperations) REST.client().loadTable(TableIdentifier.of("big", "payloads")))
@@ -264,24 +231,7 @@ class IcebergObjectStoreIT {
         Path copy = S3.download(BUCKET, prefix, Files.createTempDirectory(tmp, "copy-"));
         Table table = IcebergTables.fromCopy(
                 copy, "s3a://" + BUCKET + "/" + prefix, io -> new StaticTableOperations(metadata, io), "payloads");
-        Map<Long, Integer> counts = new TreeMap<>();
-        try (CloseableIterable<Record> read =
-                IcebergGenerics.read(table).select("id").build()) {
-            read.forEach(r -> counts.merge((Long) r.getField("id"), 1, Integer::sum));
-        }
-        long lost = LongStream.rangeClosed(1, rows)
-                .filter(id -> !counts.containsKey(id))
-                .count();
-        long duplicates = counts.values().stream().mapToLong(c -> c - 1).sum();
-        System.out.println("iceberg multipart: rows " + rows + ", lost " + lost + ", duplicates " + duplicates);
-        assertThat(lost).as("rows lost; faults " + faults).isZero();
-        assertThat(duplicates).as("rows twice; faults " + faults).isZero();
-        assertThat(counts).hasSize(rows);
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            assertThat(tasks)
-                    .as("a data file larger than a part")
-                    .anyMatch(task -> task.file().fileSizeInBytes() > PART_SIZE);
-        }
+        LargeDataFiles.check("S3A", table, S3.traffic().requests(), faults);
         assertThat(S3.openUploads(BUCKET)).as("multipart uploads left open").isEmpty();
     }
 

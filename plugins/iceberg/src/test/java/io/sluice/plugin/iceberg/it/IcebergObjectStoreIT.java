@@ -3,7 +3,6 @@ package io.sluice.plugin.iceberg.it;
 import io.sluice.hadoopbridge.ObjectStores;
 import io.sluice.testservers.hdfs.HdfsServer;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
-import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
@@ -202,10 +201,6 @@ class IcebergObjectStoreIT {
     void dataFilesLargerThanAPartGoUpInPartsUnderFaults() throws Exception {
         S3.traffic().clearRequests();
         TableEnvironment tEnv = batch();
-        tEnv.getConfig().set("parallelism.default", "1");
-        tEnv.getConfig().set("restart-strategy.type", "fixed-delay");
-        tEnv.getConfig().set("restart-strategy.fixed-delay.attempts", "5");
-        tEnv.getConfig().set("restart-strategy.fixed-delay.delay", "200 ms");
         createCatalog(
                 tEnv,
                 "rest",
@@ -213,16 +208,7 @@ class IcebergObjectStoreIT {
                         + REST.config().get(RESTCatalogServer.REST_PORT) + "/'");
         tEnv.executeSql("CREATE DATABASE rest.big");
         tEnv.executeSql("CREATE TABLE rest.big.payloads (id BIGINT, payload STRING)");
-        LargeDataFiles.createSource(tEnv);
-        S3.traffic().faults(LargeDataFiles.faults(20261230L));
-        List<String> faults;
-        try {
-            tEnv.executeSql("INSERT INTO rest.big.payloads SELECT id, payload FROM payloads")
-                    .await();
-        } finally {
-            S3.traffic().faults(S3Fault.Plan.NONE);
-            faults = S3.traffic().injectedFaults();
-        }
+        List<String> faults = LargeDataFiles.insertUnderFaults(tEnv, "rest.big.payloads", S3, 20261230L);
 
         String prefix = "rest-wh/big/payloads/";
         TableMetadata metadata = ((HasTableOperations) REST.client().loadTable(TableIdentifier.of("big", "payloads")))

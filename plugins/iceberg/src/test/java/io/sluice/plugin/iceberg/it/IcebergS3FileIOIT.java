@@ -2,7 +2,6 @@ package io.sluice.plugin.iceberg.it;
 
 import io.sluice.hadoopbridge.ObjectStores;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
-import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
@@ -244,10 +243,6 @@ class IcebergS3FileIOIT {
     void dataFilesLargerThanAPartGoUpInPartsUnderFaults() throws Exception {
         S3.traffic().clearRequests();
         TableEnvironment tEnv = environment(EnvironmentSettings.inBatchMode());
-        tEnv.getConfig().set("parallelism.default", "1");
-        tEnv.getConfig().set("restart-strategy.type", "fixed-delay");
-        tEnv.getConfig().set("restart-strategy.fixed-delay.attempts", "5");
-        tEnv.getConfig().set("restart-strategy.fixed-delay.delay", "200 ms");
         createCatalog(
                 tEnv,
                 "ice",
@@ -258,16 +253,7 @@ class IcebergS3FileIOIT {
                         + LargeDataFiles.PART_SIZE + "'");
         tEnv.executeSql("CREATE DATABASE ice.big");
         tEnv.executeSql("CREATE TABLE ice.big.payloads (id BIGINT, payload STRING)");
-        LargeDataFiles.createSource(tEnv);
-        S3.traffic().faults(LargeDataFiles.faults(20261231L));
-        List<String> faults;
-        try {
-            tEnv.executeSql("INSERT INTO ice.big.payloads SELECT id, payload FROM payloads")
-                    .await();
-        } finally {
-            S3.traffic().faults(S3Fault.Plan.NONE);
-            faults = S3.traffic().injectedFaults();
-        }
+        List<String> faults = LargeDataFiles.insertUnderFaults(tEnv, "ice.big.payloads", S3, 20261231L);
 
         String prefix = "hive-wh/big.db/payloads/";
         String metadata = metastoreMetadataLocation("big", "payloads");

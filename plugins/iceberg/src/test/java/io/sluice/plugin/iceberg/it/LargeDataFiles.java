@@ -2,6 +2,7 @@ package io.sluice.plugin.iceberg.it;
 
 import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
+import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.iceberg.FileScanTask;
@@ -34,8 +35,30 @@ final class LargeDataFiles {
 
     private LargeDataFiles() {}
 
+    /**
+     * Writes the rows into {@code table} ({@code id BIGINT, payload STRING}) by one writer, so that
+     * its file is large, restarting the job up to five times, while {@code s3}'s proxy injects
+     * {@link #faults}; returns the faults injected.
+     */
+    static List<String> insertUnderFaults(TableEnvironment tEnv, String table, S3Server s3, long seed)
+            throws Exception {
+        tEnv.getConfig().set("parallelism.default", "1");
+        tEnv.getConfig().set("restart-strategy.type", "fixed-delay");
+        tEnv.getConfig().set("restart-strategy.fixed-delay.attempts", "5");
+        tEnv.getConfig().set("restart-strategy.fixed-delay.delay", "200 ms");
+        createSource(tEnv);
+        s3.traffic().faults(faults(seed));
+        try {
+            tEnv.executeSql("INSERT INTO " + table + " SELECT id, payload FROM payloads")
+                    .await();
+        } finally {
+            s3.traffic().faults(S3Fault.Plan.NONE);
+        }
+        return s3.traffic().injectedFaults();
+    }
+
     /** A bounded datagen table {@code payloads (id BIGINT, payload STRING)} of ids 1 to {@link #ROWS}. */
-    static void createSource(TableEnvironment tEnv) {
+    private static void createSource(TableEnvironment tEnv) {
         tEnv.executeSql("CREATE TEMPORARY TABLE payloads (id BIGINT, payload STRING) WITH ('connector' = 'datagen', "
                 + "'number-of-rows' = '" + ROWS + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
                 + "'fields.id.end' = '" + ROWS + "', 'fields.payload.length' = '1000')");
@@ -45,7 +68,7 @@ final class LargeDataFiles {
      * The second part upload reset mid-upload, and parts and completions failed at random (503,
      * 500, resets mid-upload), three faults at most from {@code seed}.
      */
-    static S3Fault.Plan faults(long seed) {
+    private static S3Fault.Plan faults(long seed) {
         S3Fault.Plan secondPartReset = S3Fault.Plan.nth(S3Request.Kind.UPLOAD_PART, 2, S3Fault.resetMidRequest());
         S3Fault.Plan random = S3Fault.Plan.random(
                 seed,

@@ -136,6 +136,12 @@ class IcebergObjectStoreIT {
         return tEnv;
     }
 
+    /** The options of a {@code rest} catalog on the REST server of this class (warehouse on S3). */
+    private static String restCatalogOptions() {
+        return "'catalog-type' = 'rest', 'uri' = 'http://localhost:"
+                + REST.config().get(RESTCatalogServer.REST_PORT) + "/'";
+    }
+
     private static void createCatalog(TableEnvironment tEnv, String name, String options) {
         tEnv.executeSql("CREATE CATALOG " + name + " WITH ('type' = 'sluice', 'target' = 'iceberg', "
                 + "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', 'cache-enabled' = 'false', " + options + ")");
@@ -172,11 +178,7 @@ class IcebergObjectStoreIT {
     void restCatalogOnS3() throws Exception {
         S3.traffic().clearRequests();
         TableEnvironment tEnv = batch();
-        createCatalog(
-                tEnv,
-                "rest",
-                "'catalog-type' = 'rest', 'uri' = 'http://localhost:"
-                        + REST.config().get(RESTCatalogServer.REST_PORT) + "/'");
+        createCatalog(tEnv, "rest", restCatalogOptions());
         writeAndReadBack(tEnv, "rest", "db");
 
         for (String table : List.of("orders", "users")) {
@@ -201,11 +203,7 @@ class IcebergObjectStoreIT {
     void dataFilesLargerThanAPartGoUpInPartsUnderFaults() throws Exception {
         S3.traffic().clearRequests();
         TableEnvironment tEnv = batch();
-        createCatalog(
-                tEnv,
-                "rest",
-                "'catalog-type' = 'rest', 'uri' = 'http://localhost:"
-                        + REST.config().get(RESTCatalogServer.REST_PORT) + "/'");
+        createCatalog(tEnv, "rest", restCatalogOptions());
         tEnv.executeSql("CREATE DATABASE rest.big");
         tEnv.executeSql("CREATE TABLE rest.big.payloads (id BIGINT, payload STRING)");
         List<String> faults = LargeDataFiles.insertUnderFaults(tEnv, "rest.big.payloads", S3, 20261230L);

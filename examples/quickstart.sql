@@ -10,7 +10,7 @@
 -- On an object store, the tables' files go to a bucket and the metastore stays local (with Flink's
 -- S3 file system and the s3.* keys set up as the README's "Storage" section shows):
 --
---   bin/sluice sql -f examples/quickstart.sql -D lake=s3a://my-bucket/quickstart
+--   bin/sluice sql -f examples/quickstart.sql -D lake=s3://my-bucket/quickstart
 
 -- batch: the bounded input ends, every file is committed at the end of the job
 SET 'execution.runtime-mode' = 'batch';

@@ -523,9 +523,11 @@ class SluiceCliIT {
 
     /**
      * The quickstart on S3 as the README tells it: Flink's S3 plugin in its own folder, the s3.*
-     * keys in config.yaml (as an operator sets up a cluster), and the one change to the command:
-     * {@code -D lake=s3a://...}. Everything it writes is read back from the store by the AWS
-     * SDK's client and parquet-java.
+     * keys in config.yaml (as an operator sets up a cluster), and the one change to the command,
+     * {@code -D lake=s3://bucket/quickstart} taken from the README's command line (the bucket's
+     * name replaced): the filesystem target's two tables and the Hive table's location on {@code
+     * s3://}, which {@code flink-s3-fs-hadoop} serves as it serves {@code s3a://}. Everything it
+     * writes is read back from the store by the AWS SDK's client and parquet-java.
      */
     @Test
     void theQuickstartRunsOnS3WithOneDefinition() throws Exception {
@@ -543,7 +545,7 @@ class SluiceCliIT {
                 "-f",
                 dist.resolve("examples/quickstart.sql").toString(),
                 "-D",
-                "lake=s3a://cli-lake/quickstart",
+                readmesQuickstartLake().replace("://bucket/", "://cli-lake/"),
                 "-D",
                 "metastore=" + tmp.resolve("hive-metastore"));
 
@@ -573,6 +575,21 @@ class SluiceCliIT {
         assertThat(S3.openUploads("cli-lake")).isEmpty();
         // the secret of config.yaml is on no console
         assertThat(run.stdout + run.stderr).doesNotContain(S3Server.SECRET_KEY);
+    }
+
+    /** The {@code lake=...} of the README's command that runs the quickstart on S3. */
+    private static String readmesQuickstartLake() throws IOException {
+        String command = "bin/sluice sql -f examples/quickstart.sql -D ";
+        List<String> lakes =
+                Files.readAllLines(Paths.get(System.getProperty("sluice.test.reactor"))
+                                .resolve("README.md"))
+                        .stream()
+                        .filter(line -> line.startsWith(command + "lake="))
+                        .map(line -> line.substring(command.length()).trim())
+                        .collect(Collectors.toList());
+        assertThat(lakes).as("the README's quickstart command on S3").hasSize(1);
+        assertThat(lakes.get(0)).startsWith("lake=s3://bucket/");
+        return lakes.get(0);
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -34,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The filesystem target's failure campaign ({@link FileSinkCampaign}) on real object storage: an
  * S3 API server through Flink's own {@code flink-s3-fs-hadoop} loaded as a cluster loads it, and
- * HDFS. On S3 the storage faults are the store's own, injected by the server's proxy: 503 Slow
+ * HDFS. On HDFS the DataNode dies and comes back at a moment drawn from the seed, breaking the
+ * writers' block pipelines (the writers' Hadoop client runs with {@link
+ * HdfsServer#ONE_DATANODE_CLIENT_SETTINGS}, as a one-DataNode cluster needs). On S3 the storage faults are the store's own, injected by the server's proxy: 503 Slow
  * Down, 500, connections reset mid-upload or after the server acted but before the client heard,
  * answers slower than the client's timeout; on multipart initiation, part uploads, completion,
  * puts, copies, deletes, reads and listings. Besides every number exactly once, each run checks the
@@ -70,7 +74,9 @@ class ObjectStoreFailureCampaignIT {
     @BeforeAll
     static void flinksS3FileSystem() {
         // fail fast enough for a test: S3A's own retries take a fault or two, a longer outage fails the job
-        FlinkS3FileSystem.initialize(S3.flinkConfigFailingFast(), FlinkS3FileSystem.HADOOP);
+        Map<String, String> settings = new HashMap<>(S3.flinkConfigFailingFast());
+        settings.putAll(HdfsServer.flinkClientSettings());
+        FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
     }
 
     @AfterAll
@@ -81,7 +87,7 @@ class ObjectStoreFailureCampaignIT {
     static Stream<Arguments> runs() {
         long base = Long.getLong("sluice.campaign.seed", 20261201L);
         int runs = Integer.getInteger("sluice.campaign.store-runs", 4);
-        return Stream.of("s3", "hdfs")
+        return Stream.of(System.getProperty("sluice.campaign.stores", "s3,hdfs").split(","))
                 .flatMap(store -> LongStream.range(base, base + runs).mapToObj(seed -> Arguments.of(store, seed)));
     }
 
@@ -140,15 +146,28 @@ class ObjectStoreFailureCampaignIT {
                     .allMatch(key -> key.substring(key.lastIndexOf('/') + 1).startsWith("_") && key.contains("_tmp_"));
         } else {
             String uri = HDFS.uri() + "/" + table;
-            run.execute(uri, Duration.ofMillis(50));
+            // the store's fault on HDFS: its DataNode dies and comes back (same ports and storage)
+            // while the writers have blocks open; their pipelines break, the job restores, and
+            // the restored writers recover the files' leases, truncate and append to them
+            HdfsServer.DataNodeRestart restart =
+                    HDFS.restartDataNodeLater(seed, Duration.ofMillis(300), Duration.ofMillis(2000));
+            long endedAtMs;
+            try {
+                run.execute(uri, Duration.ofMillis(50));
+            } finally {
+                endedAtMs = restart.elapsedMs();
+                // the next run starts on a DataNode that is up
+                restart.awaitBack(Duration.ofSeconds(60));
+            }
+            long backAtMs = restart.awaitBack(Duration.ZERO);
+            boolean duringJob = restart.delayMs() < endedAtMs;
+            System.out.println("campaign hdfs seed " + seed + ": " + restart + " of " + endedAtMs + " ms (back after "
+                    + backAtMs + " ms)");
             org.apache.hadoop.fs.FileSystem hdfs =
                     org.apache.hadoop.fs.FileSystem.get(URI.create(HDFS.uri()), new Configuration());
-            hdfs.copyToLocalFile(
-                    false,
-                    new org.apache.hadoop.fs.Path("/" + table),
-                    new org.apache.hadoop.fs.Path(copy.toUri()),
-                    true);
-            run.check(copy, "filesystem-hdfs", run.injectedFailures(), "hdfs");
+            List<String> hidden = copyVisibleFiles(hdfs, "/" + table, copy);
+            System.out.println("campaign hdfs seed " + seed + ": " + hidden.size() + " hidden files left " + hidden);
+            run.check(copy, "filesystem-hdfs", run.injectedFailures() + (duringJob ? 1 : 0), "hdfs, " + restart);
         }
     }
 
@@ -184,6 +203,33 @@ class ObjectStoreFailureCampaignIT {
                 .containsExactlyElementsOf(
                         LongStream.rangeClosed(1, 1000).boxed().collect(Collectors.toList()));
         assertThat(S3.openUploads(BUCKET, table)).as("uploads left open").isEmpty();
+    }
+
+    /**
+     * Copies the visible files below {@code dir} on HDFS to {@code copy}, as a reader sees the
+     * table, and returns the hidden ones. An in-progress file a failed writer left open when the
+     * DataNode went away cannot be read until its lease is recovered ("Cannot obtain block
+     * length"); readers skip it by its name.
+     */
+    private static List<String> copyVisibleFiles(org.apache.hadoop.fs.FileSystem hdfs, String dir, Path copy)
+            throws java.io.IOException {
+        List<String> hidden = new java.util.ArrayList<>();
+        org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files =
+                hdfs.listFiles(new org.apache.hadoop.fs.Path(dir), true);
+        while (files.hasNext()) {
+            org.apache.hadoop.fs.Path file = files.next().getPath();
+            String relative = file.toUri().getPath().substring(dir.length() + 1);
+            if (isHidden(relative) && !file.getName().equals("_SUCCESS")) {
+                hidden.add(relative);
+            } else {
+                hdfs.copyToLocalFile(
+                        false,
+                        file,
+                        new org.apache.hadoop.fs.Path(copy.resolve(relative).toUri()),
+                        true);
+            }
+        }
+        return hidden;
     }
 
     /** A key below the table whose file or directory name starts with '.' or '_' (readers skip them). */

@@ -14,7 +14,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +35,18 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
     private static final String MAIN = "io.sluice.testservers.hdfs.HdfsServerMain";
 
     private static final long READY_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(3);
+
+    /**
+     * The Hadoop client settings a writer to this cluster of one DataNode needs: when a block's
+     * pipeline breaks (the DataNode restarts) or a file is appended to (a restored writer), the
+     * client's default policy asks the NameNode for another DataNode to replace the bad one for a
+     * file of replication 3 (the client's default), and with none to be had the write fails
+     * ("Failed to replace a bad datanode on the existing pipeline ... no more good datanodes")
+     * however often the job restores. Off, the client carries on with the DataNodes it has, as a
+     * one- or two-DataNode cluster needs (Hadoop's {@code hdfs-default.xml} says so too).
+     */
+    public static final Map<String, String> ONE_DATANODE_CLIENT_SETTINGS =
+            Map.of("dfs.client.block.write.replace-datanode-on-failure.enable", "false");
 
     private ServerProcess server;
     private Path commands;
@@ -105,6 +120,104 @@ public final class HdfsServer implements BeforeAllCallback, AfterAllCallback, Te
                 throw new IOException("The DataNode did not restart within " + timeout + "; log:\n" + logTail(20_000));
             }
             Thread.sleep(50);
+        }
+    }
+
+    /**
+     * {@link #ONE_DATANODE_CLIENT_SETTINGS} as Flink configuration keys ({@code flink.hadoop.*}),
+     * which Flink's Hadoop file system ({@code hdfs://} for the framework and the {@code
+     * filesystem} and {@code hive} targets' files) passes on to the Hadoop client it creates.
+     */
+    public static Map<String, String> flinkClientSettings() {
+        Map<String, String> flink = new LinkedHashMap<>();
+        ONE_DATANODE_CLIENT_SETTINGS.forEach((key, value) -> flink.put("flink.hadoop." + key, value));
+        return flink;
+    }
+
+    /**
+     * Writes {@link #ONE_DATANODE_CLIENT_SETTINGS} as an {@code hdfs-site.xml} into {@code dir}, a
+     * Hadoop configuration directory for the plugins' own Hadoop clients ({@code hadoop-conf-dir}
+     * of the iceberg and hive targets); returns {@code dir}.
+     */
+    public static Path writeClientSiteFile(Path dir) throws IOException {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+        ONE_DATANODE_CLIENT_SETTINGS.forEach((key, value) -> xml.append("  <property><name>")
+                .append(key)
+                .append("</name><value>")
+                .append(value)
+                .append("</value></property>\n"));
+        xml.append("</configuration>\n");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("hdfs-site.xml"), xml.toString());
+        return dir;
+    }
+
+    /**
+     * Restarts the DataNode ({@link #restartDataNode}) from a thread of its own, at a moment drawn
+     * from {@code seed} between {@code earliest} and {@code latest} from now: the storage fault of a
+     * campaign run on HDFS, started just before the job.
+     */
+    public DataNodeRestart restartDataNodeLater(long seed, Duration earliest, Duration latest) {
+        long delayMs = earliest.toMillis()
+                + new Random(seed * 31 + 7).nextInt((int) Math.max(1, latest.toMillis() - earliest.toMillis()));
+        return new DataNodeRestart(delayMs);
+    }
+
+    /** A restart of the DataNode at a given moment, from {@link #restartDataNodeLater}. */
+    public final class DataNodeRestart {
+
+        private final long delayMs;
+        private final long startedNanos = System.nanoTime();
+        private final Thread thread;
+        private volatile long backAtMs = -1;
+        private volatile Exception failure;
+
+        private DataNodeRestart(long delayMs) {
+            this.delayMs = delayMs;
+            this.thread = new Thread(
+                    () -> {
+                        try {
+                            Thread.sleep(delayMs);
+                            restartDataNode(Duration.ofSeconds(60));
+                            backAtMs = (System.nanoTime() - startedNanos) / 1_000_000;
+                        } catch (Exception e) {
+                            failure = e;
+                        }
+                    },
+                    "datanode-restart");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Milliseconds from the start until the DataNode was stopped. */
+        public long delayMs() {
+            return delayMs;
+        }
+
+        /** Milliseconds since the start. */
+        public long elapsedMs() {
+            return (System.nanoTime() - startedNanos) / 1_000_000;
+        }
+
+        /**
+         * Waits until the DataNode is back, and returns the milliseconds from the start until then.
+         *
+         * @throws IOException when the restart failed or took longer than {@code timeout}
+         */
+        public long awaitBack(Duration timeout) throws IOException, InterruptedException {
+            thread.join(Math.max(1, timeout.toMillis()));
+            if (failure != null) {
+                throw new IOException("Restarting the DataNode failed", failure);
+            }
+            if (backAtMs < 0) {
+                throw new IOException("The DataNode was not back within " + timeout);
+            }
+            return backAtMs;
+        }
+
+        @Override
+        public String toString() {
+            return "DataNode restart " + delayMs + " ms into the run";
         }
     }
 

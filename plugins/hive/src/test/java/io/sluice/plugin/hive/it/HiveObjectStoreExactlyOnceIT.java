@@ -23,10 +23,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -39,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partitioned Parquet table with {@code 'chaos-metastore,success-file'} partition commit, failed in
  * the writer, before or after the commit, or in the metastore policy; half of the seeds compact) on
  * real storage: the database on an S3 API server through Flink's own {@code flink-s3-fs-hadoop}
- * (the plugin's Hadoop, its embedded metastore included, through its bridge), or on HDFS. On S3 the
+ * (the plugin's Hadoop, its embedded metastore included, through its bridge), or on HDFS, whose
+ * single DataNode restarts at a moment drawn from the seed. On S3 the
  * server's proxy adds the store's own faults, drawn from the seed: 503 Slow Down, 500, connections
  * reset mid-upload or after the server acted but before the client heard, answers slower than the
  * client's timeout. Besides the run's checks (every row once, read by parquet-java from what the
@@ -79,7 +83,10 @@ class HiveObjectStoreExactlyOnceIT {
     @BeforeAll
     static void flinksS3FileSystem() {
         HivePluginDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfigFailingFast(), FlinkS3FileSystem.HADOOP);
+        // Flink's HDFS client writes the table's files: with the one-DataNode settings
+        Map<String, String> settings = new HashMap<>(S3.flinkConfigFailingFast());
+        settings.putAll(HdfsServer.flinkClientSettings());
+        FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
     }
 
     @AfterAll
@@ -91,7 +98,7 @@ class HiveObjectStoreExactlyOnceIT {
         long base = Long.getLong("sluice.hive.seed", 20261201L);
         int runs = Integer.getInteger("sluice.hive.store-runs", 1);
         List<String> failures = HiveExactlyOnceRun.FAILURES;
-        return Stream.of("s3", "hdfs")
+        return Stream.of(System.getProperty("sluice.campaign.stores", "s3,hdfs").split(","))
                 .flatMap(store -> LongStream.range(base, base + runs)
                         .mapToObj(seed -> Arguments.of(
                                 store,
@@ -156,13 +163,20 @@ class HiveObjectStoreExactlyOnceIT {
             org.apache.hadoop.fs.FileSystem hdfs = org.apache.hadoop.fs.FileSystem.get(
                     URI.create(HDFS.uri()), new org.apache.hadoop.conf.Configuration());
             List<String> before = files(hdfs);
-            run.execute(tEnv, metastore, HDFS.uri() + "/" + database, 10, CHECKPOINT_INTERVAL);
-            hdfs.copyToLocalFile(
-                    false,
-                    new org.apache.hadoop.fs.Path("/" + table),
-                    new org.apache.hadoop.fs.Path(copy.toUri()),
-                    true);
-            run.check(tEnv, copy, HDFS.uri() + "/" + table, "hdfs");
+            // the store's fault on HDFS: its DataNode dies and comes back while the writers have
+            // blocks open; the restored writers recover their files' leases, truncate and append.
+            // The job starts some 4 s into the run (the database, the table, the plan) and runs 9-30 s.
+            HdfsServer.DataNodeRestart restart =
+                    HDFS.restartDataNodeLater(seed, Duration.ofMillis(5000), Duration.ofMillis(9000));
+            try {
+                run.execute(tEnv, metastore, HDFS.uri() + "/" + database, 10, CHECKPOINT_INTERVAL);
+            } finally {
+                System.out.println(
+                        "hive exactly-once hdfs seed " + seed + ": " + restart + " of " + restart.elapsedMs() + " ms");
+                restart.awaitBack(Duration.ofSeconds(60));
+            }
+            copyFiles(hdfs, "/" + table, copy);
+            run.check(tEnv, copy, HDFS.uri() + "/" + table, "hdfs, " + restart, false);
             List<String> written = files(hdfs);
             written.removeAll(before);
             List<String> hidden = written.stream()
@@ -186,6 +200,32 @@ class HiveObjectStoreExactlyOnceIT {
             }
         }
         return false;
+    }
+
+    /**
+     * Copies the files below {@code dir} on HDFS to {@code copy}. An in-progress file a failed
+     * writer left open when the DataNode went away cannot be read until its lease is recovered
+     * ("Cannot obtain block length"); readers skip it by its name, so a hidden one that cannot be
+     * read is copied as an empty file of that name (the checks look at hidden files' names only).
+     */
+    private static void copyFiles(org.apache.hadoop.fs.FileSystem hdfs, String dir, Path copy) throws IOException {
+        RemoteIterator<LocatedFileStatus> files = hdfs.listFiles(new org.apache.hadoop.fs.Path(dir), true);
+        while (files.hasNext()) {
+            org.apache.hadoop.fs.Path file = files.next().getPath();
+            String relative = file.toUri().getPath().substring(dir.length() + 1);
+            Path local = copy.resolve(relative);
+            try {
+                hdfs.copyToLocalFile(false, file, new org.apache.hadoop.fs.Path(local.toUri()), true);
+            } catch (IOException unreadable) {
+                if (!isHidden(relative)) {
+                    throw unreadable;
+                }
+                System.out.println("hive exactly-once hdfs: unreadable hidden file " + relative + ": " + unreadable);
+                Files.createDirectories(local.getParent());
+                Files.deleteIfExists(local);
+                Files.createFile(local);
+            }
+        }
     }
 
     /** Every file on the HDFS, by path. */

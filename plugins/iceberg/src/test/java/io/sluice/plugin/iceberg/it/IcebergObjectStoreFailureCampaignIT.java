@@ -52,7 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * upsert, failures in the source, around Iceberg's commit and in the job right after a commit) on
  * real storage: an S3 API server through Flink's own {@code flink-s3-fs-hadoop} (the plugin's
  * Hadoop reaches it through its bridge) with the {@code rest} catalog (Iceberg's REST server over
- * an in-memory catalog, the warehouse on S3), and HDFS with the {@code hadoop} catalog. On S3 the
+ * an in-memory catalog, the warehouse on S3), and HDFS with the {@code hadoop} catalog, whose
+ * single DataNode restarts at a moment drawn from the seed. On S3 the
  * server's proxy adds the store's own faults, drawn from the seed: 503 Slow Down, 500, connections
  * reset mid-upload or after the server acted but before the client heard, answers slower than the
  * client's timeout; on puts, reads, heads, listings, deletes and multipart requests.
@@ -116,7 +117,7 @@ class IcebergObjectStoreFailureCampaignIT {
     static Stream<Arguments> runs() {
         long base = Long.getLong("sluice.campaign.seed", 20261201L);
         int runs = Integer.getInteger("sluice.campaign.store-runs", 2);
-        return Stream.of("s3", "hdfs")
+        return Stream.of(System.getProperty("sluice.campaign.stores", "s3,hdfs").split(","))
                 .flatMap(store -> LongStream.range(base, base + runs).mapToObj(seed -> Arguments.of(store, seed)));
     }
 
@@ -207,20 +208,39 @@ class IcebergObjectStoreFailureCampaignIT {
         List<String> before = files(hdfs);
         try (HadoopCatalog catalog = new HadoopCatalog(conf, warehouse)) {
             run.createTable(catalog, id);
-            run.execute(
-                    Map.of(
-                            "catalog-type",
-                            "hadoop",
-                            "warehouse",
-                            warehouse,
-                            "catalog-database",
-                            "db",
-                            "catalog-table",
-                            name),
-                    () -> catalog.loadTable(id),
-                    Duration.ofMillis(50));
+            // the store's fault on HDFS: its DataNode dies and comes back while the writers have
+            // blocks open and the catalog writes metadata; the plugin's Hadoop client gets the
+            // settings of a one-DataNode cluster from hadoop-conf-dir, as an operator gives them
+            Path hadoopConf = HdfsServer.writeClientSiteFile(tmp.resolve("hadoop-conf"));
+            HdfsServer.DataNodeRestart restart =
+                    HDFS.restartDataNodeLater(seed, Duration.ofMillis(300), Duration.ofMillis(2000));
+            long endedAtMs;
+            try {
+                run.execute(
+                        Map.of(
+                                "catalog-type",
+                                "hadoop",
+                                "warehouse",
+                                warehouse,
+                                "hadoop-conf-dir",
+                                hadoopConf.toString(),
+                                "catalog-database",
+                                "db",
+                                "catalog-table",
+                                name),
+                        () -> catalog.loadTable(id),
+                        Duration.ofMillis(50));
+            } finally {
+                endedAtMs = restart.elapsedMs();
+                // the next run starts on a DataNode that is up
+                restart.awaitBack(Duration.ofSeconds(60));
+            }
+            long backAtMs = restart.awaitBack(Duration.ZERO);
+            boolean duringJob = restart.delayMs() < endedAtMs;
+            System.out.println("campaign iceberg hdfs seed " + seed + ": " + restart + " of " + endedAtMs
+                    + " ms (back after " + backAtMs + " ms)");
             Table table = catalog.loadTable(id);
-            run.check(table, "iceberg-hdfs", run.injectedFailures(), "hdfs");
+            run.check(table, "iceberg-hdfs", run.injectedFailures() + (duringJob ? 1 : 0), "hdfs, " + restart);
 
             String dir = "/iceberg-wh/db/" + name + "/";
             List<String> written = files(hdfs);

@@ -41,12 +41,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -110,7 +113,10 @@ class IcebergObjectStoreIT {
     @BeforeAll
     static void storage() throws Exception {
         TestPluginsDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
+        Map<String, String> settings = new HashMap<>(S3.flinkConfig());
+        // S3A's part size (default 64 MB) at S3's least: a file larger than it is a multipart upload
+        settings.put("s3.multipart.size", String.valueOf(LargeDataFiles.PART_SIZE));
+        FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
         // the metastore and the REST server of this JVM reach s3a:// as the plugin does
         ObjectStores.routeThroughFlinkByDefault();
         metastore = HiveMetastoreServer.start(tmp.resolve("hive-warehouse"));
@@ -130,28 +136,40 @@ class IcebergObjectStoreIT {
         return tEnv;
     }
 
+    /** The options of a {@code rest} catalog on the REST server of this class (warehouse on S3). */
+    private static String restCatalogOptions() {
+        return "'catalog-type' = 'rest', 'uri' = 'http://localhost:"
+                + REST.config().get(RESTCatalogServer.REST_PORT) + "/'";
+    }
+
     private static void createCatalog(TableEnvironment tEnv, String name, String options) {
         tEnv.executeSql("CREATE CATALOG " + name + " WITH ('type' = 'sluice', 'target' = 'iceberg', "
                 + "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', 'cache-enabled' = 'false', " + options + ")");
     }
 
-    @Test
-    void hiveCatalogOnS3() throws Exception {
+    /**
+     * {@code s3a://}, and {@code s3://} as the README's examples write it: both are Flink's {@code
+     * flink-s3-fs-hadoop}, reached through the bridge. A database each (one metastore).
+     */
+    @ParameterizedTest(name = "{0}://")
+    @ValueSource(strings = {"s3a", "s3"})
+    void hiveCatalogOnS3(String scheme) throws Exception {
         S3.traffic().clearRequests();
+        String database = scheme.equals("s3a") ? "db" : "db_" + scheme;
         TableEnvironment tEnv = batch();
         createCatalog(
                 tEnv,
                 "ice",
-                "'catalog-type' = 'hive', 'uri' = '" + metastore.uri() + "', 'warehouse' = 's3a://" + BUCKET
+                "'catalog-type' = 'hive', 'uri' = '" + metastore.uri() + "', 'warehouse' = '" + scheme + "://" + BUCKET
                         + "/hive-wh'");
-        writeAndReadBack(tEnv, "ice");
+        writeAndReadBack(tEnv, "ice", database);
 
         for (String table : List.of("orders", "users")) {
-            String prefix = "hive-wh/db.db/" + table + "/";
-            String metadata = metastoreMetadataLocation(table);
-            assertThat(metadata).startsWith("s3a://" + BUCKET + "/" + prefix + "metadata/");
+            String prefix = "hive-wh/" + database + ".db/" + table + "/";
+            String metadata = metastoreMetadataLocation(scheme, database, table);
+            assertThat(metadata).startsWith(scheme + "://" + BUCKET + "/" + prefix + "metadata/");
             assertThat(S3.keys(BUCKET, prefix + "metadata/")).anyMatch(k -> k.endsWith(".metadata.json"));
-            checkTableOnS3(prefix, table, io -> new StaticTableOperations(metadata, io));
+            checkTableOnS3(scheme, prefix, table, io -> new StaticTableOperations(metadata, io));
         }
         assertNothingOutside("hive-wh/");
     }
@@ -160,12 +178,8 @@ class IcebergObjectStoreIT {
     void restCatalogOnS3() throws Exception {
         S3.traffic().clearRequests();
         TableEnvironment tEnv = batch();
-        createCatalog(
-                tEnv,
-                "rest",
-                "'catalog-type' = 'rest', 'uri' = 'http://localhost:"
-                        + REST.config().get(RESTCatalogServer.REST_PORT) + "/'");
-        writeAndReadBack(tEnv, "rest");
+        createCatalog(tEnv, "rest", restCatalogOptions());
+        writeAndReadBack(tEnv, "rest", "db");
 
         for (String table : List.of("orders", "users")) {
             // the in-memory catalog behind the server keeps the table metadata itself (no
@@ -173,9 +187,36 @@ class IcebergObjectStoreIT {
             TableMetadata metadata = ((HasTableOperations) REST.client().loadTable(TableIdentifier.of("db", table)))
                     .operations()
                     .current();
-            checkTableOnS3("rest-wh/db/" + table + "/", table, io -> new StaticTableOperations(metadata, io));
+            checkTableOnS3("s3a", "rest-wh/db/" + table + "/", table, io -> new StaticTableOperations(metadata, io));
         }
         assertNothingOutside("rest-wh/");
+    }
+
+    /**
+     * Data files larger than S3A's part size (S3's least, {@link LargeDataFiles}) go up as multipart
+     * uploads (HadoopFileIO through the bridge to Flink's S3A block output), while the server's
+     * proxy fails part uploads and completions with 503, 500 and resets mid-upload; the campaign's
+     * files are all below a part. Every id once, read by Iceberg's reader from what the AWS SDK
+     * downloaded; no upload left open.
+     */
+    @Test
+    void dataFilesLargerThanAPartGoUpInPartsUnderFaults() throws Exception {
+        S3.traffic().clearRequests();
+        TableEnvironment tEnv = batch();
+        createCatalog(tEnv, "rest", restCatalogOptions());
+        tEnv.executeSql("CREATE DATABASE rest.big");
+        tEnv.executeSql("CREATE TABLE rest.big.payloads (id BIGINT, payload STRING)");
+        List<String> faults = LargeDataFiles.insertUnderFaults(tEnv, "rest.big.payloads", S3, 20261230L);
+
+        String prefix = "rest-wh/big/payloads/";
+        TableMetadata metadata = ((HasTableOperations) REST.client().loadTable(TableIdentifier.of("big", "payloads")))
+                .operations()
+                .current();
+        Path copy = S3.download(BUCKET, prefix, Files.createTempDirectory(tmp, "copy-"));
+        Table table = IcebergTables.fromCopy(
+                copy, "s3a://" + BUCKET + "/" + prefix, io -> new StaticTableOperations(metadata, io), "payloads");
+        LargeDataFiles.check("S3A", table, S3.traffic().requests(), faults);
+        assertThat(S3.openUploads(BUCKET)).as("multipart uploads left open").isEmpty();
     }
 
     @Test
@@ -205,7 +246,7 @@ class IcebergObjectStoreIT {
         String warehouse = HDFS.uri() + "/iceberg-wh";
         TableEnvironment tEnv = batch();
         createCatalog(tEnv, "hdfs_ice", "'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse + "'");
-        writeAndReadBack(tEnv, "hdfs_ice");
+        writeAndReadBack(tEnv, "hdfs_ice", "db");
 
         // Hadoop's HDFS client and Iceberg's Hadoop catalog of the test class path, not the plugin's
         Configuration conf = new Configuration();
@@ -234,14 +275,14 @@ class IcebergObjectStoreIT {
      * overwrite of partition {@code d0}; {@code db.users} (primary key {@code id}, upserts): two
      * jobs, the second replacing a key. Both read back through Sluice's scan source.
      */
-    private static void writeAndReadBack(TableEnvironment tEnv, String catalog) throws Exception {
-        tEnv.executeSql("CREATE DATABASE " + catalog + ".db");
-        tEnv.executeSql(
-                "CREATE TABLE " + catalog + ".db.orders (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt)");
+    private static void writeAndReadBack(TableEnvironment tEnv, String catalog, String database) throws Exception {
+        tEnv.executeSql("CREATE DATABASE " + catalog + "." + database);
+        tEnv.executeSql("CREATE TABLE " + catalog + "." + database
+                + ".orders (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt)");
         tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
                 + "'number-of-rows' = '" + ROWS + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
                 + "'fields.id.end' = '" + ROWS + "')");
-        String orders = catalog + ".db.orders";
+        String orders = catalog + "." + database + ".orders";
         tEnv.executeSql("INSERT INTO " + orders + " SELECT id, CONCAT('n', CAST(id AS STRING)), "
                         + "CONCAT('d', CAST(id % 4 AS STRING)) FROM numbers")
                 .await();
@@ -252,9 +293,9 @@ class IcebergObjectStoreIT {
         tEnv.executeSql("INSERT OVERWRITE " + orders + " VALUES (-1, 'x', 'd0'), (-2, 'y', 'd0')")
                 .await();
 
-        tEnv.executeSql("CREATE TABLE " + catalog + ".db.users (id INT NOT NULL, name STRING, "
+        tEnv.executeSql("CREATE TABLE " + catalog + "." + database + ".users (id INT NOT NULL, name STRING, "
                 + "PRIMARY KEY (id) NOT ENFORCED) WITH ('format-version' = '2', 'write.upsert.enabled' = 'true')");
-        String users = catalog + ".db.users";
+        String users = catalog + "." + database + ".users";
         tEnv.executeSql("INSERT INTO " + users + " VALUES (1, 'a'), (2, 'b'), (3, 'c')")
                 .await();
         tEnv.executeSql("INSERT INTO " + users + " VALUES (2, 'B'), (4, 'd')").await();
@@ -291,7 +332,8 @@ class IcebergObjectStoreIT {
      * of the bytes of its objects) read from them (fetched by the AWS SDK) by Iceberg's generic reader, and the live data
      * files' rows counted by parquet-java; no multipart upload left open.
      */
-    private static void checkTableOnS3(String prefix, String table, Function<FileIO, TableOperations> operations)
+    private static void checkTableOnS3(
+            String scheme, String prefix, String table, Function<FileIO, TableOperations> operations)
             throws IOException {
         List<String> keys = S3.keys(BUCKET, prefix);
         assertThat(keys).anyMatch(k -> k.startsWith(prefix + "data/") && k.endsWith(".parquet"));
@@ -302,7 +344,7 @@ class IcebergObjectStoreIT {
                         k -> k.equals(prefix) || k.startsWith(prefix + "data/") || k.startsWith(prefix + "metadata/"));
 
         Path copy = S3.download(BUCKET, prefix, Files.createTempDirectory(tmp, "copy-"));
-        String root = "s3a://" + BUCKET + "/" + prefix;
+        String root = scheme + "://" + BUCKET + "/" + prefix;
         Table loaded = IcebergTables.fromCopy(copy, root, operations, table);
         assertThat(loaded.location() + "/").isEqualTo(root);
         checkRows(loaded, table, location -> {
@@ -343,15 +385,15 @@ class IcebergObjectStoreIT {
     }
 
     /** The metastore's {@code metadata_location} of {@code db.<table>}, by a client of the test class path. */
-    private static String metastoreMetadataLocation(String table) throws Exception {
+    private static String metastoreMetadataLocation(String scheme, String database, String table) throws Exception {
         HiveConf conf = new HiveConf();
         conf.set("hive.metastore.uris", metastore.uri());
         HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
         try {
-            Map<String, String> parameters = client.getTable("db", table).getParameters();
+            Map<String, String> parameters = client.getTable(database, table).getParameters();
             assertThat(parameters).containsEntry("table_type", "ICEBERG");
-            assertThat(client.getTable("db", table).getSd().getLocation())
-                    .isEqualTo("s3a://" + BUCKET + "/hive-wh/db.db/" + table);
+            assertThat(client.getTable(database, table).getSd().getLocation())
+                    .isEqualTo(scheme + "://" + BUCKET + "/hive-wh/" + database + ".db/" + table);
             return parameters.get("metadata_location");
         } finally {
             client.close();

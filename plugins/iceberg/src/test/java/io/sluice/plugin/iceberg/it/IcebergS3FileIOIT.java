@@ -234,6 +234,36 @@ class IcebergS3FileIOIT {
         assertNoSecret(S3Server.SECRET_KEY, batch, streaming, job, "ice");
     }
 
+    /**
+     * Data files larger than S3FileIO's part size (set to S3's least, {@code s3.multipart.part-size-bytes})
+     * go up as S3FileIO's multipart uploads while the server's proxy fails part uploads and
+     * completions: every id once, no upload left open.
+     */
+    @Test
+    void dataFilesLargerThanAPartGoUpInPartsUnderFaults() throws Exception {
+        S3.traffic().clearRequests();
+        TableEnvironment tEnv = environment(EnvironmentSettings.inBatchMode());
+        createCatalog(
+                tEnv,
+                "ice",
+                "'catalog-type' = 'hive', 'uri' = '" + metastore.uri() + "', 'warehouse' = 's3://" + BUCKET
+                        + "/hive-wh', " + s3FileIoOptions() + ", 's3.access-key-id' = '" + S3Server.ACCESS_KEY
+                        + "', 's3.secret-access-key' = '" + S3Server.SECRET_KEY
+                        + "', 's3.multipart.part-size-bytes' = '"
+                        + LargeDataFiles.PART_SIZE + "'");
+        tEnv.executeSql("CREATE DATABASE ice.big");
+        tEnv.executeSql("CREATE TABLE ice.big.payloads (id BIGINT, payload STRING)");
+        List<String> faults = LargeDataFiles.insertUnderFaults(tEnv, "ice.big.payloads", S3, 20261231L);
+
+        String prefix = "hive-wh/big.db/payloads/";
+        String metadata = metastoreMetadataLocation("big", "payloads");
+        Path copy = S3.download(BUCKET, prefix, Files.createTempDirectory(tmp, "copy-"));
+        Table table = IcebergTables.fromCopy(
+                copy, "s3://" + BUCKET + "/" + prefix, io -> new StaticTableOperations(metadata, io), "payloads");
+        LargeDataFiles.check("S3FileIO", table, S3.traffic().requests(), faults);
+        assertThat(S3.openUploads(BUCKET)).as("multipart uploads left open").isEmpty();
+    }
+
     @Test
     void restCatalogThatVendsTheCredentials() throws Exception {
         S3.traffic().clearRequests();
@@ -477,11 +507,15 @@ class IcebergS3FileIOIT {
 
     /** The metastore's {@code metadata_location} of {@code db.<table>}, by a client of the test class path. */
     private static String metastoreMetadataLocation(String table) throws Exception {
+        return metastoreMetadataLocation("db", table);
+    }
+
+    private static String metastoreMetadataLocation(String database, String table) throws Exception {
         HiveConf conf = new HiveConf();
         conf.set("hive.metastore.uris", metastore.uri());
         HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
         try {
-            return client.getTable("db", table).getParameters().get("metadata_location");
+            return client.getTable(database, table).getParameters().get("metadata_location");
         } finally {
             client.close();
         }

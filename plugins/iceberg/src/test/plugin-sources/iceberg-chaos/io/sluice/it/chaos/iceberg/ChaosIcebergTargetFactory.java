@@ -62,6 +62,8 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
             "catalog-impl",
             "warehouse",
             "uri",
+            "hadoop-conf-dir",
+            "hive-conf-dir",
             "catalog-database",
             "catalog-table",
             "format-version",

@@ -39,6 +39,13 @@ final class EmbeddedMetastore {
         conf.set("datanucleus.schema.autoCreateAll", "true");
         conf.setBoolVar(HiveConf.ConfVars.METASTORE_SCHEMA_VERIFICATION, false);
         conf.set("metastore.schema.verification", "false");
+        // Hive's in-process metastore keeps its database connection (the RawStore) and its
+        // configuration per thread, shared by every embedded client on that thread: without a
+        // reload, a thread that opened a catalog on another directory last sends this catalog's
+        // calls to that directory's database (CREATE TABLE in one, INSERT finds no table in the
+        // other), and re-pointing it closes the other's connections. With the reload each call
+        // first re-binds the thread's RawStore to the directory of the client that makes it.
+        conf.setBoolVar(HiveConf.ConfVars.HMSHANDLERFORCERELOADCONF, true);
         // Derby writes derby.log into the working directory unless told otherwise; a JVM-wide
         // setting read once when the plugin's Derby boots, so the first embedded catalog's wins
         if (System.getProperty("derby.stream.error.file") == null) {

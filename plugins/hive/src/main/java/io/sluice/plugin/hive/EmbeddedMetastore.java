@@ -2,7 +2,13 @@ package io.sluice.plugin.hive;
 
 import org.apache.hadoop.hive.conf.HiveConf;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A metastore inside the catalog's own process: Hive's metastore handler on an embedded Derby
@@ -13,6 +19,11 @@ final class EmbeddedMetastore {
 
     /** Derby's database directory under {@code metastore.dir}. */
     static final String DATABASE = "metastore_db";
+    /**
+     * The file Derby locks while a process has the database open: the lock is the operating
+     * system's, so it is gone when that process ends, also when it was killed.
+     */
+    static final String PROCESS_LOCK = "dbex.lck";
     /** The default warehouse under {@code metastore.dir}: databases' and tables' directories. */
     static final String WAREHOUSE = "warehouse";
 
@@ -52,5 +63,33 @@ final class EmbeddedMetastore {
             System.setProperty(
                     "derby.stream.error.file", dir.resolve("derby.log").toString());
         }
+    }
+
+    /**
+     * Fails when another process has the Derby database of {@code dir} open. Derby lets one
+     * process boot a database; a second one would retry for half a minute and print thousands of
+     * lock traces before failing (or succeed only once the first has ended). The lock is taken
+     * and released at once: this process holding it already (another catalog on the same
+     * directory) is fine.
+     */
+    static void checkNotInUseByAnotherProcess(Path dir, String option) {
+        Path lock = dir.resolve(DATABASE).resolve(PROCESS_LOCK);
+        if (!Files.exists(lock)) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+            FileLock held = channel.tryLock();
+            if (held != null) {
+                held.release();
+                return;
+            }
+        } catch (OverlappingFileLockException thisProcessHasIt) {
+            return;
+        } catch (IOException cannotTell) {
+            return; // Derby's own boot reports a database it cannot open
+        }
+        throw new IllegalArgumentException("The embedded metastore in '" + option + "' '" + dir
+                + "' is in use by another process (Derby opens a metastore directory in one process at a"
+                + " time): wait for that process to end, or use a remote metastore to share one");
     }
 }

@@ -514,6 +514,181 @@ class SluiceCliIT {
     }
 
     /** No line of a Java stack trace ("at pkg.Class.method(") anywhere in the command's output. */
+    @Test
+    void aMisspeltKeywordIsNamedWithItsLine() throws Exception {
+        Path script = tmp.resolve("typo.sql");
+        Files.write(
+                script,
+                List.of("SET 'execution.runtime-mode' = 'batch';", "", "-- a typo", "SELEC 1;", "SHOW TABLES;"),
+                StandardCharsets.UTF_8);
+
+        Run run = sluice(
+                Map.of("SLUICE_LOG_DIR", tmp.resolve("log").toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.firstErrorLine())
+                .as(run.describe())
+                .startsWith("[ERROR] Line 4: 'SELEC' does not start a statement Sluice knows");
+        assertNoStackTrace(run);
+        assertThat(run.stdout).as("nothing runs after the failed statement").doesNotContain("[3]");
+    }
+
+    /**
+     * Hive's metastore client puts the thrift failure's whole stack trace into its message; the
+     * console shows the message without it (the log and -v have it).
+     */
+    @Test
+    void anUnreachableIcebergHiveMetastoreIsAShortErrorNamingItsUri() throws Exception {
+        String uri = "thrift://127.0.0.1:1";
+        Path script = tmp.resolve("unreachable.sql");
+        Files.write(
+                script,
+                List.of(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        "CREATE TABLE lost (id BIGINT) WITH ('connector' = 'sluice', 'target' = 'iceberg',"
+                                + " 'catalog-type' = 'hive', 'uri' = '" + uri + "', 'catalog-table' = 'lost');",
+                        "INSERT INTO lost VALUES (1);"),
+                StandardCharsets.UTF_8);
+        Path logDir = tmp.resolve("log");
+
+        Run run = sluice(Map.of("SLUICE_LOG_DIR", logDir.toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.firstErrorLine()).as(run.describe()).contains(uri);
+        assertNoStackTrace(run);
+        assertThat(run.stderr.split("\\R")).as(run.describe()).hasSizeLessThan(15);
+        assertThat(read(logDir.resolve("sluice.log").toFile())).containsPattern("\\n\\s+at org\\.apache\\.thrift\\.");
+    }
+
+    /** The CREATE CATALOG statement of an embedded Hive metastore in {@code dir}. */
+    private static String hiveCatalog(Path dir) {
+        return "CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', 'metastore' = 'embedded',"
+                + " 'metastore.dir' = '" + dir + "');";
+    }
+
+    /**
+     * A Hive statement's console shows Sluice's output only (what DataNucleus and Derby say goes to
+     * the log file), and an INSERT into a hive catalog's table lists the files it committed under
+     * the table's location, as for a table with a path.
+     */
+    @Test
+    void aHiveInsertListsTheFilesItCommittedAndTheConsoleHasNoMetastoreLines() throws Exception {
+        Path metastore = tmp.resolve("metastore");
+        Path script = tmp.resolve("hive.sql");
+        Files.write(
+                script,
+                List.of(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        hiveCatalog(metastore),
+                        "CREATE DATABASE h.db;",
+                        "CREATE TABLE h.db.t (id BIGINT, dt STRING) PARTITIONED BY (dt)"
+                                + " WITH ('hive.storage.file-format' = 'parquet');",
+                        "INSERT INTO h.db.t /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                                + " VALUES (1, 'a'), (2, 'b');",
+                        "SELECT COUNT(*) AS n FROM h.db.t;"),
+                StandardCharsets.UTF_8);
+        Path logDir = tmp.resolve("log");
+
+        Run run = sluice(Map.of("SLUICE_LOG_DIR", logDir.toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isZero();
+        assertThat(run.stderr).as(run.describe()).isEmpty();
+        assertThat(run.stdout)
+                .as(run.describe())
+                .doesNotContainIgnoringCase("datanucleus")
+                .doesNotContainIgnoringCase("derby")
+                .doesNotContain("WARNING:");
+        // what DataNucleus said is in the log file instead
+        assertThat(read(logDir.resolve("sluice.log").toFile())).contains("datanucleus");
+
+        Path table = metastore.resolve("warehouse/db.db/t");
+        List<String> committed = new ArrayList<>();
+        for (String partition : List.of("dt=a", "dt=b")) {
+            for (Path file : visibleFiles(table.resolve(partition))) {
+                committed.add(partition + "/" + file.getFileName());
+            }
+        }
+        assertThat(committed).hasSize(2);
+        assertThat(run.stdout).contains("Committed to h.db.t (path ").contains(committed);
+    }
+
+    /**
+     * A second process on the metastore directory of a running one: Derby opens a database in
+     * one process at a time. The second run prints no lock traces: it either succeeds or fails
+     * with one line naming the directory, and the first run's job goes on.
+     */
+    @Test
+    void aSecondRunOnAMetastoreDirectoryInUseSaysSoInOneLine() throws Exception {
+        Path metastore = tmp.resolve("metastore");
+        Path endless = tmp.resolve("endless.sql");
+        Files.write(
+                endless,
+                List.of(
+                        "SET 'execution.checkpointing.interval' = '1 s';",
+                        hiveCatalog(metastore),
+                        "CREATE DATABASE h.db;",
+                        "CREATE TABLE h.db.t (n INT, dt STRING) PARTITIONED BY (dt)"
+                                + " WITH ('hive.storage.file-format' = 'parquet');",
+                        "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');",
+                        "INSERT INTO h.db.t /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                                + " SELECT n, 'a' FROM numbers;"),
+                StandardCharsets.UTF_8);
+        Path second = tmp.resolve("second.sql");
+        Files.write(
+                second, List.of(hiveCatalog(metastore), "USE CATALOG h;", "SHOW DATABASES;"), StandardCharsets.UTF_8);
+
+        Path logs = Files.createTempDirectory(tmp, "run");
+        ProcessBuilder builder = new ProcessBuilder(
+                        dist.resolve("bin/sluice").toString(), "sql", "-f", endless.toString())
+                .directory(tmp.toFile())
+                .redirectOutput(logs.resolve("stdout").toFile())
+                .redirectError(logs.resolve("stderr").toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("SLUICE_PLUGINS_DIR");
+        Process first = builder.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (!read(logs.resolve("stdout").toFile()).contains(" RUNNING, ")) {
+                assertThat(first.isAlive())
+                        .as(
+                                "the first run ended: %s",
+                                read(logs.resolve("stderr").toFile()))
+                        .isTrue();
+                assertThat(System.nanoTime())
+                        .as("no progress line within 3 minutes")
+                        .isLessThan(deadline);
+                Thread.sleep(200);
+            }
+
+            Run run = sluice(
+                    Map.of("SLUICE_LOG_DIR", tmp.resolve("log").toString()),
+                    SQL_TIMEOUT,
+                    "sql",
+                    "-f",
+                    second.toString());
+
+            assertThat(run.stderr + run.stdout)
+                    .as(run.describe())
+                    .doesNotContain("SEVERE")
+                    .doesNotContain("Another instance of Derby");
+            assertNoStackTrace(run);
+            if (run.exitCode != 0) {
+                assertThat(run.firstErrorLine())
+                        .as(run.describe())
+                        .startsWith("[ERROR] ")
+                        .contains(metastore.toString())
+                        .contains("in use by another process");
+            } else {
+                assertThat(run.stdout).contains("db");
+            }
+            assertThat(first.isAlive()).as("the first run goes on").isTrue();
+            assertThat(read(logs.resolve("stderr").toFile())).isEmpty();
+        } finally {
+            first.destroy();
+            first.waitFor(2, TimeUnit.MINUTES);
+        }
+    }
+
     private static void assertNoStackTrace(Run run) {
         assertThat(run.stdout + run.stderr)
                 .as(run.describe())

@@ -19,12 +19,14 @@ import java.util.Set;
  */
 final class ErrorReport {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ErrorReport.class);
+
     private ErrorReport() {}
 
     /** Prints the chain; with {@code stackTrace} also the full stack trace. */
     static void print(PrintStream err, String headline, Throwable failure, boolean stackTrace) {
         List<Throwable> chain = chain(failure);
-        err.println("[ERROR] " + describe(shortError(chain)));
+        err.println("[ERROR] " + withoutStackTrace(describe(shortError(chain)), stackTrace));
         err.println("  " + headline);
         int last = chain.size() - 1;
         String previous = null;
@@ -40,16 +42,34 @@ final class ErrorReport {
             String what = t instanceof CliException || t instanceof Secrets.MaskedException
                     ? ""
                     : t.getClass().getName() + (message == null ? "" : ": ");
-            err.println(prefix + what + (message == null ? "" : message));
+            err.println(prefix + what + (message == null ? "" : withoutStackTrace(message, stackTrace)));
             previous = message;
         }
         if (stackTrace) {
             failure.printStackTrace(err);
         } else {
+            // the console got the messages; the log file gets the trace the message points to
+            LOG.error(headline, failure);
             String logFile = System.getProperty("sluice.log.file");
             err.println(
                     "  (run with -v for the stack trace" + (logFile == null ? "" : "; the log is " + logFile) + ")");
         }
+    }
+
+    /** The first line of a stack trace inside a message: an {@code at} frame. */
+    private static final java.util.regex.Pattern FRAME = java.util.regex.Pattern.compile("(?m)^\\s*at [\\w.$<>/]+\\(");
+
+    /**
+     * A message without the stack trace some libraries put into it (Hive's metastore client puts
+     * its thrift failure's whole trace, 268 lines, into a MetaException's message): cut before the
+     * first frame. The trace is in the log, and -v prints it.
+     */
+    static String withoutStackTrace(String message, boolean stackTrace) {
+        java.util.regex.Matcher frame = FRAME.matcher(message);
+        if (stackTrace || !frame.find()) {
+            return message;
+        }
+        return message.substring(0, frame.start()).stripTrailing() + " (stack trace cut: -v or the log has it)";
     }
 
     /**
@@ -89,6 +109,9 @@ final class ErrorReport {
 
     /** A message Sluice wrote is a sentence for the user; anything else reads best with its class. */
     private static String describe(Throwable t) {
+        if (t instanceof CliException && t.getMessage() != null) {
+            return t.getMessage(); // the CLI's own: a sentence for the user
+        }
         if (t instanceof Secrets.MaskedException || t.getMessage() == null) {
             return t instanceof Secrets.MaskedException
                     ? t.getMessage()

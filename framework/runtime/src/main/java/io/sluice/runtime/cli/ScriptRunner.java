@@ -4,6 +4,7 @@ import io.sluice.runtime.config.Secrets;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.ResultKind;
+import org.apache.flink.table.api.SqlParserException;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.operations.BeginStatementSetOperation;
@@ -50,7 +51,12 @@ final class ScriptRunner {
      * @throws Exception whatever parsing, planning or the job threw
      */
     void run(SqlStatement statement) throws Exception {
-        List<Operation> operations = env.getParser().parse(statement.text());
+        List<Operation> operations;
+        try {
+            operations = env.getParser().parse(statement.text());
+        } catch (SqlParserException e) {
+            throw notAStatement(statement, e);
+        }
         if (operations.size() != 1) {
             throw new CliException(
                     CliException.FAILED,
@@ -79,6 +85,23 @@ final class ScriptRunner {
     private static boolean printsOptions(Operation op) {
         String name = op.getClass().getSimpleName();
         return name.startsWith("ShowCreate") || name.equals("DescribeCatalogOperation");
+    }
+
+    /**
+     * Calcite reads a statement that starts with a word no statement starts with ({@code SELEC 1})
+     * as an expression, and fails with "Non-query expression encountered in illegal context",
+     * which names neither the word nor where it is (so this error replaces it rather than wrap it).
+     * Other parse errors name both already.
+     */
+    private static Exception notAStatement(SqlStatement statement, SqlParserException e) {
+        if (!String.valueOf(e.getMessage()).contains("Non-query expression encountered in illegal context")) {
+            return e;
+        }
+        String first = statement.text().split("[\\s(;]+", 2)[0];
+        return new CliException(
+                CliException.FAILED,
+                "Line " + statement.line() + ": '" + first + "' does not start a statement Sluice knows"
+                        + " (SELECT, INSERT, CREATE, DROP, ALTER, SET, SHOW, USE, EXPLAIN, DESCRIBE ...): a misspelt keyword?");
     }
 
     /** Fails if a {@code BEGIN STATEMENT SET} was never closed. */

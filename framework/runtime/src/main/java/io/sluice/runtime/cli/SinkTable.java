@@ -1,5 +1,6 @@
 package io.sluice.runtime.cli;
 
+import io.sluice.runtime.table.SluiceCatalog;
 import io.sluice.spi.FileOptions;
 
 import org.apache.flink.table.catalog.ContextResolvedTable;
@@ -16,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A table an INSERT writes to that has a {@code path} option: where to look for what the job
- * committed. Taken from the planned operation, so that {@code /*+ OPTIONS(...) *&#47;} hints count.
+ * A table an INSERT writes to that has a {@code path} option, or whose Sluice catalog reports
+ * where its files are (a Hive table's location): where to look for what the job committed. Taken from the planned operation, so that {@code /*+ OPTIONS(...) *&#47;} hints count.
  */
 final class SinkTable {
 
@@ -61,6 +62,12 @@ final class SinkTable {
             Map<String, String> options = new HashMap<>(table.getResolvedTable().getOptions());
             options.putAll(sink.getDynamicOptions());
             String path = options.get(PATH);
+            if ((path == null || path.trim().isEmpty()) && table.getCatalog().orElse(null) instanceof SluiceCatalog) {
+                // a catalog's table (a Hive table): its location, from the catalog
+                path = ((SluiceCatalog) table.getCatalog().get())
+                        .filesLocation(table.getIdentifier().toObjectPath())
+                        .orElse(null);
+            }
             if (path != null && !path.trim().isEmpty()) {
                 String name = table.getIdentifier().asSummaryString();
                 // two INSERTs into one table of a statement set: one report

@@ -43,6 +43,7 @@ public final class SluiceCli {
         if (Arrays.asList(args).contains("-v") || Arrays.asList(args).contains("--verbose")) {
             System.setProperty("sluice.log.console.level", "WARN");
         }
+        JulToLog.install();
         int code = run(args, System.out, System.err);
         System.out.flush();
         System.err.flush();

@@ -3,6 +3,7 @@ package io.sluice.runtime.table;
 import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.wrap.TcclCatalog;
+import io.sluice.spi.FileOptions;
 import io.sluice.spi.catalog.CatalogContext;
 import io.sluice.spi.catalog.TargetCatalogFactory;
 
@@ -84,6 +85,21 @@ public final class SluiceCatalog extends TcclCatalog {
     public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp)
             throws TableNotExistException, CatalogException {
         return asSluiceTable(objectPath, super.getTable(objectPath, timestamp));
+    }
+
+    /**
+     * Where the plugin's catalog keeps a table's files, if it says ({@code path} among the table's
+     * properties, as a hive catalog's tables report their location): for {@code bin/sluice}'s
+     * report of what an INSERT committed, which tables with a {@code path} option get anyway.
+     */
+    public Optional<String> filesLocation(ObjectPath objectPath) {
+        try {
+            return Optional.ofNullable(super.getTable(objectPath).getOptions().get(FileOptions.PATH.key()))
+                    .map(String::trim)
+                    .filter(location -> !location.isEmpty());
+        } catch (TableNotExistException | RuntimeException e) {
+            return Optional.empty(); // the report is a courtesy
+        }
     }
 
     private CatalogBaseTable asSluiceTable(ObjectPath path, CatalogBaseTable table) {

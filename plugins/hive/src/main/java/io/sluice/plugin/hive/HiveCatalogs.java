@@ -76,7 +76,9 @@ final class HiveCatalogs {
                             "'metastore' = 'embedded' needs '" + HiveCatalogOptions.METASTORE_DIR.key()
                                     + "', a local directory for the metastore's Derby database and warehouse");
                 }
-                EmbeddedMetastore.configure(conf, localDirectory(dir.trim()));
+                Path metastoreDir = localDirectory(dir.trim());
+                EmbeddedMetastore.checkNotInUseByAnotherProcess(metastoreDir, HiveCatalogOptions.METASTORE_DIR.key());
+                EmbeddedMetastore.configure(conf, metastoreDir);
                 return new SluiceHiveCatalog(name, database, conf, version, true);
             default:
                 throw new IllegalArgumentException("Invalid '" + HiveCatalogOptions.METASTORE.key() + "' '"

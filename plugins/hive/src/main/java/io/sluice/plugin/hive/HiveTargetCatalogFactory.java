@@ -51,15 +51,20 @@ public final class HiveTargetCatalogFactory implements TargetCatalogFactory {
      * The catalog's options, and the table's properties of {@link #CONNECTOR_OPTION_FAMILIES}: the
      * page's {@code TBLPROPERTIES ('sink.partition-commit.policy.kind' = 'metastore,success-file', ...)}
      * configure the sink as upstream's do. A hint's options override them, as Flink merges hints
-     * over a table's options.
+     * over a table's options. The storage keys and the other table properties (under {@link
+     * HiveTableDefinition#TABLE_PROPERTY_PREFIX}) come along so that SHOW CREATE TABLE prints a
+     * statement that makes the same table; Hive's own bookkeeping (statistics, times) stays out.
      */
     @Override
     public Map<String, String> tableOptions(
             CatalogContext context, org.apache.flink.table.catalog.ObjectPath table, Map<String, String> properties) {
         Map<String, String> options = TargetCatalogFactory.super.tableOptions(context, table, properties);
         properties.forEach((key, value) -> {
-            if (CONNECTOR_OPTION_FAMILIES.stream().anyMatch(key::startsWith)) {
+            if (CONNECTOR_OPTION_FAMILIES.stream().anyMatch(key::startsWith) || HiveTableDefinition.isStorageKey(key)) {
                 options.put(key, value);
+            } else if (!HiveTableDefinition.isHiveOwn(key)) {
+                // printed by SHOW CREATE TABLE; the target reads the table's properties from the table
+                options.put(HiveTableDefinition.TABLE_PROPERTY_PREFIX + key, value);
             }
         });
         return options;

@@ -57,7 +57,15 @@ public final class HiveTargetFactory implements TargetFactory {
         options.add(HiveTargetOptions.CATALOG_NAME);
         options.add(FileOptions.ROLLING_FILE_SIZE);
         options.add(FileOptions.WRITER_MEMORY_BUDGET);
+        // a hive catalog table's definition (HiveTableDefinition), for SHOW CREATE TABLE: the
+        // target reads the storage and properties from the metastore's table itself
+        options.addAll(HiveTableDefinition.STORAGE);
         return options;
+    }
+
+    @Override
+    public Set<String> optionPrefixes() {
+        return Set.of(HiveTableDefinition.SERDE_PROPERTY_PREFIX, HiveTableDefinition.TABLE_PROPERTY_PREFIX);
     }
 
     /**

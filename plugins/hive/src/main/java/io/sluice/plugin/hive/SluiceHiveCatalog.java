@@ -2,18 +2,25 @@ package io.sluice.plugin.hive;
 
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
+import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
+import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.catalog.hive.HiveCatalog;
 import org.apache.hadoop.hive.conf.HiveConf;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -66,7 +73,64 @@ final class SluiceHiveCatalog extends HiveCatalog {
             return UnparseableView.check(
                     getName(), tablePath.getDatabaseName(), tablePath.getObjectName(), (CatalogView) table);
         }
+        if (table instanceof CatalogTable
+                && HIVE.equalsIgnoreCase(table.getOptions().get(CONNECTOR))) {
+            // the storage format and SerDe are in the storage descriptor, not in the properties
+            // upstream hands out: without them SHOW CREATE TABLE would make a TextFile table
+            Map<String, String> options = new LinkedHashMap<>(table.getOptions());
+            org.apache.hadoop.hive.metastore.api.Table hiveTable = getHiveTable(tablePath);
+            options.putAll(HiveTableDefinition.storage(hiveTable));
+            // where the files are, under Flink's key for it: bin/sluice lists what an INSERT
+            // committed there; not one of the Sluice table's options (HiveTargetCatalogFactory)
+            if (hiveTable.getSd() != null && hiveTable.getSd().getLocation() != null) {
+                options.put(HiveTableDefinition.LOCATION, hiveTable.getSd().getLocation());
+            }
+            return ((CatalogTable) table).copy(options);
+        }
         return table;
+    }
+
+    @Override
+    public List<CatalogPartitionSpec> listPartitions(ObjectPath tablePath)
+            throws TableNotExistException, TableNotPartitionedException, CatalogException {
+        return inKeyOrder(tablePath, super.listPartitions(tablePath));
+    }
+
+    @Override
+    public List<CatalogPartitionSpec> listPartitions(ObjectPath tablePath, CatalogPartitionSpec partitionSpec)
+            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException,
+                    CatalogException {
+        return inKeyOrder(tablePath, super.listPartitions(tablePath, partitionSpec));
+    }
+
+    /**
+     * Upstream's specs are hash maps with the default partition as {@code null}: SHOW PARTITIONS
+     * printed {@code hour=14/day=2022-08-08} for {@code PARTITIONED BY (day, hour)} and {@code
+     * dt=null} for the partition whose rows SELECT reads as {@code __HIVE_DEFAULT_PARTITION__}
+     * (upstream's reader, and Hive's, for a string column). These are in the table's key order,
+     * with Hive's name of the default partition, as Hive's own SHOW PARTITIONS prints them.
+     */
+    private List<CatalogPartitionSpec> inKeyOrder(ObjectPath tablePath, List<CatalogPartitionSpec> specs)
+            throws TableNotExistException {
+        List<String> keys = new ArrayList<>();
+        for (org.apache.hadoop.hive.metastore.api.FieldSchema key :
+                getHiveTable(tablePath).getPartitionKeys()) {
+            keys.add(key.getName());
+        }
+        String defaultName = getHiveConf().getVar(HiveConf.ConfVars.DEFAULTPARTITIONNAME);
+        List<CatalogPartitionSpec> ordered = new ArrayList<>(specs.size());
+        for (CatalogPartitionSpec spec : specs) {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String key : keys) {
+                if (spec.getPartitionSpec().containsKey(key)) {
+                    String value = spec.getPartitionSpec().get(key);
+                    values.put(key, value == null ? defaultName : value);
+                }
+            }
+            spec.getPartitionSpec().forEach(values::putIfAbsent);
+            ordered.add(new CatalogPartitionSpec(values));
+        }
+        return ordered;
     }
 
     @Override
@@ -129,11 +193,30 @@ final class SluiceHiveCatalog extends HiveCatalog {
                     + CONNECTOR + "' = '" + connector + "': a hive catalog holds Hive tables only (leave '"
                     + CONNECTOR + "' out); create tables of other connectors in another catalog");
         }
-        if (connector != null) {
-            return table;
-        }
-        Map<String, String> options = new HashMap<>(table.getOptions());
+        // the DDL SHOW CREATE TABLE prints: the options a Sluice table of this catalog runs with
+        // are not the table's properties, and its table properties carry a prefix
+        Map<String, String> options = new HashMap<>();
+        table.getOptions().forEach((key, value) -> {
+            if (key.startsWith(HiveTableDefinition.TABLE_PROPERTY_PREFIX)) {
+                options.put(key.substring(HiveTableDefinition.TABLE_PROPERTY_PREFIX.length()), value);
+            } else if (!isSluiceOption(key)) {
+                options.put(key, value);
+            }
+        });
         options.put(CONNECTOR, HIVE);
         return ((ResolvedCatalogTable) table).copy(options);
+    }
+
+    /**
+     * The options the framework gives a table of this catalog at run time (the target, the plugin
+     * settings, the catalog's options, which table): never a property of the Hive table.
+     */
+    private static boolean isSluiceOption(String key) {
+        return key.equals("target")
+                || key.startsWith("sluice.")
+                || key.equals(HiveTargetOptions.CATALOG_NAME.key())
+                || key.equals(HiveTargetOptions.CATALOG_DATABASE.key())
+                || key.equals(HiveTargetOptions.CATALOG_TABLE.key())
+                || HiveCatalogOptions.ALL.stream().anyMatch(o -> o.key().equals(key));
     }
 }

@@ -254,6 +254,56 @@ class HiveBadInputIT {
         }
     }
 
+    /**
+     * Two embedded metastores with different directories in one process, used in turn (an
+     * operator's session with a catalog per environment): each keeps its own databases, tables and
+     * rows, and the catalog this class started with still works after both.
+     */
+    @Test
+    void twoEmbeddedMetastoresInOneProcessKeepTheirOwnTables() throws Exception {
+        Path eastDir = tmp.resolve("east-metastore");
+        Path westDir = tmp.resolve("west-metastore");
+        TableEnvironment env = TableEnvironment.create(
+                EnvironmentSettings.newInstance().inBatchMode().build());
+        for (String[] c : new String[][] {{"east", eastDir.toString()}, {"west", westDir.toString()}}) {
+            env.executeSql("CREATE CATALOG " + c[0] + " WITH ('type' = 'sluice', 'target' = 'hive', "
+                    + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                    + "'metastore' = 'embedded', 'metastore.dir' = '" + c[1] + "')");
+        }
+        for (int round = 0; round < 2; round++) {
+            for (String c : List.of("east", "west")) {
+                if (round == 0) {
+                    env.executeSql("CREATE DATABASE " + c + ".only_" + c);
+                    env.executeSql(
+                            "CREATE TABLE " + c + ".only_" + c + ".rows_of_" + c
+                                    + " (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('hive.storage.file-format' = 'parquet')");
+                }
+                env.executeSql("INSERT INTO " + c + ".only_" + c + ".rows_of_" + c + " /*+ OPTIONS("
+                                + "'sink.partition-commit.policy.kind' = 'metastore') */ VALUES (" + round + ", '"
+                                + c + "')")
+                        .await();
+            }
+        }
+        for (String c : List.of("east", "west")) {
+            assertThat(env.getCatalog(c).orElseThrow().listDatabases())
+                    .as(c)
+                    .containsExactlyInAnyOrder("default", "only_" + c);
+            assertThat(env.executeSql("SELECT id, dt FROM " + c + ".only_" + c + ".rows_of_" + c)
+                            .collect())
+                    .toIterable()
+                    .extracting(Object::toString)
+                    .as(c)
+                    .containsExactlyInAnyOrder("+I[0, " + c + "]", "+I[1, " + c + "]");
+        }
+        assertThat(eastDir.resolve("warehouse/only_east.db/rows_of_east/dt=east"))
+                .isDirectory();
+        assertThat(westDir.resolve("warehouse/only_west.db/rows_of_west/dt=west"))
+                .isDirectory();
+        assertThat(batch.executeSql("SELECT id FROM h.db.t").collect())
+                .toIterable()
+                .hasSize(3);
+    }
+
     private static void hasNoDataFiles(Path table) {
         if (!Files.exists(table)) {
             return;

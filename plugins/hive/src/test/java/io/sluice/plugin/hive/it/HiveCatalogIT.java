@@ -205,6 +205,102 @@ class HiveCatalogIT {
                 .hasStackTraceContaining("Invalid 'metastore' 'elsewhere'");
     }
 
+    /**
+     * SHOW CREATE TABLE prints a statement that makes the same Hive table: run under another name
+     * it gives a table with the same storage descriptor (formats, SerDe and its properties),
+     * columns, partition keys and table properties, for ORC, Parquet and a delimited TextFile.
+     */
+    @Test
+    void showCreateTablePrintsAStatementThatMakesTheSameHiveTable() throws Exception {
+        Path metastore = tmp.resolve("show-create");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        String[][] tables = {
+            {"src_orc", "'hive.storage.file-format' = 'orc', 'orc.compress' = 'SNAPPY'"},
+            {"src_parquet", "'hive.storage.file-format' = 'parquet', 'parquet.compression' = 'GZIP'"},
+            {"src_text", "'hive.storage.file-format' = 'textfile', 'hive.serde.info.prop.field.delim' = '|'"},
+        };
+        for (String[] t : tables) {
+            tEnv.executeSql(
+                    "CREATE TABLE h.db." + t[0] + " (id BIGINT, note STRING, dt STRING) PARTITIONED BY (dt)" + " WITH ("
+                            + t[1] + ", 'owner.team' = 'ingest', 'sink.partition-commit.policy.kind' = 'metastore')");
+            String ddl = column(tEnv, "SHOW CREATE TABLE h.db." + t[0], 0).get(0);
+            String copy = ddl.replace("`" + t[0] + "`", "`copy_" + t[0] + "`");
+            assertThat(copy).as(ddl).isNotEqualTo(ddl);
+            tEnv.executeSql(copy);
+
+            try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+                MetastoreProbe.HiveTable original = probe.table("db", t[0]);
+                MetastoreProbe.HiveTable made = probe.table("db", "copy_" + t[0]);
+                assertThat(made.inputFormat()).as(ddl).isEqualTo(original.inputFormat());
+                assertThat(made.outputFormat()).as(ddl).isEqualTo(original.outputFormat());
+                assertThat(made.serde()).as(ddl).isEqualTo(original.serde());
+                assertThat(made.columns()).isEqualTo(original.columns());
+                assertThat(made.partitionKeys()).isEqualTo(original.partitionKeys());
+                assertThat(made.location()).isNotEqualTo(original.location());
+                assertThat(probe.serdeParameters("db", "copy_" + t[0]))
+                        .as(ddl)
+                        .isEqualTo(probe.serdeParameters("db", t[0]));
+                assertThat(withoutHiveBookkeeping(probe.tableParameters("db", "copy_" + t[0])))
+                        .as(ddl)
+                        .isEqualTo(withoutHiveBookkeeping(probe.tableParameters("db", t[0])))
+                        .containsEntry("owner.team", "ingest")
+                        .containsEntry("sink.partition-commit.policy.kind", "metastore");
+            }
+        }
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.table("db", "copy_src_orc").inputFormat()).contains("Orc");
+            assertThat(probe.tableParameters("db", "copy_src_orc")).containsEntry("orc.compress", "SNAPPY");
+            assertThat(probe.serdeParameters("db", "copy_src_text")).containsEntry("field.delim", "|");
+        }
+    }
+
+    /**
+     * SHOW PARTITIONS lists a partition's keys in the table's order and the default partition
+     * (a NULL partition value) by Hive's name for it, which is also what SELECT reads back.
+     */
+    @Test
+    void showPartitionsListsKeysInTheTablesOrderAndTheDefaultPartitionByItsName() throws Exception {
+        Path metastore = tmp.resolve("partitions");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        tEnv.executeSql(
+                "CREATE TABLE h.db.hourly (id BIGINT, `day` STRING, `hour` STRING) PARTITIONED BY (`day`, `hour`)"
+                        + " WITH ('hive.storage.file-format' = 'parquet')");
+        tEnv.executeSql("INSERT INTO h.db.hourly /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */"
+                        + " VALUES (1, '2022-08-08', '14'), (2, CAST(NULL AS STRING), '15')")
+                .await();
+
+        assertThat(column(tEnv, "SHOW PARTITIONS h.db.hourly", 0))
+                .containsExactlyInAnyOrder("day=2022-08-08/hour=14", "day=__HIVE_DEFAULT_PARTITION__/hour=15");
+        assertThat(column(tEnv, "SHOW PARTITIONS h.db.hourly PARTITION (`hour` = '14')", 0))
+                .containsExactly("day=2022-08-08/hour=14");
+        assertThat(column(tEnv, "SELECT `day` FROM h.db.hourly WHERE id = 2", 0))
+                .containsExactly("__HIVE_DEFAULT_PARTITION__");
+    }
+
+    /** A table's parameters without the statistics and times the metastore and writers keep. */
+    private static java.util.Map<String, String> withoutHiveBookkeeping(java.util.Map<String, String> parameters) {
+        java.util.Map<String, String> own = new java.util.TreeMap<>(parameters);
+        own.keySet()
+                .removeAll(List.of(
+                        "transient_lastDdlTime",
+                        "bucketing_version",
+                        "numFiles",
+                        "numRows",
+                        "rawDataSize",
+                        "totalSize",
+                        "COLUMN_STATS_ACCURATE",
+                        "numFilesErasureCoded"));
+        return own;
+    }
+
     /** The Hive version the Hive classes of {@code loader} report. */
     private static String hiveVersion(ClassLoader loader) throws Exception {
         return (String) Class.forName("org.apache.hive.common.util.HiveVersionInfo", true, loader)

@@ -136,6 +136,14 @@ final class MetastoreProbe implements AutoCloseable {
         return new java.util.HashMap<>((java.util.Map<String, String>) call(t, "getParameters"));
     }
 
+    /** The SerDe parameters of the metastore's table {@code db.table}. */
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, String> serdeParameters(String db, String table) throws Exception {
+        Object t = call(client, "getTable", new Class<?>[] {String.class, String.class}, db, table);
+        return new java.util.HashMap<>(
+                (java.util.Map<String, String>) call(call(call(t, "getSd"), "getSerdeInfo"), "getParameters"));
+    }
+
     /** The parameters of partition {@code name} ({@code k=v/...}) of {@code db.table}. */
     @SuppressWarnings("unchecked")
     java.util.Map<String, String> partitionParameters(String db, String table, String name) throws Exception {

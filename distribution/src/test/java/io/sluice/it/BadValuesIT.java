@@ -217,6 +217,16 @@ class BadValuesIT {
         assertThat(rows(tEnv, "SELECT id, name FROM kept")).containsExactly("+I[1, a]");
     }
 
+    /** The STREAMING refusal came after the target had created the table (issue 31: v1.metadata.json was left). */
+    @Test
+    void aStreamingInsertOverwriteIntoANewIcebergTableIsRefusedAndCreatesNoTable() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tEnv.executeSql("CREATE TABLE fresh (id BIGINT, name STRING) WITH (" + icebergOptions("fresh") + ")");
+        String error = failure(tEnv, "INSERT OVERWRITE fresh VALUES (2, 'b')");
+        assertThat(error).contains("INSERT OVERWRITE of target 'iceberg' is not supported in STREAMING mode");
+        assertThat(tmp.resolve("warehouse").resolve("db").resolve("fresh")).doesNotExist();
+    }
+
     @Test
     void intoALongColumnIsWidenedAndANarrowingIsAPlanningErrorNamingColumnAndTypes() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());

@@ -457,6 +457,45 @@ class SluiceCliIT {
         }
     }
 
+    /**
+     * An error that recurs on every attempt (a partition value that is not a time, with the
+     * partition-time trigger) ends a STREAMING job at once, which the CLI's restart strategy would
+     * otherwise restart forever, printing only RUNNING or RESTARTING; the reason is the first line.
+     */
+    @Test
+    void aStreamingJobThatFailsOnEveryAttemptEndsAtOnceWithTheReasonFirst() throws Exception {
+        Path out = tmp.resolve("p");
+        Path script = tmp.resolve("not-a-time.sql");
+        Files.write(
+                script,
+                Arrays.asList(
+                        "SET 'execution.checkpointing.interval' = '300 ms';",
+                        "CREATE TABLE t (n INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                                + "'sink.partition-commit.policy.kind' = 'success-file', "
+                                + "'sink.partition-commit.trigger' = 'partition-time');",
+                        "INSERT INTO t VALUES (1, 'not-a-date');"),
+                StandardCharsets.UTF_8);
+
+        long start = System.nanoTime();
+        Run run = sluice(
+                Collections.singletonMap("SLUICE_LOG_DIR", tmp.resolve("log").toString()),
+                SQL_TIMEOUT,
+                "sql",
+                "-f",
+                script.toString());
+        long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.firstErrorLine())
+                .as(run.describe())
+                .startsWith("[ERROR] Partition 'dt=not-a-date' has no time for 'sink.partition-commit.trigger'")
+                .contains("'partition.time-extractor.timestamp-formatter'");
+        assertNoStackTrace(run);
+        assertThat(seconds).as("seconds until bin/sluice ended").isLessThan(120);
+        assertThat(out.resolve("dt=not-a-date").resolve("_SUCCESS")).doesNotExist();
+    }
+
     @Test
     void pluginsThatCannotServeFailWithExitCode1NamingWhy() throws Exception {
         Path plugins = tmp.resolve("plugins");

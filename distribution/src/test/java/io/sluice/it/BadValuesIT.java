@@ -217,6 +217,16 @@ class BadValuesIT {
         assertThat(rows(tEnv, "SELECT id, name FROM kept")).containsExactly("+I[1, a]");
     }
 
+    /** The STREAMING refusal came after the target had created the table (issue 31: v1.metadata.json was left). */
+    @Test
+    void aStreamingInsertOverwriteIntoANewIcebergTableIsRefusedAndCreatesNoTable() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tEnv.executeSql("CREATE TABLE fresh (id BIGINT, name STRING) WITH (" + icebergOptions("fresh") + ")");
+        String error = failure(tEnv, "INSERT OVERWRITE fresh VALUES (2, 'b')");
+        assertThat(error).contains("INSERT OVERWRITE of target 'iceberg' is not supported in STREAMING mode");
+        assertThat(tmp.resolve("warehouse").resolve("db").resolve("fresh")).doesNotExist();
+    }
+
     @Test
     void intoALongColumnIsWidenedAndANarrowingIsAPlanningErrorNamingColumnAndTypes() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -323,5 +333,86 @@ class BadValuesIT {
         // 10,000 attempts 100 ms apart would take over 16 minutes
         assertThat(seconds).as("seconds until the job failed").isLessThan(30);
         assertThat(CommittedFiles.lines(good)).containsExactly("1");
+    }
+
+    private static TableEnvironment streamingWithEndlessRestarts() {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10_000);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        conf.setString("execution.checkpointing.interval", "100 ms");
+        return TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
+    }
+
+    /**
+     * A partition directory the process may not write (issue 31 used {@code chattr +i}; a regular
+     * file in its place refuses root too): every attempt fails alike, so the job ends at once.
+     */
+    @Test
+    void aPartitionDirectoryThatCannotBeWrittenFailsAStreamingJobAtOnce() throws Exception {
+        TableEnvironment tEnv = streamingWithEndlessRestarts();
+        java.nio.file.Path out = tmp.resolve("blocked");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        java.nio.file.Path blocked = Files.createFile(out.resolve("dt=b"));
+        long start = System.nanoTime();
+        Throwable t = catchThrowable(
+                () -> tEnv.executeSql("INSERT INTO t VALUES (2, 'b')").await());
+        long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+        assertThat(t).as("the job must fail").isNotNull();
+        assertThat(ExceptionUtils.stringifyException(t))
+                .contains("SuppressRestartsException")
+                .contains(blocked.toString())
+                .contains("Not a directory");
+        // 10,000 attempts 100 ms apart would take over 16 minutes
+        assertThat(seconds).as("seconds until the job failed").isLessThan(30);
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
+    private static final String NOT_A_TIME_TABLE = "CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ("
+            + "'connector' = 'sluice', 'target' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+            + "'sink.partition-commit.policy.kind' = 'success-file', "
+            + "'sink.partition-commit.trigger' = 'partition-time', "
+            + "'partition.time-extractor.timestamp-formatter' = 'yyyy-MM-dd', 'sluice.plugins.dir' = '%s')";
+
+    /** A STREAMING job restarted forever on a partition whose value is not a time. */
+    @Test
+    void aPartitionValueThatIsNotATimeFailsAStreamingJobAtOnce() throws Exception {
+        TableEnvironment tEnv = streamingWithEndlessRestarts();
+        java.nio.file.Path out = tmp.resolve("times");
+        tEnv.executeSql(String.format(NOT_A_TIME_TABLE, out, TestDistribution.pluginsDir()));
+        long start = System.nanoTime();
+        Throwable t = catchThrowable(() -> tEnv.executeSql("INSERT INTO t VALUES (1, '2024-01-01'), (2, 'not-a-date')")
+                .await());
+        long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+        assertThat(t).as("the job must fail").isNotNull();
+        assertThat(ExceptionUtils.stringifyException(t)).contains("SuppressRestartsException");
+        assertThat(messages(t))
+                .contains("dt=not-a-date")
+                .contains("'sink.partition-commit.trigger' 'partition-time'")
+                .contains("'partition.time-extractor.timestamp-formatter' 'yyyy-MM-dd'");
+        assertThat(seconds).as("seconds until the job failed").isLessThan(30);
+        assertThat(CommittedFiles.named(out, "_SUCCESS")).isEmpty();
+    }
+
+    /** The bounded twin committed a _SUCCESS file for dt=not-a-date without a word. */
+    @Test
+    void aPartitionValueThatIsNotATimeFailsABatchJobAndCommitsNoSuccessFile() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("batch-times");
+        tEnv.executeSql(String.format(NOT_A_TIME_TABLE, out, TestDistribution.pluginsDir()));
+        tEnv.executeSql("INSERT INTO t VALUES (1, '2024-01-01')").await();
+        String error = failure(tEnv, "INSERT INTO t VALUES (2, 'not-a-date')");
+        assertThat(error)
+                .contains("dt=not-a-date")
+                .contains("'sink.partition-commit.trigger' 'partition-time'")
+                .contains("'partition.time-extractor.timestamp-formatter' 'yyyy-MM-dd'");
+        assertThat(out.resolve("dt=not-a-date").resolve("_SUCCESS")).doesNotExist();
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
     }
 }

@@ -243,28 +243,40 @@ final class FileTargetWriter implements TargetWriter {
     /**
      * Flink's local recoverable writer reports only "Failed to create the parent directory"
      * (File.mkdirs returns no reason): for a local path, creating the directory with java.nio
-     * tells why. Other file systems' exceptions already carry theirs.
+     * tells why. A file where the directory should be is reported as such, and a directory that
+     * exists but may not be written to (no permission, or immutable: {@code chattr +i} refuses
+     * even root) as an {@link java.nio.file.AccessDeniedException}. Other file systems' exceptions
+     * already carry their reason.
      */
     private static IOException localReason(Path path, IOException e) {
         String scheme = path.toUri().getScheme();
         if (scheme != null && !scheme.equals("file")) {
             return e;
         }
+        java.nio.file.Path dir;
         try {
-            java.nio.file.Files.createDirectories(
-                    java.nio.file.Paths.get(path.getParent().toUri().getPath()));
-            return e; // it can be created now: not refused for good
-        } catch (IOException reason) {
-            return reason;
+            dir = java.nio.file.Paths.get(path.getParent().toUri().getPath());
         } catch (RuntimeException notALocalPath) {
             return e;
         }
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.nio.file.FileAlreadyExistsException notADirectory) {
+            return new java.nio.file.NotDirectoryException(notADirectory.getFile());
+        } catch (IOException reason) {
+            return reason;
+        }
+        if (!java.nio.file.Files.isWritable(dir)) {
+            return new java.nio.file.AccessDeniedException(dir.toString(), null, "the directory may not be written to");
+        }
+        return e; // a writable directory: nothing says the next attempt fails too
     }
 
     /**
-     * Whether the file system refused the file for good: no permission, a read-only file system,
-     * a parent that is not a directory or cannot be created. Transient errors (too many open
-     * files, a lost connection) are none of these and keep Flink's restarts.
+     * Whether the file system refused the file for good: no permission (EACCES, or EPERM of an
+     * immutable directory), a read-only file system, a parent that is not a directory or cannot be
+     * created, a name longer than the file system allows. Transient errors (too many open files, a
+     * lost connection, a timeout) are none of these and keep Flink's restarts.
      */
     static boolean refusedByTheFileSystem(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
@@ -272,8 +284,7 @@ final class FileTargetWriter implements TargetWriter {
                     || c instanceof java.nio.file.NoSuchFileException
                     || c instanceof java.nio.file.NotDirectoryException
                     || c instanceof java.nio.file.ReadOnlyFileSystemException
-                    || c instanceof java.nio.file.FileSystemException
-                            && String.valueOf(c.getMessage()).contains("Read-only file system")
+                    || c instanceof java.nio.file.FileSystemException && deterministicReason(c.getMessage())
                     // Hadoop's, by name: the plugin has no Hadoop
                     || c.getClass().getName().endsWith(".AccessControlException")) {
                 return true;
@@ -283,6 +294,15 @@ final class FileTargetWriter implements TargetWriter {
             }
         }
         return false;
+    }
+
+    /** The strerror texts of a local file system's answers that no retry changes. */
+    private static boolean deterministicReason(String message) {
+        String m = String.valueOf(message);
+        return m.contains("Read-only file system")
+                || m.contains("Operation not permitted")
+                || m.contains("Not a directory")
+                || m.contains("File name too long");
     }
 
     private void roll(Bucket bucket) throws IOException {

@@ -38,4 +38,22 @@ public final class SinkPlanner {
         SinkValidation.validate(descriptor);
         return descriptor;
     }
+
+    /**
+     * The descriptor of a SQL table's sink, checked by the framework but not yet by the target
+     * ({@link SinkValidation#validateTarget}, which may create a table): the planner says whether
+     * the statement overwrites only after the sink exists, and a refused statement must leave
+     * nothing behind.
+     */
+    public static SinkDescriptor planWithoutTheTarget(
+            Map<String, String> options,
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKey,
+            Map<String, String> jobConfiguration) {
+        SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys, primaryKey)
+                .withJobConfiguration(jobConfiguration);
+        SinkValidation.validateAllButTheTarget(descriptor);
+        return descriptor;
+    }
 }

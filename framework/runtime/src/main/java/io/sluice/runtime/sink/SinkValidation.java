@@ -29,6 +29,15 @@ public final class SinkValidation {
      *     option whose value is invalid
      */
     public static void validate(SinkDescriptor descriptor) {
+        validateAllButTheTarget(descriptor);
+        validateTarget(descriptor);
+    }
+
+    /**
+     * The framework's checks, which touch nothing outside the client: everything {@link
+     * #validate} checks but the target's own {@code validate} and {@code acceptsChanges}.
+     */
+    public static void validateAllButTheTarget(SinkDescriptor descriptor) {
         PluginRegistry registry = descriptor.registry();
         TargetFactory target = descriptor.targetFactory();
         Configuration config = descriptor.configuration();
@@ -73,6 +82,16 @@ public final class SinkValidation {
             }
         }
         WriterDistribution.mode(descriptor, clientContext);
+    }
+
+    /**
+     * The target's checks, after {@link #validateAllButTheTarget}: it may create what it writes to
+     * (an Iceberg table), so SQL asks it only once the planner has said whether the statement is an
+     * {@code INSERT OVERWRITE}, which a STREAMING job refuses.
+     */
+    public static void validateTarget(SinkDescriptor descriptor) {
+        TargetFactory target = descriptor.targetFactory();
+        SinkContext clientContext = clientContext(descriptor);
         // the target last: it may create what it writes to (an Iceberg table), which a statement
         // that the framework's own checks reject must not leave behind
         target.validate(clientContext);

@@ -7,8 +7,10 @@ import io.sluice.runtime.source.file.FileSourceDescriptor;
 import io.sluice.runtime.source.file.FileSourcePlanner;
 import io.sluice.runtime.source.scan.ScanSourcePlanner;
 
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.ValidationException;
@@ -83,14 +85,19 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
                     .map(UniqueConstraint::getColumns)
                     .orElse(Collections.emptyList());
             table.getDistribution().ifPresent(d -> distributedBy(d, options));
-            // OVERWRITE comes later, from the planner (SluiceDynamicTableSink.applyOverwrite)
-            return new SluiceDynamicTableSink(SinkPlanner.plan(
-                    options,
-                    rowType,
-                    table.getPartitionKeys(),
-                    primaryKey,
-                    sessionConfiguration(context.getConfiguration()),
-                    false));
+            // OVERWRITE comes later, from the planner (SluiceDynamicTableSink.applyOverwrite), and
+            // the target is asked only then: it may create its table
+            boolean streaming =
+                    context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING;
+            return new SluiceDynamicTableSink(
+                    SinkPlanner.planWithoutTheTarget(
+                            options,
+                            rowType,
+                            table.getPartitionKeys(),
+                            primaryKey,
+                            sessionConfiguration(context.getConfiguration())),
+                    streaming,
+                    e -> invalid(context, options, e));
         } catch (RuntimeException e) {
             return InvalidTable.sink(invalid(context, options, e));
         }

@@ -15,6 +15,7 @@ import org.apache.flink.types.RowKind;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The planner's view of a Sluice sink table: partitioned by the table's partition keys; insert-only,
@@ -36,12 +37,38 @@ final class SluiceDynamicTableSink
     /** The target's answer, asked once: for a table target it means loading the table. */
     private Boolean acceptsChanges;
 
-    SluiceDynamicTableSink(SinkDescriptor descriptor) {
+    /** Whether the session runs STREAMING jobs: an INSERT OVERWRITE is refused before the target is asked. */
+    private final boolean streaming;
+    /** The factory's error for an invalid table, naming it. */
+    private final Function<RuntimeException, ValidationException> invalid;
+    /** Whether the target checked the options ({@link SinkValidation#validateTarget}), once. */
+    private boolean targetChecked;
+
+    SluiceDynamicTableSink(
+            SinkDescriptor descriptor, boolean streaming, Function<RuntimeException, ValidationException> invalid) {
         this.descriptor = descriptor;
+        this.streaming = streaming;
+        this.invalid = invalid;
+    }
+
+    /**
+     * The target's checks, deferred from the factory until the planner has applied {@code
+     * OVERWRITE}: they may create the target's table, which a refused statement must not leave.
+     */
+    private void checkTarget() {
+        if (!targetChecked) {
+            try {
+                SinkValidation.validateTarget(descriptor);
+            } catch (RuntimeException e) {
+                throw invalid.apply(e);
+            }
+            targetChecked = true;
+        }
     }
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        checkTarget();
         if (acceptsChanges == null) {
             try {
                 acceptsChanges = descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor));
@@ -70,15 +97,18 @@ final class SluiceDynamicTableSink
         if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
             throw new ValidationException("Target '" + descriptor.target() + "' does not support INSERT OVERWRITE");
         }
+        if (overwrite && streaming) {
+            throw streamingOverwrite();
+        }
         this.overwrite = overwrite;
     }
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
         if (overwrite && !context.isBounded()) {
-            throw new ValidationException("INSERT OVERWRITE of target '" + descriptor.target()
-                    + "' is not supported in STREAMING mode: run it as a BATCH job");
+            throw streamingOverwrite();
         }
+        checkTarget();
         SinkDescriptor planned = descriptor.withOverwrite(overwrite).withPartitionGrouping(partitionGrouping);
         if (overwrite) {
             try {
@@ -90,6 +120,11 @@ final class SluiceDynamicTableSink
         SluiceSink sink = SluiceSink.of(planned);
         int parallelism = sink.parallelism();
         return parallelism > 0 ? SinkV2Provider.of(sink, parallelism) : SinkV2Provider.of(sink);
+    }
+
+    private ValidationException streamingOverwrite() {
+        return new ValidationException("INSERT OVERWRITE of target '" + descriptor.target()
+                + "' is not supported in STREAMING mode: run it as a BATCH job");
     }
 
     /** {@code DISTRIBUTED BY HASH(...)} (or without an algorithm), applied as hash distribution; see the factory. */
@@ -111,6 +146,7 @@ final class SluiceDynamicTableSink
      */
     @Override
     public boolean requiresPartitionGrouping(boolean supportsGrouping) {
+        checkTarget();
         partitionGrouping = supportsGrouping
                 && !descriptor.partitionKeys().isEmpty()
                 && descriptor.targetFactory().requiresPartitionGrouping(SinkValidation.clientContext(descriptor));
@@ -125,7 +161,8 @@ final class SluiceDynamicTableSink
 
     @Override
     public DynamicTableSink copy() {
-        SluiceDynamicTableSink copy = new SluiceDynamicTableSink(descriptor);
+        SluiceDynamicTableSink copy = new SluiceDynamicTableSink(descriptor, streaming, invalid);
+        copy.targetChecked = targetChecked;
         copy.staticPartition.putAll(staticPartition);
         copy.overwrite = overwrite;
         copy.partitionGrouping = partitionGrouping;

@@ -1,6 +1,7 @@
 package io.sluice.runtime.sink.commit;
 
 import io.sluice.runtime.plugin.PluginLifecycle;
+import io.sluice.runtime.sink.FailFast;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.TaskSinkContext;
 import io.sluice.runtime.sink.compaction.CompactionPlanner;
@@ -8,6 +9,7 @@ import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.sink.partition.PartitionCommitTrigger;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
+import io.sluice.spi.NonRecoverableException;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -382,6 +384,9 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             List<Committable.Entry> direct = new ArrayList<>();
             for (Committable.Entry e : pending.get(id)) {
                 if (tracksPartitions && e.partition() != null && !e.partition().isEmpty()) {
+                    if (!waitingPartitions.containsKey(e.partition())) {
+                        checkTime(e.partition());
+                    }
                     waitingPartitions.merge(e.partition(), e.partitionCreationTime(), Math::min);
                 }
                 if (e.forCompaction()) {
@@ -430,13 +435,29 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         Iterator<Map.Entry<String, Long>> it = waitingPartitions.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Long> e = it.next();
-            if (all
-                    || (trigger.isReady(e.getKey(), e.getValue(), now, watermark)
-                            && !compaction.isWaiting(e.getKey()))) {
+            if (all || (isReady(e.getKey(), e.getValue(), now) && !compaction.isWaiting(e.getKey()))) {
                 due.add(e.getKey());
                 it.remove();
             }
         }
         return due;
+    }
+
+    private boolean isReady(String partition, long creationTime, long now) {
+        try {
+            return trigger.isReady(partition, creationTime, now, watermark);
+        } catch (NonRecoverableException e) {
+            FailFast.ifNonRecoverable(e);
+            throw new IllegalStateException(e); // not reached: FailFast threw
+        }
+    }
+
+    private void checkTime(String partition) {
+        try {
+            trigger.checkTime(partition);
+        } catch (NonRecoverableException e) {
+            FailFast.ifNonRecoverable(e);
+            throw new IllegalStateException(e); // not reached: FailFast threw
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.runtime.sink.partition;
 
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.Extensions;
+import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.partition.PartitionTimeExtractor;
 import io.sluice.spi.partition.PartitionTimeExtractorFactory;
@@ -141,17 +142,48 @@ public final class PartitionCommitTrigger {
                 + kind + "': expected 'default' or 'custom'");
     }
 
-    /** Whether the partition, first written at {@code creationTime}, is finished now. */
-    public boolean isReady(String partition, long creationTime, long now, long watermark) {
+    /**
+     * Whether the partition, first written at {@code creationTime}, is finished now.
+     *
+     * @throws NonRecoverableException if the partition's time cannot be extracted
+     */
+    public boolean isReady(String partition, long creationTime, long now, long watermark)
+            throws NonRecoverableException {
         if (kind == Kind.PROCESS_TIME) {
             return now >= creationTime + delayMillis;
         }
         if (watermark == Long.MIN_VALUE) {
             return false;
         }
-        LinkedHashMap<String, String> spec = PartitionPaths.spec(partition);
-        LocalDateTime time = extractor.extract(new ArrayList<>(spec.keySet()), new ArrayList<>(spec.values()));
-        long partitionMillis = time.atZone(watermarkZone).toInstant().toEpochMilli();
+        long partitionMillis =
+                partitionTime(partition).atZone(watermarkZone).toInstant().toEpochMilli();
         return watermark >= partitionMillis + delayMillis;
+    }
+
+    /**
+     * Checks, for {@code partition-time}, that a new partition's time can be extracted: as soon as
+     * it is written, not when a watermark (or the end of input, which commits every partition)
+     * comes, so that a value that is not a time fails the job instead of being committed or
+     * waiting forever.
+     *
+     * @throws NonRecoverableException naming the partition, the option and the pattern
+     */
+    public void checkTime(String partition) throws NonRecoverableException {
+        if (kind == Kind.PARTITION_TIME) {
+            partitionTime(partition);
+        }
+    }
+
+    private LocalDateTime partitionTime(String partition) throws NonRecoverableException {
+        LinkedHashMap<String, String> spec = PartitionPaths.spec(partition);
+        try {
+            return extractor.extract(new ArrayList<>(spec.keySet()), new ArrayList<>(spec.values()));
+        } catch (IllegalArgumentException | DateTimeException e) {
+            // the extractor is a function of the partition's values: every attempt fails alike
+            throw new NonRecoverableException(
+                    "Partition '" + partition + "' has no time for '" + SluiceOptions.PARTITION_COMMIT_TRIGGER.key()
+                            + "' 'partition-time': " + e.getMessage(),
+                    e);
+        }
     }
 }

@@ -46,7 +46,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void processTimeWaitsForCreationPlusDelay() {
+    void processTimeWaitsForCreationPlusDelay() throws Exception {
         PartitionCommitTrigger noDelay = committer();
         assertThat(noDelay.isReady("dt=x", 1000, 1000, Long.MIN_VALUE)).isTrue();
         PartitionCommitTrigger hour = committer("sink.partition-commit.delay", "1 h");
@@ -55,7 +55,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void partitionTimeWaitsForTheWatermark() {
+    void partitionTimeWaitsForTheWatermark() throws Exception {
         PartitionCommitTrigger day =
                 committer("sink.partition-commit.trigger", "partition-time", "sink.partition-commit.delay", "1 d");
         long endOfDay = utc("2024-01-02T00:00:00");
@@ -67,7 +67,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void timestampPatternAndTimeZone() {
+    void timestampPatternAndTimeZone() throws Exception {
         PartitionCommitTrigger hourly = committer(
                 "sink.partition-commit.trigger",
                 "partition-time",
@@ -84,7 +84,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void customFormatter() {
+    void customFormatter() throws Exception {
         PartitionCommitTrigger compact = committer(
                 "sink.partition-commit.trigger",
                 "partition-time",
@@ -97,7 +97,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void badValuesNameTheOption() {
+    void badValuesNameTheOption() throws Exception {
         assertThatThrownBy(() -> committer("sink.partition-commit.trigger", "sometimes"))
                 .hasMessageContaining("sink.partition-commit.trigger")
                 .hasMessageContaining("sometimes");
@@ -113,6 +113,7 @@ class PartitionCommitTriggerTest {
                 .hasMessageContaining("yyyy bbbb");
         PartitionCommitTrigger daily = committer("sink.partition-commit.trigger", "partition-time");
         assertThatThrownBy(() -> daily.isReady("dt=not-a-date", 0, 0, 0))
+                .isInstanceOf(io.sluice.spi.NonRecoverableException.class)
                 .hasMessageContaining("not-a-date")
                 .hasMessageContaining("partition.time-extractor.timestamp-formatter");
     }
@@ -127,7 +128,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void everyOptionIsCheckedWithoutACommitPolicyOrThePartitionTimeTrigger() {
+    void everyOptionIsCheckedWithoutACommitPolicyOrThePartitionTimeTrigger() throws Exception {
         List<String> keys = Arrays.asList("dt", "hour");
         assertThatThrownBy(() -> validate(keys, "sink.partition-commit.trigger", "sometimes"))
                 .hasMessageContaining("sink.partition-commit.trigger")
@@ -151,7 +152,7 @@ class PartitionCommitTriggerTest {
     }
 
     @Test
-    void theTimestampPatternNamesOnlyPartitionColumns() {
+    void theTimestampPatternNamesOnlyPartitionColumns() throws Exception {
         List<String> keys = Arrays.asList("dt", "hour");
         assertThatThrownBy(() -> validate(keys, "partition.time-extractor.timestamp-pattern", "$dt $nope:00:00"))
                 .hasMessageContaining("partition.time-extractor.timestamp-pattern")

@@ -132,10 +132,10 @@ class ObjectStoreFailureCampaignIT {
                     .as("requests that changed keys outside " + table)
                     .isEmpty();
             // Flink's S3 writer persists an unfinished last part as an object of its own
-            // (_<name>_tmp_<uuid>); those of files a failed writer began after its checkpoint are
-            // deleted on restore, others (a file persisted again at a checkpoint that never
-            // completed, a writer that died before its first checkpoint) may stay: counted
-            // (FLINK-10963). Any other hidden object is a leftover of Sluice's own.
+            // (_<name>_tmp_<uuid>); those of files a failed attempt began after its checkpoint (or
+            // before its first one) are deleted by the next attempt, others (a file persisted again
+            // at a checkpoint that never completed) may stay: counted (FLINK-10963). Any other
+            // hidden object is a leftover of Sluice's own.
             List<String> hidden = S3.keys(BUCKET, table + "/").stream()
                     .filter(key -> isHidden(key.substring(table.length() + 1)))
                     .filter(key -> !key.endsWith("/_SUCCESS"))

@@ -16,8 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,6 +140,24 @@ class HostilePathsIT {
         for (String insert : List.of("INSERT INTO t", "INSERT OVERWRITE t")) {
             rejected(insert + " /*+ OPTIONS('path' = '" + path + "') */ VALUES (99, 'x')", "path", path);
         }
+    }
+
+    /** Flink resolves a relative path against the working directory: bin/sluice's is the installation. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sluice-relative-t", "file:sluice-relative-t", "data/sluice-relative-t"})
+    void aRelativePathIsRejected(String path) throws Exception {
+        tEnv.executeSql(ddl("rel", table, "id INT, dt STRING", "dt", "").replace("'" + table + "'", "'" + path + "'"));
+        for (String insert : List.of("INSERT INTO rel", "INSERT OVERWRITE rel")) {
+            String error = errorOf(insert + " VALUES (99, 'x')");
+            assertThat(error).contains("'path' '" + path + "'").contains("absolute");
+            assertIntact();
+        }
+        assertThat(Paths.get("sluice-relative-t"))
+                .as("in the working directory")
+                .doesNotExist();
+        assertThat(Paths.get("data", "sluice-relative-t"))
+                .as("in the working directory")
+                .doesNotExist();
     }
 
     @Test

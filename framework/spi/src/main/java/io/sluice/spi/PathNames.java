@@ -85,19 +85,32 @@ public final class PathNames {
     }
 
     /**
-     * Checks a base directory: it must not have {@code .} or {@code ..} segments, which Flink and
-     * Hadoop resolve, so that the directory a table writes to (and {@code INSERT OVERWRITE} deletes
-     * in) is the one the option shows.
+     * Checks a base directory: it must be absolute and must not have {@code .} or {@code ..}
+     * segments, which Flink and Hadoop resolve (a relative path against each process's working
+     * directory: the CLI's installation, each TaskManager's own), so that the directory a table
+     * writes to (and {@code INSERT OVERWRITE} deletes in) is the one the option shows, on every
+     * machine.
      *
      * @throws IllegalArgumentException naming the option and the value, and what is wrong
      */
     public static void checkBaseDirectory(String option, String path) {
         String p = path;
+        boolean relative = !path.startsWith("/") && !path.startsWith("\\") && !isWindowsDrive(path);
         try {
             URI uri = new URI(path);
             if (uri.getRawPath() != null) {
                 // raw: Flink's Path takes '%2E' literally, so only real dot segments count
                 p = uri.getRawPath();
+            }
+            if (uri.getScheme() != null && !isWindowsDrive(path)) {
+                // 'file:t' is opaque (relative); 'hdfs://nn/t' and 'file:///t' are absolute
+                relative = uri.isOpaque()
+                        || uri.getRawPath() == null
+                        || !uri.getRawPath().startsWith("/");
+                if (uri.getRawAuthority() != null
+                        && (uri.getRawPath() == null || uri.getRawPath().isEmpty())) {
+                    relative = false; // 's3://bucket': the bucket's root
+                }
             }
         } catch (URISyntaxException e) {
             // not a URI (a plain local path, Windows drive ...): check the string as it is
@@ -115,6 +128,20 @@ public final class PathNames {
                         "must not contain control characters (found " + escape(String.valueOf(path.charAt(i))) + ")");
             }
         }
+        if (relative) {
+            throw invalid(
+                    option,
+                    path,
+                    "must be an absolute path or URI: a relative one resolves against each process's working"
+                            + " directory");
+        }
+    }
+
+    private static boolean isWindowsDrive(String path) {
+        return path.length() >= 3
+                && Character.isLetter(path.charAt(0))
+                && path.charAt(1) == ':'
+                && (path.charAt(2) == '\\' || path.charAt(2) == '/');
     }
 
     /** The length of {@code s} in UTF-8, the encoding file systems count names in. */

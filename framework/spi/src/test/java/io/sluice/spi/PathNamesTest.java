@@ -95,7 +95,11 @@ class PathNamesTest {
                 "../t",
                 "..",
                 "C:\\data\\..\\x",
-                "/tmp/nul\u0000"
+                "/tmp/nul\u0000",
+                "t",
+                "data/t",
+                "file:t",
+                "file:data/t"
             })
     void baseDirectoriesWithDotSegmentsOrControlCharactersAreRejected(String path) {
         assertThatThrownBy(() -> PathNames.checkBaseDirectory("path", path))
@@ -111,7 +115,10 @@ class PathNamesTest {
                 "s3://bucket/a..b/.x/_y",
                 "/tmp/a b/ü",
                 "file:///tmp/%2E%2E",
-                "/tmp/t/"
+                "/tmp/t/",
+                "file:/tmp/t",
+                "s3://bucket",
+                "C:\\data\\x"
             })
     void ordinaryBaseDirectoriesAreAccepted(String path) {
         assertThatCode(() -> PathNames.checkBaseDirectory("path", path)).doesNotThrowAnyException();

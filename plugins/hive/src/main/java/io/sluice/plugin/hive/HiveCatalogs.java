@@ -1,6 +1,7 @@
 package io.sluice.plugin.hive;
 
 import io.sluice.hadoopbridge.ObjectStores;
+import io.sluice.spi.PathNames;
 
 import org.apache.flink.table.catalog.hive.HiveCatalog;
 import org.apache.flink.table.catalog.hive.client.HiveShimLoader;
@@ -159,6 +160,8 @@ final class HiveCatalogs {
     }
 
     private static Path localDirectory(String dir) {
+        // the one check of every base directory a user names ('path', 'warehouse', LOCATION)
+        PathNames.checkBaseDirectory(HiveCatalogOptions.METASTORE_DIR.key(), dir);
         Path path = dir.startsWith("file:") ? Paths.get(java.net.URI.create(dir)) : new File(dir).toPath();
         if (!path.isAbsolute()) {
             throw new IllegalArgumentException("Invalid '" + HiveCatalogOptions.METASTORE_DIR.key() + "' '" + dir

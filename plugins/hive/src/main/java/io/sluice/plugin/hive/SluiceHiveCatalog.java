@@ -1,5 +1,7 @@
 package io.sluice.plugin.hive;
 
+import io.sluice.spi.PathNames;
+
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
@@ -90,6 +92,9 @@ final class SluiceHiveCatalog extends HiveCatalog {
         return table;
     }
 
+    /** Where upstream's Hive catalog keeps a table's {@code LOCATION}. */
+    private static final String LOCATION_URI = "hive.location-uri";
+
     @Override
     public List<CatalogPartitionSpec> listPartitions(ObjectPath tablePath)
             throws TableNotExistException, TableNotPartitionedException, CatalogException {
@@ -137,6 +142,17 @@ final class SluiceHiveCatalog extends HiveCatalog {
     public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
         CatalogBaseTable hiveTable = asHiveTable(tablePath, table);
+        String location = hiveTable.getOptions().get(LOCATION_URI);
+        if (location != null) {
+            try {
+                // the table's files go there: checked as 'path' and 'warehouse' are
+                PathNames.checkBaseDirectory(LOCATION_URI, location);
+            } catch (IllegalArgumentException e) {
+                throw new CatalogException(
+                        "Table " + tablePath.getFullName() + " of hive catalog '" + getName() + "': " + e.getMessage(),
+                        e);
+            }
+        }
         try {
             super.createTable(tablePath, hiveTable, ignoreIfExists);
         } catch (CatalogException e) {

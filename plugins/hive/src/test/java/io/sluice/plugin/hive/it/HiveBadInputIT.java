@@ -109,6 +109,34 @@ class HiveBadInputIT {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 
+    /** Checked as 'path' and 'warehouse' are: the table's files would land outside the warehouse. */
+    @Test
+    void aLocationWithDotDotSegmentsIsRefused() {
+        String location = metastore.resolve("warehouse") + "/../../escaped";
+        assertThatThrownBy(() -> batch.executeSql("CREATE TABLE h.db.escaping (id BIGINT, msg STRING) WITH ("
+                        + "'hive.storage.file-format' = 'parquet', 'hive.location-uri' = '" + location + "')"))
+                .satisfies(e -> assertThat(messages(e))
+                        .contains("'hive.location-uri' '" + location + "'")
+                        .contains("'..'"));
+        assertThat(tmp.resolve("escaped")).doesNotExist();
+        assertThat(batch.executeSql("SHOW TABLES IN h.db").collect())
+                .toIterable()
+                .extracting(r -> r.getField(0))
+                .containsExactly("t");
+    }
+
+    @Test
+    void aMetastoreDirWithDotDotSegmentsIsRefused() {
+        String dir = tmp.resolve("ms") + "/../escaped-metastore";
+        assertThatThrownBy(() -> batch.executeSql("CREATE CATALOG dotted WITH ('type' = 'sluice', 'target' = 'hive', "
+                        + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                        + "'metastore' = 'embedded', 'metastore.dir' = '" + dir + "')"))
+                .satisfies(e -> assertThat(messages(e))
+                        .contains("'metastore.dir' '" + dir + "'")
+                        .contains("'..'"));
+        assertThat(tmp.resolve("escaped-metastore")).doesNotExist();
+    }
+
     @Test
     void aMissingHiveConfDirIsNamed() {
         Path missing = tmp.resolve("no-such-conf-dir");

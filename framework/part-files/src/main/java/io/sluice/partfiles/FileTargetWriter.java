@@ -16,6 +16,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.table.data.RowData;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -407,6 +408,7 @@ final class FileTargetWriter implements TargetWriter {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer =
                 fsWriter.getResumeRecoverableSerializer();
         Map<String, Long> deadWriters = new HashMap<>();
+        Map<String, byte[]> resumed = new HashMap<>();
         for (Payload payload : states) {
             FileWriterState state = FileWriterState.of(payload, serializer);
             partCounter = Math.max(partCounter, state.partCounter());
@@ -419,6 +421,9 @@ final class FileTargetWriter implements TargetWriter {
                     if (bucket.open != null) {
                         // two restored writers had a file open in the same bucket: publish one
                         roll(bucket);
+                    }
+                    if (open.path() != null) {
+                        resumed.put(open.path().getName(), serializer.serialize(open.resumable()));
                     }
                     bucket.open = partWriters.resume(
                             restored.id(),
@@ -448,7 +453,7 @@ final class FileTargetWriter implements TargetWriter {
             // (attempt numbers begin at 0 again), and this one has not written anything yet
             deadWriters.putIfAbsent(uid, 0L);
             java.util.Set<String> published = new java.util.HashSet<>();
-            removeLeftovers(deadWriters, published);
+            removeLeftovers(deadWriters, resumed, published);
             abortLeftoverUploads(deadWriters, published);
         }
     }
@@ -489,7 +494,10 @@ final class FileTargetWriter implements TargetWriter {
      * behind is hidden and harmless, so a failure to list or delete is logged and the restore goes
      * on.
      */
-    private void removeLeftovers(Map<String, Long> deadWriters, java.util.Set<String> published) {
+    private void removeLeftovers(
+            Map<String, Long> deadWriters, Map<String, byte[]> resumed, java.util.Set<String> published) {
+        Map<String, Long> anyPart = new HashMap<>();
+        deadWriters.keySet().forEach(writer -> anyPart.put(writer, 0L));
         int removed = 0;
         int listed = 0;
         java.util.ArrayDeque<Path> toList = new java.util.ArrayDeque<>();
@@ -517,7 +525,8 @@ final class FileTargetWriter implements TargetWriter {
                         if (VisibleFiles.isVisibleName(name)) {
                             toList.add(f.getPath());
                         }
-                    } else if (isLeftover(name, deadWriters) && fs.delete(f.getPath(), false)) {
+                    } else if ((isLeftover(name, deadWriters) || isUnreferencedLastPart(name, anyPart, resumed))
+                            && fs.delete(f.getPath(), false)) {
                         removed++;
                     } else if (VisibleFiles.isVisibleName(name)) {
                         published.add(name);
@@ -537,6 +546,45 @@ final class FileTargetWriter implements TargetWriter {
 
     private boolean isLeftover(String fileName, Map<String, Long> deadWriters) {
         return names.isInProgressPart(fileName, deadWriters) || names.isStagedPart(fileName, deadWriters);
+    }
+
+    /**
+     * Whether {@code fileName} is the persisted last part ({@code _<name>_tmp_<uuid>}, S3) of a dead
+     * writer's file that began before its checkpoint, and no restored state needs it: the file was
+     * not resumed (it was closed before the checkpoint, so what resumes or commits it has no last
+     * part object), or it was resumed from a recoverable that names another object. Such objects
+     * are what a persist at a checkpoint that never completed wrote (FLINK-10963); the file system
+     * removes superseded ones only after a checkpoint completes. The recoverable's bytes are
+     * searched for the object's name; if they hold no last-part name at all the object is kept, as
+     * a file system whose format does not spell names out cannot be judged.
+     */
+    private boolean isUnreferencedLastPart(
+            String fileName, Map<String, Long> deadWriters, Map<String, byte[]> resumed) {
+        if (!names.isStagedPart(fileName, deadWriters)) {
+            return false;
+        }
+        byte[] recoverable = resumed.get(finalNameOf(fileName));
+        if (recoverable == null) {
+            return true;
+        }
+        return contains(recoverable, LAST_PART_MARKER)
+                && !contains(recoverable, fileName.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** What the name of every persisted last part holds ({@code _<name>_tmp_<uuid>}). */
+    private static final byte[] LAST_PART_MARKER = "_tmp_".getBytes(StandardCharsets.UTF_8);
+
+    private static boolean contains(byte[] bytes, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (bytes[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     @Override

@@ -113,6 +113,60 @@ class RestoreTest {
     }
 
     /**
+     * On S3 a persist leaves the file's unfinished last part in an object {@code _<name>_tmp_<uuid>}
+     * (FLINK-10963); a persist at a checkpoint that never completed leaves one no state names. The
+     * restored writer removes the last-part objects of its dead predecessor's files that no restored
+     * recoverable needs: a file closed before the checkpoint needs none. Where the recoverable's
+     * bytes spell out no last-part name (the local file system's), a resumed file's objects are kept,
+     * as are another writer's.
+     */
+    @Test
+    void aRestoredWriterRemovesLastPartObjectsThatNoRestoredStateNeeds() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.rollover-interval", "1 min")
+                .build();
+        String dead = "00000000-0000-3000-8000-00000000dead";
+        String live = "00000000-0000-3000-8000-00000000a11e";
+        TargetWriter killed = target.createWriter(
+                ctx.toBuilder().writerLineage(WriterLineage.of(dead, List.of())).build(), List.of());
+        killed.write(row("closed before the checkpoint"), at(T0));
+        killed.onProcessingTime(T0 + 120_000); // rolls part 0
+        killed.write(row("open at the checkpoint"), at(T0 + 120_001)); // part 1
+        List<PendingCommit> cp1 = killed.prepareCommit(false);
+        List<Payload> state = killed.snapshotState(1);
+        String closedOnes = "_part-" + dead + "-0_tmp_" + java.util.UUID.randomUUID();
+        String resumedOnes = "_part-" + dead + "-1_tmp_" + java.util.UUID.randomUUID();
+        String liveOnes = "_part-" + live + "-0_tmp_" + java.util.UUID.randomUUID();
+        for (String name : List.of(closedOnes, resumedOnes, liveOnes)) {
+            java.nio.file.Files.write(base.resolve(name), new byte[] {1});
+        }
+
+        try (TargetWriter restored = target.createWriter(
+                        ctx.toBuilder()
+                                .writerLineage(WriterLineage.of("00000000-0000-3000-8000-000000000001", List.of()))
+                                .build(),
+                        state);
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            assertThat(java.nio.file.Files.exists(base.resolve(closedOnes)))
+                    .as("the last part of a file closed before the checkpoint")
+                    .isFalse();
+            assertThat(java.nio.file.Files.exists(base.resolve(resumedOnes)))
+                    .as("the last part of the resumed file, whose local recoverable names no object")
+                    .isTrue();
+            assertThat(java.nio.file.Files.exists(base.resolve(liveOnes)))
+                    .as("another writer's last part")
+                    .isTrue();
+            commit(committer, 1, cp1);
+            commit(committer, 2, restored.prepareCommit(true));
+        }
+        assertThat(files(base))
+                .containsOnlyKeys("part-" + dead + "-0", "part-" + dead + "-1", resumedOnes, liveOnes)
+                .containsEntry("part-" + dead + "-0", "closed before the checkpoint\n")
+                .containsEntry("part-" + dead + "-1", "open at the checkpoint\n");
+    }
+
+    /**
      * A writer that dies before its first checkpoint is in no state; the next attempt of its subtask
      * knows its id from the lineage and removes every part it began, from a fresh start and from a
      * restore alike, and nothing of the other subtask's writer.

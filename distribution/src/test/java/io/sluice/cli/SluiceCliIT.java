@@ -274,45 +274,138 @@ class SluiceCliIT {
      * directories, web uploads) is in a directory of its own, which is gone after the run: one that
      * succeeds, one whose job fails, and one interrupted with SIGTERM while its job runs.
      */
+    /** The kinds of run the temporary-directory schedule draws from. */
+    private enum RunKind {
+        SUCCEEDS,
+        JOB_FAILS,
+        STATEMENT_REFUSED,
+        WRITES_PARQUET,
+        WRITES_HIVE_TABLE,
+        TERMINATED,
+        INTERRUPTED,
+        KILLED
+    }
+
+    /**
+     * Twenty runs of {@code bin/sluice} in a seeded order, each kind at least twice: after every
+     * one the temporary directory is as it was before, except after a run killed outright (its
+     * script and JVM get SIGKILL and cannot clean up), whose directory the next run removes.
+     */
     @Test
-    void theTemporaryDirectoryIsLeftAsItWasAfterRunsThatSucceedFailOrAreInterrupted() throws Exception {
+    void theTemporaryDirectoryIsLeftAsItWasAfterTwentyRunsThatSucceedFailOrAreInterrupted() throws Exception {
         Path tmpDir = Files.createDirectories(tmp.resolve("tmpdir"));
         Map<String, String> env = Map.of("TMPDIR", tmpDir.toString());
+        long seed = Long.getLong("sluice.cli.tmpdir.seed", 20261206L);
+        List<RunKind> schedule = new ArrayList<>();
+        for (RunKind kind : RunKind.values()) {
+            schedule.add(kind);
+            schedule.add(kind);
+        }
+        schedule.addAll(
+                List.of(RunKind.SUCCEEDS, RunKind.JOB_FAILS, RunKind.STATEMENT_REFUSED, RunKind.WRITES_PARQUET));
+        Collections.shuffle(schedule, new Random(seed));
+        if (schedule.get(schedule.size() - 1) == RunKind.KILLED) {
+            // the last run's leftovers need a next run to remove them
+            Collections.swap(schedule, schedule.size() - 1, 0);
+        }
+        System.out.println("temporary-directory schedule, seed " + seed + ": " + schedule);
+
         String numbers = "CREATE TEMPORARY TABLE numbers (n INT) WITH ('connector' = 'datagen', ";
-        Path succeeding = tmp.resolve("succeeding.sql");
-        Files.write(
-                succeeding,
-                List.of(
-                        "SET 'execution.runtime-mode' = 'batch';",
-                        numbers + "'number-of-rows' = '10');",
-                        "SELECT COUNT(*) AS n FROM numbers;"),
-                StandardCharsets.UTF_8);
-        Path failing = tmp.resolve("failing.sql");
-        Files.write(
-                failing,
-                List.of(
-                        "SET 'execution.runtime-mode' = 'batch';",
-                        numbers + "'number-of-rows' = '10', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1',"
-                                + " 'fields.n.end' = '10');",
-                        "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
-                        "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;"),
-                StandardCharsets.UTF_8);
-        Path endless = tmp.resolve("endless.sql");
-        Files.write(
-                endless,
-                List.of(
-                        numbers + "'rows-per-second' = '100');",
-                        "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
-                        "INSERT INTO sink SELECT n FROM numbers;"),
-                StandardCharsets.UTF_8);
+        Path succeeding = script(
+                "succeeding.sql",
+                "SET 'execution.runtime-mode' = 'batch';",
+                numbers + "'number-of-rows' = '10');",
+                "SELECT COUNT(*) AS n FROM numbers;");
+        Path failing = script(
+                "failing.sql",
+                "SET 'execution.runtime-mode' = 'batch';",
+                numbers + "'number-of-rows' = '10', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1',"
+                        + " 'fields.n.end' = '10');",
+                "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
+                "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;");
+        Path refused = script("refused.sql", "INSERT INTO nowhere SELECT 1;");
+        Path endless = script(
+                "endless.sql",
+                numbers + "'rows-per-second' = '100');",
+                "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
+                "INSERT INTO sink SELECT n FROM numbers;");
 
-        Run ok = sluice(env, SQL_TIMEOUT, "sql", "-f", succeeding.toString());
-        assertThat(ok.exitCode).as(ok.describe()).isZero();
-        assertThat(names(tmpDir)).as("left in TMPDIR by a run that succeeded").isEmpty();
-        Run failed = sluice(env, SQL_TIMEOUT, "sql", "-f", failing.toString());
-        assertThat(failed.exitCode).as(failed.describe()).isEqualTo(1);
-        assertThat(names(tmpDir)).as("left in TMPDIR by a run whose job failed").isEmpty();
+        boolean killedBefore = false;
+        for (int i = 0; i < schedule.size(); i++) {
+            RunKind kind = schedule.get(i);
+            String what = "run " + (i + 1) + " (" + kind + ", seed " + seed + ")";
+            switch (kind) {
+                case SUCCEEDS:
+                    expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", succeeding.toString()), 0, what);
+                    break;
+                case JOB_FAILS:
+                    expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", failing.toString()), 1, what);
+                    break;
+                case STATEMENT_REFUSED:
+                    expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", refused.toString()), 1, what);
+                    break;
+                case WRITES_PARQUET:
+                    Path out = tmp.resolve("parquet-" + i);
+                    Path writing = script(
+                            "parquet-" + i + ".sql",
+                            "SET 'execution.runtime-mode' = 'batch';",
+                            numbers + "'number-of-rows' = '100');",
+                            "CREATE TABLE t (n INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '"
+                                    + out + "', 'format' = 'parquet');",
+                            "INSERT INTO t SELECT n FROM numbers;");
+                    expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", writing.toString()), 0, what);
+                    assertThat(visibleFiles(out)).as(what).isNotEmpty();
+                    break;
+                case WRITES_HIVE_TABLE:
+                    Path hive = script(
+                            "hive-" + i + ".sql",
+                            "SET 'execution.runtime-mode' = 'batch';",
+                            hiveCatalog(tmp.resolve("metastore-" + i)),
+                            "CREATE DATABASE h.db;",
+                            "CREATE TABLE h.db.t (n INT) WITH ('hive.storage.file-format' = 'parquet');",
+                            "INSERT INTO h.db.t VALUES (1), (2), (3);");
+                    expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", hive.toString()), 0, what);
+                    break;
+                case TERMINATED:
+                case INTERRUPTED:
+                case KILLED:
+                    interruptWhileRunning(env, tmpDir, endless, kind, what);
+                    break;
+                default:
+                    throw new AssertionError(kind);
+            }
+            if (kind == RunKind.KILLED) {
+                assertThat(names(tmpDir))
+                        .as("left in TMPDIR by %s: its own directory, for the next run to remove", what)
+                        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                        .startsWith("sluice-run.");
+                killedBefore = true;
+            } else {
+                assertThat(names(tmpDir))
+                        .as("left in TMPDIR after %s%s", what, killedBefore ? ", which followed a killed run" : "")
+                        .isEmpty();
+                killedBefore = false;
+            }
+        }
+    }
 
+    private Path script(String name, String... lines) throws IOException {
+        Path file = tmp.resolve(name);
+        Files.write(file, List.of(lines), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static void expectExit(Run run, int exitCode, String what) {
+        assertThat(run.exitCode).as("exit code of %s: %s", what, run.describe()).isEqualTo(exitCode);
+    }
+
+    /**
+     * Starts an endless job and, once it runs and Flink's files are in the run's directory, ends
+     * {@code bin/sluice} as {@code kind} says: SIGTERM or SIGINT to the script (which passes it on
+     * and cleans up), or SIGKILL to the script and then its JVM (nothing can clean up).
+     */
+    private void interruptWhileRunning(Map<String, String> env, Path tmpDir, Path endless, RunKind kind, String what)
+            throws Exception {
         Path logs = Files.createTempDirectory(tmp, "run");
         ProcessBuilder builder = new ProcessBuilder(
                         dist.resolve("bin/sluice").toString(), "sql", "-f", endless.toString())
@@ -327,10 +420,12 @@ class SluiceCliIT {
         // the job runs: its progress line is out, and the run's own directory holds Flink's files
         while (!read(logs.resolve("stdout").toFile()).contains(" RUNNING, ")) {
             assertThat(process.isAlive())
-                    .as("the endless run ended: %s", read(logs.resolve("stderr").toFile()))
+                    .as(
+                            "the endless job of %s ended: %s",
+                            what, read(logs.resolve("stderr").toFile()))
                     .isTrue();
             assertThat(System.nanoTime())
-                    .as("no progress line within 3 minutes")
+                    .as("no progress line of %s within 3 minutes", what)
                     .isLessThan(deadline);
             Thread.sleep(200);
         }
@@ -338,14 +433,37 @@ class SluiceCliIT {
         try (Stream<Path> files = Files.walk(tmpDir)) {
             during = files.map(f -> tmpDir.relativize(f).toString()).collect(Collectors.toList());
         }
-        assertThat(during).as("TMPDIR while the job runs").anyMatch(f -> f.startsWith("sluice-run."));
-        assertThat(during).as("TMPDIR while the job runs").anyMatch(f -> f.contains("flink-rpc"));
-        process.destroy(); // SIGTERM to bin/sluice
+        assertThat(during).as("TMPDIR while the job of %s runs", what).anyMatch(f -> f.startsWith("sluice-run."));
+        assertThat(during).as("TMPDIR while the job of %s runs", what).anyMatch(f -> f.contains("flink-rpc"));
+        List<ProcessHandle> jvms = process.descendants().collect(Collectors.toList());
+        if (kind == RunKind.KILLED) {
+            process.destroyForcibly();
+            assertThat(process.waitFor(1, TimeUnit.MINUTES))
+                    .as("the script of %s ends on SIGKILL", what)
+                    .isTrue();
+            for (ProcessHandle jvm : jvms) {
+                jvm.destroyForcibly();
+                jvm.onExit().get(1, TimeUnit.MINUTES);
+            }
+            return;
+        }
+        if (kind == RunKind.INTERRUPTED) {
+            new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+        } else {
+            process.destroy(); // SIGTERM
+        }
         assertThat(process.waitFor(2, TimeUnit.MINUTES))
-                .as("bin/sluice ends after SIGTERM")
+                .as("bin/sluice ends after %s", what)
                 .isTrue();
-        assertThat(process.exitValue()).as("exit code after SIGTERM").isNotZero();
-        assertThat(names(tmpDir)).as("left in TMPDIR by an interrupted run").isEmpty();
+        assertThat(process.exitValue()).as("exit code after %s", what).isNotZero();
+        for (ProcessHandle jvm : jvms) {
+            assertThat(jvm.isAlive())
+                    .as("the JVM of %s outlived its script", what)
+                    .isFalse();
+        }
     }
 
     @Test

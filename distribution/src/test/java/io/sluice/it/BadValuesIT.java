@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.time.Duration;
@@ -415,4 +416,32 @@ class BadValuesIT {
         assertThat(out.resolve("dt=not-a-date").resolve("_SUCCESS")).doesNotExist();
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
     }
+
+    /**
+     * A budget smaller than one open file's buffers rolled a file for every row (issue 31: '1b'
+     * wrote 2,000 files for 2,000 rows): refused before the job runs, naming the minimum.
+     */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"1b", "0b", "4095kb"})
+    void aWriterMemoryBudgetBelowTheMinimumIsRefusedNamingTheMinimum(String value) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("budget");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'parquet', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error = failure(
+                tEnv, "INSERT INTO t /*+ OPTIONS('sink.writer.memory-budget' = '" + value + "') */ VALUES (2, 'b')");
+        assertThat(error)
+                .contains("'sink.writer.memory-budget'")
+                .contains("'" + value + "'")
+                .contains("at least 4 mb");
+        assertThat(CommittedFiles.visible(out)).hasSize(1);
+        assertThat(CommittedFiles.inProgress(out)).isEmpty();
+        // the minimum itself is accepted
+        tEnv.executeSql("INSERT INTO t /*+ OPTIONS('sink.writer.memory-budget' = '4mb') */ VALUES (3, 'c')")
+                .await();
+        assertThat(CommittedFiles.visible(out)).hasSize(2);
+    }
+
 }

@@ -5,6 +5,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -444,4 +445,51 @@ class BadValuesIT {
         assertThat(CommittedFiles.visible(out)).hasSize(2);
     }
 
+    /** Plans a query that must be refused; a query that starts a job instead is cancelled and fails the test. */
+    private static String planningFailure(TableEnvironment tEnv, String query) {
+        Throwable t = catchThrowable(() -> {
+            TableResult result = tEnv.executeSql(query);
+            result.getJobClient().ifPresent(job -> job.cancel().join());
+        });
+        assertThat(t).as("'" + query + "' must be refused").isNotNull();
+        return messages(t);
+    }
+
+    /**
+     * A continuous read's monitor interval: issue 31 read one of 9,999,999,999 days; zero and
+     * anything over a day are refused, naming option and value (a negative one does not parse).
+     */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"9999999999 d", "25 h", "0 s", "0 ms"})
+    void anAbsurdFileSourceMonitorIntervalIsRefusedNamingOptionAndValue(String value) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        java.nio.file.Path in = Files.createDirectories(tmp.resolve("monitored"));
+        Files.writeString(in.resolve("a.csv"), "1\n");
+        tEnv.executeSql("CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'path' = '" + in
+                + "', 'format' = 'csv', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        String error =
+                planningFailure(tEnv, "SELECT * FROM t /*+ OPTIONS('source.monitor-interval' = '" + value + "') */");
+        assertThat(error)
+                .contains("'source.monitor-interval'")
+                .contains("'" + value + "'")
+                .contains("at most 1 d");
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"9999999999 d", "25 h", "0 s", "0 ms"})
+    void anAbsurdIcebergMonitorIntervalIsRefusedNamingOptionAndValue(String value) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE t (id BIGINT, name STRING) WITH (" + icebergOptions("mon") + ")");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        TableEnvironment streaming = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        streaming.executeSql("CREATE TABLE t (id BIGINT, name STRING) WITH (" + icebergOptions("mon") + ")");
+        String error = planningFailure(
+                streaming,
+                "SELECT * FROM t /*+ OPTIONS('streaming' = 'true', 'monitor-interval' = '" + value + "') */");
+        assertThat(error)
+                .contains("'monitor-interval'")
+                .contains("'" + value + "'")
+                .contains("at most 1 d");
+        assertThat(rows(tEnv, "SELECT id, name FROM t")).containsExactly("+I[1, a]");
+    }
 }

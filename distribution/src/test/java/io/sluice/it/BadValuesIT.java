@@ -492,4 +492,48 @@ class BadValuesIT {
                 .contains("at most 1 d");
         assertThat(rows(tEnv, "SELECT id, name FROM t")).containsExactly("+I[1, a]");
     }
+
+    /**
+     * A DECIMAL value with more digits than its column holds, as Flink SQL defines it: the INSERT
+     * casts the value to the column's type, and Flink's CAST of a decimal that does not fit is
+     * NULL (the same as {@code SELECT CAST(...)}); the writer gets the NULL and every format writes
+     * it as a null (csv: an empty field). A NOT NULL column turns that NULL into an error naming
+     * the column (Flink's {@code table.exec.sink.not-null-enforcer}).
+     */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"parquet", "csv", "avro", "orc", "json"})
+    void aDecimalTooLargeForItsColumnIsNullAsFlinkSqlCastsItAndAnErrorInANotNullColumn(String format) throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        // a nullable column (the third row), else the cast's NOT NULL type fails the collecting sink
+        assertThat(rows(
+                        tEnv,
+                        "SELECT id, CAST(x AS DECIMAL(5, 2)) FROM (VALUES (1, CAST(123456.78 AS DECIMAL(8, 2))),"
+                                + " (2, CAST(123.45 AS DECIMAL(8, 2))), (3, CAST(NULL AS DECIMAL(8, 2)))) AS v(id, x)"))
+                .as("Flink SQL's own cast")
+                .containsExactly("+I[1, null]", "+I[2, 123.45]", "+I[3, null]");
+        java.nio.file.Path out = tmp.resolve("decimals-" + format);
+        tEnv.executeSql("CREATE TABLE t (id INT, amount DECIMAL(5, 2)) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = '" + format + "', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, CAST(123.45 AS DECIMAL(5, 2)))")
+                .await();
+        tEnv.executeSql("INSERT INTO t VALUES (2, CAST(123456.78 AS DECIMAL(8, 2)))")
+                .await();
+        if (format.equals("csv")) {
+            // an empty field, which csv reads back only as a string (a known upstream limit)
+            assertThat(CommittedFiles.lines(out)).containsExactlyInAnyOrder("1,123.45", "2,");
+        } else {
+            assertThat(rows(tEnv, "SELECT id, amount FROM t")).containsExactly("+I[1, 123.45]", "+I[2, null]");
+        }
+
+        java.nio.file.Path strict = tmp.resolve("strict-" + format);
+        tEnv.executeSql("CREATE TABLE s (id INT, amount DECIMAL(5, 2) NOT NULL) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + strict + "', 'format' = '" + format + "', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO s VALUES (1, CAST(123.45 AS DECIMAL(5, 2)))")
+                .await();
+        String error = failure(tEnv, "INSERT INTO s VALUES (2, CAST(123456.78 AS DECIMAL(8, 2)))");
+        assertThat(error).contains("Column 'amount' is NOT NULL");
+        assertThat(rows(tEnv, "SELECT id, amount FROM s")).containsExactly("+I[1, 123.45]");
+    }
 }

@@ -180,6 +180,15 @@ public final class PartFiles {
     }
 
     /**
+     * The smallest {@code sink.writer.memory-budget} a target accepts: 4 MiB. A Parquet file's
+     * column buffers grow to a page (1 MiB by default) before the page leaves them, and its writer
+     * estimates its heap as 24 KB, 19 KB a column and three times those buffers, so one open file
+     * of one column reaches about 3.1 MiB before its first page is done; under that budget even a
+     * single open file rolls every few rows (issue 31: 1 byte wrote a file per row).
+     */
+    public static final long MIN_WRITER_MEMORY_BUDGET = 4L << 20;
+
+    /**
      * The writer memory budget without {@code sink.writer.memory-budget}: an eighth of the JVM's
      * maximum heap, so that a TaskManager running up to eight writer subtasks keeps their open
      * files within its heap.
@@ -345,11 +354,25 @@ public final class PartFiles {
          * The writer memory budget {@link io.sluice.spi.FileOptions#WRITER_MEMORY_BUDGET} sets in
          * a target's options, else the default.
          *
-         * @throws IllegalArgumentException if not positive, naming the option
+         * @throws IllegalArgumentException if below {@link #MIN_WRITER_MEMORY_BUDGET}, naming the
+         *     option, the value as written and the minimum
          */
         public Builder writerMemoryBudget(org.apache.flink.configuration.ReadableConfig options) {
-            options.getOptional(io.sluice.spi.FileOptions.WRITER_MEMORY_BUDGET)
-                    .ifPresent(budget -> writerMemoryBudget(budget.getBytes()));
+            java.util.Optional<org.apache.flink.configuration.MemorySize> budget =
+                    options.getOptional(io.sluice.spi.FileOptions.WRITER_MEMORY_BUDGET);
+            if (budget.isPresent() && budget.get().getBytes() < MIN_WRITER_MEMORY_BUDGET) {
+                // the value as written, not MemorySize's rendering of it
+                String written = options.getOptional(org.apache.flink.configuration.ConfigOptions.key(
+                                        io.sluice.spi.FileOptions.WRITER_MEMORY_BUDGET.key())
+                                .stringType()
+                                .noDefaultValue())
+                        .orElse(budget.get().toString());
+                throw new IllegalArgumentException("Invalid '" + io.sluice.spi.FileOptions.WRITER_MEMORY_BUDGET.key()
+                        + "' '" + written + "': must be at least 4 mb (" + MIN_WRITER_MEMORY_BUDGET
+                        + " bytes), about what one open Parquet file holds with a full page in its column"
+                        + " buffers; a smaller budget rolls a file for nearly every row");
+            }
+            budget.ifPresent(b -> writerMemoryBudget(b.getBytes()));
             return this;
         }
 

@@ -305,6 +305,25 @@ class PartFilesTest {
     }
 
     @Test
+    void aBudgetOptionBelowTheMinimumIsRefusedNamingOptionValueAndMinimum() {
+        for (String value : List.of("1b", "0b", "4095kb")) {
+            org.apache.flink.configuration.Configuration options = new org.apache.flink.configuration.Configuration();
+            options.setString("sink.writer.memory-budget", value);
+            assertThatThrownBy(() -> PartFiles.builder(new org.apache.flink.core.fs.Path(tmp.toUri()))
+                            .writerMemoryBudget(options))
+                    .as(value)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'sink.writer.memory-budget' '" + value + "'")
+                    .hasMessageContaining("at least 4 mb");
+        }
+        org.apache.flink.configuration.Configuration minimum = new org.apache.flink.configuration.Configuration();
+        minimum.setString("sink.writer.memory-budget", "4mb");
+        PartFiles.builder(new org.apache.flink.core.fs.Path(tmp.toUri()))
+                .writerMemoryBudget(minimum)
+                .build();
+    }
+
+    @Test
     void aLocationOutsideTheRootIsRefusedBeforeAnyFileIsWritten() throws Exception {
         Path table = tmp.resolve("t");
         PartFiles engine = hiveLike(table, Map.of("dt=a", tmp.resolve("other"))).build();

@@ -64,7 +64,8 @@ public final class FileOptions {
     /**
      * The heap a writer subtask's open part files may hold together, as their bulk writers
      * estimate it ({@link io.sluice.spi.format.BufferingBulkWriter}); over it, the largest files
-     * roll until a quarter is free. Without a value, an eighth of the JVM's maximum heap.
+     * roll until a quarter is free. Without a value, an eighth of the JVM's maximum heap; the
+     * part-file engine refuses less than 4 MiB.
      *
      * @since 2.5.0
      */
@@ -74,7 +75,7 @@ public final class FileOptions {
             .noDefaultValue()
             .withDescription("The heap the open part files of one writer subtask may hold together (as their bulk"
                     + " writers estimate it, e.g. Parquet's); over it the largest roll first. An eighth of the"
-                    + " JVM's maximum heap by default.");
+                    + " JVM's maximum heap by default; at least 4 mb.");
 
     private FileOptions() {}
 }

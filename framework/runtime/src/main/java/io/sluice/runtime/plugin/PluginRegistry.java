@@ -150,6 +150,39 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                         "duplicate plugin id '" + id + "': already loaded from " + existing.path());
                 return;
             }
+            String version = descriptor.getVersion();
+            String badVersion = malformedVersion(version);
+            if (badVersion != null) {
+                // issue 31: 'one.two' was LOADED; the version is what 'sluice plugins' reports and what a
+                // plugin's dependants compare against
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                String.valueOf(version),
+                                descriptor.getRequires(),
+                                path,
+                                PluginInfo.Status.FAILED,
+                                "plugin '" + id + "' in " + path + " has a malformed plugin.version '" + version + "' ("
+                                        + badVersion + "); expected a semantic version such as 1.0.0",
+                                Collections.emptyMap()));
+                return;
+            }
+            String noCode = noCode(unpacked);
+            if (noCode != null) {
+                // issue 31: a folder without jars was LOADED, offering nothing
+                plugins.put(
+                        id,
+                        new PluginInfo(
+                                id,
+                                version,
+                                descriptor.getRequires(),
+                                path,
+                                PluginInfo.Status.FAILED,
+                                "plugin '" + id + "' in " + path + " has no code: " + noCode,
+                                Collections.emptyMap()));
+                return;
+            }
             if (!settings.enabled().isEmpty() && !settings.enabled().contains(id)) {
                 plugins.put(
                         id,
@@ -442,6 +475,44 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                                 Collections.emptyMap()));
             }
         }
+    }
+
+    /** Why {@code version} is not a semantic version (major.minor.patch, as PF4J compares them), or null. */
+    private String malformedVersion(String version) {
+        if (version == null || version.trim().isEmpty()) {
+            return "empty";
+        }
+        try {
+            manager.getVersionManager().compareVersions(version, version);
+            return null;
+        } catch (RuntimeException e) {
+            return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Why a plugin folder holds no code PF4J would load (no jar or zip in {@code lib/}, no {@code
+     * classes/} folder), or null; a plugin that is itself a jar has code.
+     */
+    private static String noCode(Path plugin) {
+        if (Files.isRegularFile(plugin)) {
+            return null;
+        }
+        Path classes = plugin.resolve("classes");
+        if (Files.isDirectory(classes)) {
+            return null;
+        }
+        Path lib = plugin.resolve("lib");
+        if (Files.isDirectory(lib)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(lib, "*.{jar,zip}")) {
+                if (entries.iterator().hasNext()) {
+                    return null;
+                }
+            } catch (IOException e) {
+                return lib + " cannot be listed (" + e + ")";
+            }
+        }
+        return "no jar in " + lib + " and no folder " + classes;
     }
 
     /** The first jar of the plugin that is not a readable archive (truncated, not a zip), or null. */

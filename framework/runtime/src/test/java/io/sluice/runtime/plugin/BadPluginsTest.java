@@ -374,4 +374,52 @@ class BadPluginsTest {
                 .contains("malformed plugin.requires '>=one.two'")
                 .contains(">=" + SpiVersion.CURRENT);
     }
+
+    /** Issue 31: a folder with a plugin.properties and no jar was LOADED, offering nothing. */
+    @Test
+    void aPluginFolderWithoutJarsFailsNamingTheFolderAndTheGoodPluginLoads() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "good", "good-format");
+        Path empty = TestPlugins.plugin(dir, "hollow").noJars().build();
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
+        PluginInfo hollow = info(registry, "hollow");
+        assertThat(hollow.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(hollow.error())
+                .contains("'hollow'")
+                .contains(empty.toString())
+                .contains("no jar in " + empty.resolve("lib"));
+    }
+
+    /** Issue 31: a plugin of version 'one.two' was LOADED. */
+    @Test
+    void aPluginVersionThatIsNotSemanticFailsNamingFolderAndVersion() throws IOException {
+        Path dir = tmp.resolve("plugins");
+        formatPlugin(dir, "good", "good-format");
+        Path odd = TestPlugins.plugin(dir, "odd")
+                .version("one.two")
+                .source(
+                        "testplugin.odd.OddFormat",
+                        src(
+                                "package testplugin.odd;",
+                                "@org.pf4j.Extension",
+                                "public class OddFormat implements io.sluice.spi.format.FormatFactory {",
+                                "  public String identifier() { return \"odd-format\"; }",
+                                "}"))
+                .build();
+
+        PluginRegistry registry = registry(PluginSettings.of(dir));
+
+        assertThat(info(registry, "good").status()).isEqualTo(PluginInfo.Status.LOADED);
+        PluginInfo bad = info(registry, "odd");
+        assertThat(bad.status()).isEqualTo(PluginInfo.Status.FAILED);
+        assertThat(bad.error())
+                .contains("'odd'")
+                .contains(odd.toString())
+                .contains("malformed plugin.version 'one.two'");
+        assertThatThrownBy(() -> registry.find(FormatFactory.class, "odd-format"))
+                .hasMessageContaining("odd-format");
+    }
 }

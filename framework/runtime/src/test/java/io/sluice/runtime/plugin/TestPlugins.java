@@ -137,6 +137,7 @@ public final class TestPlugins {
         private final String id;
         private String folder;
         private String version = "1.0.0";
+        private boolean noJars;
         private String requires = "^" + SpiVersion.CURRENT;
         private String provider = "Sluice tests";
         private final Map<String, String> sources = new TreeMap<>();
@@ -147,6 +148,12 @@ public final class TestPlugins {
             this.pluginsDir = pluginsDir;
             this.id = id;
             this.folder = id;
+        }
+
+        /** Writes no {@code lib/} at all: a plugin folder holding only its descriptor. */
+        public Builder noJars() {
+            this.noJars = true;
+            return this;
         }
 
         /** The folder name in the plugins directory (default: the id). */
@@ -199,17 +206,19 @@ public final class TestPlugins {
             descriptor.put("plugin.requires", requires);
             descriptor.put("plugin.provider", provider);
             descriptor.write(dir.resolve("plugin.properties"));
-            if (!sources.isEmpty() || !resources.isEmpty() || !libraries.isEmpty()) {
-                Path lib = Files.createDirectories(dir.resolve("lib"));
-                if (!sources.isEmpty() || !resources.isEmpty()) {
-                    Files.copy(
-                            compile(sources, resources, libraries),
-                            lib.resolve(id + "-" + version + ".jar"),
-                            StandardCopyOption.REPLACE_EXISTING);
-                }
-                for (Path library : libraries) {
-                    Files.copy(library, lib.resolve(library.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-                }
+            if (noJars) {
+                return dir;
+            }
+            Path lib = Files.createDirectories(dir.resolve("lib"));
+            Path jar = lib.resolve(id + "-" + version + ".jar");
+            if (!sources.isEmpty() || !resources.isEmpty()) {
+                Files.copy(compile(sources, resources, libraries), jar, StandardCopyOption.REPLACE_EXISTING);
+            } else if (libraries.isEmpty()) {
+                // a plugin without code still has a jar: a folder without any is refused (issue 31)
+                jar(Files.createDirectories(cacheDir().resolve("no-classes")), jar);
+            }
+            for (Path library : libraries) {
+                Files.copy(library, lib.resolve(library.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
             return dir;
         }

@@ -180,6 +180,12 @@ final class DeclaredTypes {
     /** The check of ORC files read as {@code rowType}, columns by name. */
     static Check orc(RowType rowType) {
         return file -> {
+            if (file.getFileSystem().getFileStatus(file).getLen() == 0) {
+                // ORC's reader takes a zero-byte file for one without rows; Parquet and Avro refuse
+                // it, and so does every format here (issue 31): no writer leaves such a file
+                throw new IOException(file + " is empty (0 bytes), not an ORC file: an ORC file ends with its"
+                        + " footer and postscript even without rows");
+            }
             Configuration conf = HadoopConfigurations.create(); // per file: a Hadoop configuration does not serialize
             TypeDescription schema;
             org.apache.hadoop.fs.Path hadoopPath = new org.apache.hadoop.fs.Path(file.toUri());

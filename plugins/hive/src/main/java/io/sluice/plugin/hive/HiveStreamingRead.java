@@ -56,6 +56,10 @@ final class HiveStreamingRead {
                     + " file can take to appear after its last modification.");
 
     static final Duration SCAN_MONITOR_INTERVAL = Duration.ofMinutes(1);
+
+    /** The longest {@code monitor-interval} a streaming read or a temporal join accepts. */
+    static final Duration MAX_MONITOR_INTERVAL = Duration.ofDays(1);
+
     static final Duration LOOKUP_MONITOR_INTERVAL = Duration.ofHours(1);
 
     /**
@@ -158,9 +162,15 @@ final class HiveStreamingRead {
         }
         boolean orderGiven = options.getOptional(PARTITION_ORDER).isPresent();
         Duration interval = get(options, MONITOR_INTERVAL);
-        if (interval != null && (interval.isZero() || interval.isNegative())) {
+        if (interval != null
+                && (interval.isZero() || interval.isNegative() || interval.compareTo(MAX_MONITOR_INTERVAL) > 0)) {
+            // issue 31: a read that looks every 9,999,999,999 days never looks again
+            String written = options.getOptional(ConfigOptions.key(MONITOR_INTERVAL.key())
+                            .stringType()
+                            .noDefaultValue())
+                    .orElse(interval.toString()); // formatting 9,999,999,999 days would overflow
             throw new IllegalArgumentException(
-                    "Invalid '" + MONITOR_INTERVAL.key() + "' " + interval + ": must be positive");
+                    "Invalid '" + MONITOR_INTERVAL.key() + "' '" + written + "': must be positive and at most 1 d");
         }
         Duration ttl = get(options, LOOKUP_JOIN_CACHE_TTL);
         if (ttl.isZero() || ttl.isNegative()) {

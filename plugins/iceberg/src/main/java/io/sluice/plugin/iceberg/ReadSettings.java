@@ -34,6 +34,9 @@ import java.util.stream.Stream;
  */
 final class ReadSettings {
 
+    /** The longest {@code monitor-interval} a streaming read accepts. */
+    static final Duration MAX_MONITOR_INTERVAL = Duration.ofDays(1);
+
     private final ScanContext scanContext;
     private final String tableName;
 
@@ -74,7 +77,7 @@ final class ReadSettings {
         boolean caseSensitive = builder.build().caseSensitive();
         Schema projection = ReadSchemas.projection(table.schema(), context.rowType(), caseSensitive, table.name());
         ReadSettings settings = new ReadSettings(builder.project(projection).build(), table.name());
-        settings.checkCombinations();
+        settings.checkCombinations(context.rawOptions());
         return settings;
     }
 
@@ -88,7 +91,13 @@ final class ReadSettings {
         Map<String, String> canonical = new HashMap<>(rawOptions);
         for (ConfigOption<?> option : IcebergReadOptions.all()) {
             // throws IllegalArgumentException naming the key
-            options.getOptional(option).ifPresent(value -> canonical.put(option.key(), spelled(value)));
+            options.getOptional(option).ifPresent(value -> {
+                if (option.equals(IcebergReadOptions.MONITOR_INTERVAL)) {
+                    // before spelling it: formatting 9,999,999,999 days overflows (issue 31)
+                    checkMonitorInterval((Duration) value, rawOptions.get(option.key()));
+                }
+                canonical.put(option.key(), spelled(value));
+            });
         }
         return canonical;
     }
@@ -104,7 +113,7 @@ final class ReadSettings {
     }
 
     /** The combinations upstream rejects, and the values its planning would reject later. */
-    private void checkCombinations() {
+    private void checkCombinations(Map<String, String> rawOptions) {
         ScanContext c = scanContext;
         if (c.isStreaming()) {
             StreamingStartingStrategy strategy = c.streamingStartingStrategy();
@@ -125,9 +134,8 @@ final class ReadSettings {
             requireBoundedOnly(c.endSnapshotId() == null, IcebergReadOptions.END_SNAPSHOT_ID);
             requireBoundedOnly(c.tag() == null, IcebergReadOptions.TAG);
             requireBoundedOnly(c.endTag() == null, IcebergReadOptions.END_TAG);
-            require(
-                    !c.monitorInterval().isNegative() && !c.monitorInterval().isZero(),
-                    "'" + IcebergReadOptions.MONITOR_INTERVAL.key() + "' must be positive, not " + c.monitorInterval());
+            // the job's configuration or the table's properties may set it too
+            checkMonitorInterval(c.monitorInterval(), rawOptions.get(IcebergReadOptions.MONITOR_INTERVAL.key()));
         }
         // a bounded scan travels to one snapshot: upstream ignores a tag next to a snapshot id, and
         // Iceberg's scan rejects a time next to either (or next to a branch) only when planning
@@ -234,6 +242,20 @@ final class ReadSettings {
                 "'" + option.key() + "' is for bounded reads only, not with '" + IcebergReadOptions.STREAMING.key()
                         + "' = true (a streaming read starts where '" + IcebergReadOptions.STARTING_STRATEGY.key()
                         + "' says)");
+    }
+
+    /**
+     * A streaming read looks for snapshots at most {@link #MAX_MONITOR_INTERVAL} apart, and more
+     * often than never: issue 31 read a table every 9,999,999,999 days.
+     *
+     * @param written the value as the options spell it, or null to show the duration's
+     */
+    private static void checkMonitorInterval(Duration interval, String written) {
+        require(
+                !interval.isNegative() && !interval.isZero() && interval.compareTo(MAX_MONITOR_INTERVAL) <= 0,
+                "'" + IcebergReadOptions.MONITOR_INTERVAL.key() + "' '" + (written != null ? written : interval)
+                        + "' must be positive and at most 1 d (to look for snapshots less often, run a bounded"
+                        + " read when they are due)");
     }
 
     private static void require(boolean ok, String message) {

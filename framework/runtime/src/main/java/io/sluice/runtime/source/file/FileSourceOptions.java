@@ -17,7 +17,11 @@ public final class FileSourceOptions {
     public static final ConfigOption<Duration> MONITOR_INTERVAL = ConfigOptions.key("source.monitor-interval")
             .durationType()
             .noDefaultValue()
-            .withDescription("Read continuously, listing the paths at this interval; a bounded read when absent.");
+            .withDescription("Read continuously, listing the paths at this interval (positive, at most 1 d); a"
+                    + " bounded read when absent.");
+
+    /** The longest {@link #MONITOR_INTERVAL} a read accepts. */
+    public static final Duration MAX_MONITOR_INTERVAL = Duration.ofDays(1);
 
     public static final ConfigOption<String> ENUMERATOR = ConfigOptions.key("source.enumerator")
             .stringType()

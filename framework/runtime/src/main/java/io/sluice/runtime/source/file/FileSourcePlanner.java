@@ -77,9 +77,32 @@ public final class FileSourcePlanner {
 
     private static void validate(FileSourceDescriptor descriptor, PluginRegistry registry, FormatFactory format) {
         KnownOptions.of(descriptor.options(), registry).check(descriptor.options(), "the file source");
+        checkMonitorInterval(descriptor);
         LookupPlanner.reloadInterval(Optional.empty(), descriptor.options()); // a bad cache TTL fails with the table
         registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
                 .create(new TaskSourceContext(descriptor, registry));
         SluiceFileSource.readingFormat(descriptor, registry);
+    }
+
+    /**
+     * A continuous read's interval is positive and at most {@link
+     * FileSourceOptions#MAX_MONITOR_INTERVAL}: issue 31 read one of 9,999,999,999 days, a read
+     * that never looks again.
+     */
+    private static void checkMonitorInterval(FileSourceDescriptor descriptor) {
+        descriptor
+                .configuration()
+                .getOptional(FileSourceOptions.MONITOR_INTERVAL)
+                .ifPresent(interval -> {
+                    if (interval.isZero()
+                            || interval.isNegative()
+                            || interval.compareTo(FileSourceOptions.MAX_MONITOR_INTERVAL) > 0) {
+                        throw new IllegalArgumentException(
+                                "Invalid '" + FileSourceOptions.MONITOR_INTERVAL.key() + "' '"
+                                        + descriptor.options().get(FileSourceOptions.MONITOR_INTERVAL.key())
+                                        + "': must be positive and at most 1 d (to read new files less often, run a bounded"
+                                        + " read when they are due)");
+                    }
+                });
     }
 }

@@ -132,6 +132,17 @@ class HiveReadBadInputIT {
                 .contains("streaming-source.monitor-interval");
     }
 
+    /** Issue 31 read a table every 9,999,999,999 days: a streaming read looks at most a day apart. */
+    @Test
+    void anAbsurdMonitorIntervalIsNamedWithItsValue() {
+        for (String value : new String[] {"9999999999 d", "25 h", "0 ms"}) {
+            assertThat(streamingError("'streaming-source.monitor-interval' = '" + value + "'"))
+                    .as(value)
+                    .contains("'streaming-source.monitor-interval' '" + value + "'")
+                    .contains("at most 1 d");
+        }
+    }
+
     @Test
     void aPartitionOrderOfAnUnpartitionedTableIsNamed() {
         assertThat(error(

@@ -2,11 +2,11 @@ package io.sluice.it;
 
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
+import io.sluice.testservers.s3.RequestCost;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -35,13 +35,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
@@ -92,7 +89,7 @@ class ObjectStoreRequestCostIT {
 
     @Test
     void aCheckpointCostsNoMoreRequestsThanWithFileSink() throws Exception {
-        Cost fileSink = run(
+        RequestCost fileSink = run(
                 "filesink",
                 numbers -> numbers.map(i -> i + ",b" + (i % 2))
                         .returns(Types.STRING)
@@ -101,7 +98,7 @@ class ObjectStoreRequestCostIT {
                                         new SimpleStringEncoder<String>())
                                 .withBucketAssigner(new ByBucketColumn())
                                 .build()));
-        Cost sluice = run(
+        RequestCost sluice = run(
                 "sluice",
                 numbers -> numbers.map(i -> (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % 2))))
                         .returns(InternalTypeInfo.of(ROW))
@@ -114,28 +111,9 @@ class ObjectStoreRequestCostIT {
                                 .build()));
 
         System.out.println("Requests per checkpoint on S3, one writer, two partitions, csv:");
-        System.out.println(String.format("%-20s %10s %10s", "kind", "FileSink", "Sluice"));
-        for (S3Request.Kind kind : S3Request.Kind.values()) {
-            if (fileSink.counts.containsKey(kind) || sluice.counts.containsKey(kind)) {
-                System.out.println(String.format(
-                        "%-20s %10.2f %10.2f", kind, fileSink.perCheckpoint(kind), sluice.perCheckpoint(kind)));
-            }
-        }
-        System.out.println(String.format(
-                "%-20s %10.2f %10.2f   (%d and %d requests, %d and %d checkpoints)",
-                "all",
-                fileSink.totalPerCheckpoint(),
-                sluice.totalPerCheckpoint(),
-                fileSink.total(),
-                sluice.total(),
-                fileSink.checkpoints,
-                sluice.checkpoints));
+        System.out.print(RequestCost.table("FileSink", fileSink, "Sluice", sluice));
 
-        System.out.println(String.format("%-20s %10d %10d", "persists", fileSink.persists, sluice.persists));
-        System.out.println(
-                String.format("%-20s %10.2f %10.2f", "requests/persist", fileSink.perPersist(), sluice.perPersist()));
-
-        assertThat(sluice.counts).doesNotContainKey(S3Request.Kind.COPY);
+        assertThat(sluice.count(S3Request.Kind.COPY)).as("COPY requests").isZero();
         // Both sides persist through Flink's S3 recoverable writer at each checkpoint that found new
         // rows in a file (PUT of the unfinished tail; HEAD, DELETE, LIST to drop the one before).
         // Where a barrier falls among the rows decides how many persists a run makes (a checkpoint
@@ -145,15 +123,20 @@ class ObjectStoreRequestCostIT {
         assertThat(sluice.perPersist())
                 .as("requests per persist, Sluice %s beside FileSink %s", sluice, fileSink)
                 .isLessThanOrEqualTo(fileSink.perPersist());
-        assertThat(sluice.persists)
+        assertThat(sluice.persists())
                 .as("persists, at most two open files a checkpoint")
-                .isLessThanOrEqualTo(2 * sluice.checkpoints);
+                .isLessThanOrEqualTo(2 * sluice.checkpoints());
         assertThat(sluice.ofUploads()).as("multipart requests").isLessThanOrEqualTo(fileSink.ofUploads());
+        // the committer's sweep for uploads a retried initiation left under published keys: one
+        // listing a minute at most, and one when it closes
+        assertThat(sluice.count(S3Request.Kind.LIST_UPLOADS))
+                .as("listings of open uploads in a run of %d whole minute(s)", sluice.minutes())
+                .isBetween(1L, 2 + sluice.minutes());
         assertThat(idsIn("filesink")).containsExactlyElementsOf(all());
         assertThat(idsIn("sluice")).containsExactlyElementsOf(all());
     }
 
-    private Cost run(String name, java.util.function.Consumer<DataStream<Long>> sink) throws Exception {
+    private RequestCost run(String name, java.util.function.Consumer<DataStream<Long>> sink) throws Exception {
         String runId = UUID.randomUUID().toString();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
@@ -161,23 +144,14 @@ class ObjectStoreRequestCostIT {
         DataGeneratorSource<Long> source = new DataGeneratorSource<>(
                 index -> index + 1, ROWS, RateLimiterStrategy.perCheckpoint(ROWS_PER_CHECKPOINT), Types.LONG);
         DataStream<Long> numbers = env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers")
-                .map(new CheckpointCounter(runId))
+                .map(new RequestCost.CheckpointCounter<Long>(runId))
                 .returns(Types.LONG);
         sink.accept(numbers);
         S3.traffic().clearRequests();
+        long started = System.nanoTime();
         env.execute("request cost " + name);
-        Map<S3Request.Kind, Long> counts = new EnumMap<>(S3Request.Kind.class);
-        int persists = 0;
-        for (S3Request request : S3.traffic().requests()) {
-            if (request.keyOrPrefix().startsWith(name + "/")
-                    || request.keyOrPrefix().equals(name)) {
-                counts.merge(request.kind(), 1L, Long::sum);
-                if (request.kind() == S3Request.Kind.PUT && request.key().contains("_tmp_")) {
-                    persists++;
-                }
-            }
-        }
-        return new Cost(counts, persists, CheckpointCounter.completed(runId));
+        long minutes = TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - started);
+        return RequestCost.of(S3.traffic().requests(), name, RequestCost.CheckpointCounter.completed(runId), minutes);
     }
 
     private TreeSet<Long> idsIn(String name) {
@@ -189,82 +163,6 @@ class ObjectStoreRequestCostIT {
 
     private static TreeSet<Long> all() {
         return LongStream.rangeClosed(1, ROWS).boxed().collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    private static final class Cost {
-        final Map<S3Request.Kind, Long> counts;
-        final int persists;
-        final int checkpoints;
-
-        Cost(Map<S3Request.Kind, Long> counts, int persists, int checkpoints) {
-            this.counts = counts;
-            this.persists = persists;
-            this.checkpoints = Math.max(1, checkpoints);
-        }
-
-        /** Requests of the persists: the unfinished tail PUT, and the HEAD, DELETE, LIST that drop the one before. */
-        double perPersist() {
-            long requests = 0;
-            for (S3Request.Kind kind :
-                    List.of(S3Request.Kind.PUT, S3Request.Kind.HEAD, S3Request.Kind.DELETE, S3Request.Kind.LIST)) {
-                requests += counts.getOrDefault(kind, 0L);
-            }
-            return requests / (double) Math.max(1, persists);
-        }
-
-        /** Requests that write the files themselves: the multipart upload of each file. */
-        long ofUploads() {
-            return counts.entrySet().stream()
-                    .filter(e -> e.getKey().name().startsWith("MULTIPART") || e.getKey() == S3Request.Kind.UPLOAD_PART)
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
-        }
-
-        double perCheckpoint(S3Request.Kind kind) {
-            return counts.getOrDefault(kind, 0L) / (double) checkpoints;
-        }
-
-        long total() {
-            return counts.values().stream().mapToLong(Long::longValue).sum();
-        }
-
-        double totalPerCheckpoint() {
-            return total() / (double) checkpoints;
-        }
-
-        @Override
-        public String toString() {
-            return counts + " in " + persists + " persists, " + checkpoints + " checkpoints";
-        }
-    }
-
-    /** Counts the checkpoints taken while the job ran (each is one persist of the writer's files). */
-    private static final class CheckpointCounter extends RichMapFunction<Long, Long>
-            implements org.apache.flink.streaming.api.checkpoint.CheckpointedFunction {
-        private static final Map<String, AtomicInteger> COMPLETED = new ConcurrentHashMap<>();
-        private final String runId;
-
-        CheckpointCounter(String runId) {
-            this.runId = runId;
-        }
-
-        static int completed(String runId) {
-            AtomicInteger count = COMPLETED.remove(runId);
-            return count == null ? 0 : count.get();
-        }
-
-        @Override
-        public Long map(Long value) {
-            return value;
-        }
-
-        @Override
-        public void snapshotState(org.apache.flink.runtime.state.FunctionSnapshotContext context) {
-            COMPLETED.computeIfAbsent(runId, k -> new AtomicInteger()).incrementAndGet();
-        }
-
-        @Override
-        public void initializeState(org.apache.flink.runtime.state.FunctionInitializationContext context) {}
     }
 
     /** FileSink's buckets as Sluice's partitions: {@code bucket=b0}, {@code bucket=b1}. */

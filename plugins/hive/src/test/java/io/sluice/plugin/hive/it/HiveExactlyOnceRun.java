@@ -300,7 +300,12 @@ final class HiveExactlyOnceRun {
                 .as("partitions with _SUCCESS, " + described)
                 .containsExactlyInAnyOrderElementsOf(withData);
 
-        // the failure struck where it was meant to, and the retry went through the same place again
+        // the failure struck where it was meant to, and the retry went through the same place again;
+        // not judged after the store's own faults, which fail and restore the job at moments of
+        // their own (a restore from a later checkpoint has nothing of the failed commit to redo)
+        if (!injectedFailureRequired) {
+            return;
+        }
         switch (failure) {
             case "commit-after":
                 List<String> commits = Files.readAllLines(markers.resolve("commits"));

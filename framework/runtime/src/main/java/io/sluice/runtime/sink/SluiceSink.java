@@ -15,7 +15,6 @@ import io.sluice.spi.Payload;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
-import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -25,7 +24,6 @@ import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
@@ -242,17 +240,6 @@ public final class SluiceSink
             return input.partitionCustom(new KeyGroupPartitioner(), key);
         }
         return input.keyBy(key);
-    }
-
-    /** The writer keyBy would choose for a key, with the default maximum parallelism for that many writers. */
-    static final class KeyGroupPartitioner implements Partitioner<String> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public int partition(String key, int writers) {
-            return KeyGroupRangeAssignment.assignKeyToParallelOperator(
-                    key, KeyGroupRangeAssignment.computeDefaultMaxParallelism(writers), writers);
-        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.sluice.runtime.sink.dynamic;
 
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.runtime.sink.JobMode;
+import io.sluice.runtime.sink.KeyGroupPartitioner;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.commit.CommitAggregator;
@@ -11,6 +13,7 @@ import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -245,11 +248,14 @@ public final class DynamicSink {
                             new DynamicRouter<>(generator, base, settings, writers), RoutedRowTypeInfo.INSTANCE)
                     .name("Dynamic router: " + base.target())
                     .uid(prefix + "-router");
-            DataStream<RoutedRow> updated = routed.getSideOutput(DynamicRouter.PENDING)
-                    .keyBy(r -> r.target().table(), Types.STRING)
-                    .process(new TableUpdater(base, settings, writers), RoutedRowTypeInfo.INSTANCE)
-                    .name("Dynamic table updater: " + base.target())
-                    .uid(prefix + "-updater");
+            DataStream<RoutedRow> pending = routed.getSideOutput(DynamicRouter.PENDING);
+            SingleOutputStreamOperator<RoutedRow> updater = JobMode.isBatch(input)
+                    ? pending.partitionCustom(new KeyGroupPartitioner(), new TableOf())
+                            .process(new TableUpdater.Unkeyed(base, settings, writers), RoutedRowTypeInfo.INSTANCE)
+                    : pending.keyBy(new TableOf(), Types.STRING)
+                            .process(new TableUpdater(base, settings, writers), RoutedRowTypeInfo.INSTANCE);
+            DataStream<RoutedRow> updated =
+                    updater.name("Dynamic table updater: " + base.target()).uid(prefix + "-updater");
             CommittableMessageTypeInfo<Committable> committables =
                     (CommittableMessageTypeInfo<Committable>) CommittableMessageTypeInfo.of(CommittableSerializer::new);
             DataStream<CommittableMessage<Committable>> shuffledCommittables = routed.union(updated)
@@ -279,6 +285,16 @@ public final class DynamicSink {
                     .setParallelism(1)
                     .name("Dynamic sink: " + base.target())
                     .uid(prefix + "-end");
+        }
+    }
+
+    /** A pending row's table: what the updater is keyed (or, in BATCH, partitioned) by. */
+    private static final class TableOf implements KeySelector<RoutedRow, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(RoutedRow row) {
+            return row.target().table();
         }
     }
 }

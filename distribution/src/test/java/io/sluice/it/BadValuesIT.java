@@ -146,6 +146,24 @@ class BadValuesIT {
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
 
+    /**
+     * A zero rolling size was reported as 'compaction.file-size' (which defaults to it), an option
+     * the statement never set (issue 31).
+     */
+    @Test
+    void aZeroRollingFileSizeIsNamedAsTheUserSetIt() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("zero");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error =
+                failure(tEnv, "INSERT INTO t /*+ OPTIONS('sink.rolling-policy.file-size' = '0b') */ VALUES (2, 'b')");
+        assertThat(error).contains("'sink.rolling-policy.file-size' '0b'").doesNotContain("compaction.file-size");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
     @Test
     void aPatternNamingAMissingColumnFailsBeforeABatchJobCommitsAnything() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());

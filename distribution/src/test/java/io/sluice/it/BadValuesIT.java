@@ -164,6 +164,31 @@ class BadValuesIT {
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
     }
 
+    /**
+     * The metastore policy on a filesystem table talked about "the hive target": the table has no
+     * metastore; the error names the option, its value and the policies the table can use, as
+     * upstream's filesystem connector says (issue 31).
+     */
+    @Test
+    void theMetastorePolicyOnAFilesystemTableSaysItHasNoMetastore() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("no-metastore");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error = failure(
+                tEnv,
+                "INSERT INTO t /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */ VALUES (2, 'b')");
+        assertThat(error)
+                .contains("'sink.partition-commit.policy.kind' 'metastore'")
+                .contains("target 'filesystem' has no metastore")
+                .contains("'success-file'")
+                .contains("'custom'")
+                .doesNotContain("hive target");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
     @Test
     void aPatternNamingAMissingColumnFailsBeforeABatchJobCommitsAnything() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());

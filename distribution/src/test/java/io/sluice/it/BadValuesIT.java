@@ -189,6 +189,49 @@ class BadValuesIT {
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
     }
 
+    /**
+     * A partition value longer than a file name failed with Flink's "Failed to create the parent
+     * directory" (issue 31): the error names the column and says the value is too long for a file
+     * name, dynamic values at their first row, static ones when the statement is planned; a
+     * STREAMING job ends at once, and nothing of the partition is written.
+     */
+    @Test
+    void aPartitionValueTooLongForAFileNameIsAnErrorNamingTheColumn() throws Exception {
+        String tooLong = "v".repeat(300);
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("long");
+        String table = "CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')";
+        batch.executeSql(table);
+        batch.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+
+        String dynamic = failure(batch, "INSERT INTO t VALUES (2, '" + tooLong + "')");
+        assertThat(dynamic)
+                .contains("Partition column 'dt'")
+                .contains("too long for a file name")
+                .contains("more than the 255")
+                .doesNotContain("Failed to create the parent directory");
+        String planned = failure(batch, "INSERT INTO t PARTITION (dt = '" + tooLong + "') VALUES (3)");
+        assertThat(planned).contains("column 'dt'").contains("too long for a file name");
+
+        TableEnvironment streaming = streamingWithEndlessRestarts();
+        streaming.executeSql(table);
+        long start = System.nanoTime();
+        Throwable t = catchThrowable(() -> streaming
+                .executeSql("INSERT INTO t VALUES (4, '" + tooLong + "')")
+                .await());
+        long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+        assertThat(t).as("the job must fail").isNotNull();
+        assertThat(ExceptionUtils.stringifyException(t)).contains("SuppressRestartsException");
+        assertThat(seconds).as("seconds until the job failed").isLessThan(30);
+
+        try (java.util.stream.Stream<java.nio.file.Path> files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("dt=a");
+        }
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
     @Test
     void aPatternNamingAMissingColumnFailsBeforeABatchJobCommitsAnything() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());

@@ -78,7 +78,7 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
         return new FileNamingBulkFormat(
                 IDENTIFIER,
                 new CompleteAvroFileFormat(new AvroRowDataBulkFormat(rowType, schema(rowType, legacy), legacy)),
-                DeclaredTypes.avro(rowType));
+                DeclaredTypes.avro(rowType, legacy));
     }
 
     /**

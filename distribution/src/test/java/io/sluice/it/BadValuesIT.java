@@ -432,6 +432,22 @@ class BadValuesIT {
         assertThat(rows(tEnv, "SELECT * FROM ok")).containsExactly("+I[1099511627776, x7]");
     }
 
+    /**
+     * A column type Avro has no type for named the whole row type, not the column (issue 31);
+     * Parquet writes the same table.
+     */
+    @Test
+    void anAvroTableWithAColumnAvroCannotHoldNamesTheColumnOnWrite() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("avro-nanos");
+        tEnv.executeSql("CREATE TABLE t (id INT, ts TIMESTAMP(9)) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'avro', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        String error = failure(tEnv, "INSERT INTO t VALUES (1, TIMESTAMP '2024-01-01 00:00:00.123456789')");
+        assertThat(error).contains("Format 'avro' cannot write column 'ts'").contains("TIMESTAMP(9)");
+        assertThat(out).doesNotExist();
+    }
+
     @Test
     void anUnwritableDirectoryFailsAStreamingJobAtOnceDespiteItsRestartStrategy() throws Exception {
         Configuration conf = new Configuration();

@@ -542,6 +542,39 @@ class SluiceCliIT {
         assertThat(lines).as("the rows committed before the failed statement").containsExactly("1", "2");
     }
 
+    /**
+     * A misspelt option printed the list of supported options three times, 161-236 lines on stderr
+     * (issue 31): the error names the unknown option once, with the close match, and lists the
+     * supported options at most once.
+     */
+    @Test
+    void anUnknownOptionIsSaidOnceWithTheCloseMatch() throws Exception {
+        Path out = tmp.resolve("t");
+        Path script = tmp.resolve("unknown.sql");
+        Files.write(
+                script,
+                Arrays.asList(
+                        "SET 'execution.runtime-mode' = 'batch';",
+                        "CREATE TABLE t (id INT) WITH ('connector' = 'sluice', 'target' = 'filesystem', 'path' = '"
+                                + out + "', 'format' = 'csv', 'sink.rolling-policy.file-sise' = '1mb');",
+                        "INSERT INTO t VALUES (1);"),
+                StandardCharsets.UTF_8);
+
+        Run run = sluice(
+                Map.of("SLUICE_LOG_DIR", tmp.resolve("log").toString()), SQL_TIMEOUT, "sql", "-f", script.toString());
+
+        assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
+        assertThat(run.firstErrorLine())
+                .as(run.describe())
+                .contains("Unsupported options for target 'filesystem': [sink.rolling-policy.file-sise]")
+                .contains("did you mean 'sink.rolling-policy.file-size'");
+        assertThat(run.stderr.split("Supported options:", -1))
+                .as(run.describe())
+                .hasSizeLessThanOrEqualTo(2);
+        assertThat(run.stderr.split("\\R")).as(run.describe()).hasSizeLessThan(70);
+        assertNoStackTrace(run);
+    }
+
     @Test
     void aStreamingJobLogsNoPendingCommittablesCollisionAtItsCheckpoints() throws Exception {
         Path out = tmp.resolve("s");

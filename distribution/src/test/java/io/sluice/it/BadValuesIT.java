@@ -148,6 +148,92 @@ class BadValuesIT {
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
 
+    /**
+     * A zero rolling size was reported as 'compaction.file-size' (which defaults to it), an option
+     * the statement never set (issue 31).
+     */
+    @Test
+    void aZeroRollingFileSizeIsNamedAsTheUserSetIt() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("zero");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error =
+                failure(tEnv, "INSERT INTO t /*+ OPTIONS('sink.rolling-policy.file-size' = '0b') */ VALUES (2, 'b')");
+        assertThat(error).contains("'sink.rolling-policy.file-size' '0b'").doesNotContain("compaction.file-size");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
+    /**
+     * The metastore policy on a filesystem table talked about "the hive target": the table has no
+     * metastore; the error names the option, its value and the policies the table can use, as
+     * upstream's filesystem connector says (issue 31).
+     */
+    @Test
+    void theMetastorePolicyOnAFilesystemTableSaysItHasNoMetastore() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("no-metastore");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+        String error = failure(
+                tEnv,
+                "INSERT INTO t /*+ OPTIONS('sink.partition-commit.policy.kind' = 'metastore') */ VALUES (2, 'b')");
+        assertThat(error)
+                .contains("'sink.partition-commit.policy.kind' 'metastore'")
+                .contains("target 'filesystem' has no metastore")
+                .contains("'success-file'")
+                .contains("'custom'")
+                .doesNotContain("hive target");
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
+    /**
+     * A partition value longer than a file name failed with Flink's "Failed to create the parent
+     * directory" (issue 31): the error names the column and says the value is too long for a file
+     * name, dynamic values at their first row, static ones when the statement is planned; a
+     * STREAMING job ends at once, and nothing of the partition is written.
+     */
+    @Test
+    void aPartitionValueTooLongForAFileNameIsAnErrorNamingTheColumn() throws Exception {
+        String tooLong = "v".repeat(300);
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("long");
+        String table = "CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'csv', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')";
+        batch.executeSql(table);
+        batch.executeSql("INSERT INTO t VALUES (1, 'a')").await();
+
+        String dynamic = failure(batch, "INSERT INTO t VALUES (2, '" + tooLong + "')");
+        assertThat(dynamic)
+                .contains("Partition column 'dt'")
+                .contains("too long for a file name")
+                .contains("more than the 255")
+                .doesNotContain("Failed to create the parent directory");
+        String planned = failure(batch, "INSERT INTO t PARTITION (dt = '" + tooLong + "') VALUES (3)");
+        assertThat(planned).contains("column 'dt'").contains("too long for a file name");
+
+        TableEnvironment streaming = streamingWithEndlessRestarts();
+        streaming.executeSql(table);
+        long start = System.nanoTime();
+        Throwable t = catchThrowable(() -> streaming
+                .executeSql("INSERT INTO t VALUES (4, '" + tooLong + "')")
+                .await());
+        long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+        assertThat(t).as("the job must fail").isNotNull();
+        assertThat(ExceptionUtils.stringifyException(t)).contains("SuppressRestartsException");
+        assertThat(seconds).as("seconds until the job failed").isLessThan(30);
+
+        try (java.util.stream.Stream<java.nio.file.Path> files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("dt=a");
+        }
+        assertThat(CommittedFiles.lines(out)).containsExactly("1");
+    }
+
     @Test
     void aPatternNamingAMissingColumnFailsBeforeABatchJobCommitsAnything() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -304,6 +390,64 @@ class BadValuesIT {
                 + "'target' = 'filesystem', 'path' = '" + dir + "', 'format' = 'parquet', "
                 + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
         assertThat(rows(tEnv, "SELECT * FROM ok")).containsExactly("+I[12345678.91, 1099511627776]");
+    }
+
+    /**
+     * An Avro file written by Avro's own writer, read through SQL with a type Avro's schema
+     * resolution refuses: the error named neither column nor types (issue 31); now it has the shape
+     * of the Parquet and ORC ones.
+     */
+    @ParameterizedTest(name = "[{index}] {0} {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "big | INT | column 'big' is LONG in the file",
+                "name | BIGINT | column 'name' is STRING in the file",
+            })
+    void anAvroColumnReadAsAnotherTypeNamesFileColumnAndTypes(String column, String type, String named)
+            throws Exception {
+        java.nio.file.Path dir = Files.createDirectories(tmp.resolve("avro"));
+        org.apache.avro.Schema schema = new org.apache.avro.Schema.Parser()
+                .parse("{\"type\": \"record\", \"name\": \"r\", \"fields\": [{\"name\": \"big\", \"type\": \"long\"},"
+                        + " {\"name\": \"name\", \"type\": \"string\"}]}");
+        org.apache.avro.generic.GenericRecord record = new org.apache.avro.generic.GenericData.Record(schema);
+        record.put("big", 1L << 40);
+        record.put("name", "x7");
+        try (org.apache.avro.file.DataFileWriter<org.apache.avro.generic.GenericRecord> writer =
+                new org.apache.avro.file.DataFileWriter<>(new org.apache.avro.generic.GenericDatumWriter<>(schema))) {
+            writer.create(schema, dir.resolve("data.avro").toFile());
+            writer.append(record);
+        }
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE TABLE a (" + column + " " + type + ") WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + dir + "', 'format' = 'avro', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        Throwable t = catchThrowable(() -> rows(tEnv, "SELECT * FROM a"));
+        assertThat(t).isNotNull();
+        assertThat(ExceptionUtils.stringifyException(t))
+                .contains(named)
+                .contains("data.avro")
+                .contains("declares " + type);
+        tEnv.executeSql("CREATE TABLE ok (big BIGINT, name STRING) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + dir + "', 'format' = 'avro', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        assertThat(rows(tEnv, "SELECT * FROM ok")).containsExactly("+I[1099511627776, x7]");
+    }
+
+    /**
+     * A column type Avro has no type for named the whole row type, not the column (issue 31);
+     * Parquet writes the same table.
+     */
+    @Test
+    void anAvroTableWithAColumnAvroCannotHoldNamesTheColumnOnWrite() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        java.nio.file.Path out = tmp.resolve("avro-nanos");
+        tEnv.executeSql("CREATE TABLE t (id INT, ts TIMESTAMP(9)) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'path' = '" + out + "', 'format' = 'avro', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "')");
+        String error = failure(tEnv, "INSERT INTO t VALUES (1, TIMESTAMP '2024-01-01 00:00:00.123456789')");
+        assertThat(error).contains("Format 'avro' cannot write column 'ts'").contains("TIMESTAMP(9)");
+        assertThat(out).doesNotExist();
     }
 
     @Test

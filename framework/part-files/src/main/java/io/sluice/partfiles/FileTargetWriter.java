@@ -1,7 +1,9 @@
 package io.sluice.partfiles;
 
 import io.sluice.spi.NonRecoverableException;
+import io.sluice.spi.PathNames;
 import io.sluice.spi.Payload;
+import io.sluice.spi.partition.PartitionPaths;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
@@ -161,6 +163,7 @@ final class FileTargetWriter implements TargetWriter {
         }
         Bucket bucket = buckets.get(bucketId);
         if (bucket == null) {
+            checkDirectoryNames(bucketId);
             bucket = new Bucket(bucketId, bucketPath(bucketId), now);
             buckets.put(bucketId, bucket);
             recentBuckets.add(bucketId);
@@ -672,6 +675,41 @@ final class FileTargetWriter implements TargetWriter {
             LOG.warn("Cannot remove abandoned in-progress files in {}: {}", dir, e.toString());
         }
         return removed;
+    }
+
+    /**
+     * Each directory of a new bucket must be a name the file system can create: a partition value
+     * longer than a file name can be failed with Flink's "Failed to create the parent directory"
+     * (and restarted forever in STREAMING). Checked with {@link PathNames#nameProblem}, as every
+     * other user string that becomes a path segment, before any file of the bucket is opened; the
+     * same value fails every attempt alike.
+     */
+    static void checkDirectoryNames(String bucketId) throws NonRecoverableException {
+        if (bucketId.isEmpty()) {
+            return;
+        }
+        for (String segment : bucketId.split("/")) {
+            if (PathNames.utf8Length(segment) <= PathNames.MAX_NAME_BYTES) {
+                continue;
+            }
+            String problem = PathNames.nameProblem(segment);
+            int eq = segment.indexOf('=');
+            if (eq > 0) {
+                String column = PartitionPaths.unescape(segment.substring(0, eq));
+                String value = PartitionPaths.unescape(segment.substring(eq + 1));
+                throw new NonRecoverableException("Partition column '" + column + "' has a value too long for a file"
+                        + " name: its directory '" + abbreviate(segment) + "' " + problem + " (the value '"
+                        + abbreviate(PathNames.escape(value)) + "' is " + PathNames.utf8Length(value)
+                        + " bytes); nothing of it was written");
+            }
+            throw new NonRecoverableException("Bucket '" + abbreviate(bucketId) + "' cannot be written: its directory '"
+                    + abbreviate(segment) + "' " + problem + "; nothing of it was written");
+        }
+    }
+
+    /** The start of a long name, enough to recognise it in a message. */
+    private static String abbreviate(String name) {
+        return name.length() <= 64 ? name : name.substring(0, 60) + "...";
     }
 
     /** The bucket's directory, which must be below the table's root (the committer checks it again). */

@@ -26,8 +26,16 @@ final class ErrorReport {
     /** Prints the chain; with {@code stackTrace} also the full stack trace. */
     static void print(PrintStream err, String headline, Throwable failure, boolean stackTrace) {
         List<Throwable> chain = chain(failure);
-        err.println("[ERROR] " + withoutStackTrace(describe(shortError(chain)), stackTrace));
+        Throwable shortError = shortError(chain);
+        err.println("[ERROR] " + withoutStackTrace(describe(shortError), stackTrace));
         err.println("  " + headline);
+        // the messages on the console so far: a layer that only repeats one (a wrapper quoting its
+        // cause, the root cause of the first line) is not printed again; a list of supported
+        // options said three times was 160 lines
+        List<String> printed = new ArrayList<>();
+        if (shortError.getMessage() != null) {
+            printed.add(shortError.getMessage());
+        }
         int last = chain.size() - 1;
         String previous = null;
         for (int i = 0; i <= last; i++) {
@@ -37,12 +45,28 @@ final class ErrorReport {
                 continue;
             }
             String prefix = i == 0 ? "  " : i == last ? "  root cause: " : "  caused by: ";
+            if (message != null && printed.stream().anyMatch(p -> p.contains(message))) {
+                if (i == last && !(t instanceof CliException)) {
+                    err.println(prefix + t.getClass().getName() + " (its message is above)");
+                }
+                previous = message;
+                continue;
+            }
+            String shown = message;
+            for (String p : printed) {
+                if (shown != null && p.contains("\n") && shown.contains(p)) {
+                    shown = shown.replace(p, "(the error above)"); // a wrapper around a long message
+                }
+            }
             // the CLI's own exceptions are sentences for the user; a class name adds nothing
             // a masked copy's message already starts with the original class name
             String what = t instanceof CliException || t instanceof Secrets.MaskedException
                     ? ""
                     : t.getClass().getName() + (message == null ? "" : ": ");
-            err.println(prefix + what + (message == null ? "" : withoutStackTrace(message, stackTrace)));
+            err.println(prefix + what + (shown == null ? "" : withoutStackTrace(shown, stackTrace)));
+            if (message != null) {
+                printed.add(message);
+            }
             previous = message;
         }
         if (stackTrace) {

@@ -155,8 +155,24 @@ public final class KnownOptions {
         unknown.remove("connector");
         unknown.removeIf(key -> prefixes.stream().anyMatch(key::startsWith));
         if (!unknown.isEmpty()) {
+            StringBuilder suggestions = new StringBuilder();
+            for (String key : unknown) {
+                String close = closest(key, keys);
+                if (close != null) {
+                    suggestions
+                            .append(suggestions.length() == 0 ? " (" : ", ")
+                            .append("'")
+                            .append(key)
+                            .append("': did you mean '")
+                            .append(close)
+                            .append("'?");
+                }
+            }
+            if (suggestions.length() > 0) {
+                suggestions.append(')');
+            }
             prefixes.forEach(p -> keys.add(p + "*"));
-            throw new IllegalArgumentException("Unsupported options for " + what + ": " + unknown
+            throw new IllegalArgumentException("Unsupported options for " + what + ": " + unknown + suggestions
                     + "\n\nSupported options:\n" + String.join("\n", keys));
         }
         Configuration config = Configuration.fromMap(given);
@@ -174,6 +190,40 @@ public final class KnownOptions {
                         owners.get(format + "." + option.key()));
             }
         }
+    }
+
+    /** The known key closest to a misspelt one (a few characters apart), or null if none is. */
+    static String closest(String key, Iterable<String> known) {
+        String best = null;
+        int bestDistance = Math.max(2, key.length() / 6) + 1;
+        for (String candidate : known) {
+            int d = distance(key, candidate);
+            if (d < bestDistance) {
+                best = candidate;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions of one character. */
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] t = previous;
+            previous = current;
+            current = t;
+        }
+        return previous[b.length()];
     }
 
     /**

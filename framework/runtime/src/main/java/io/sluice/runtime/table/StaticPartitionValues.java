@@ -1,5 +1,8 @@
 package io.sluice.runtime.table;
 
+import io.sluice.spi.PathNames;
+import io.sluice.spi.partition.PartitionPaths;
+
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -27,6 +30,13 @@ final class StaticPartitionValues {
             int index = rowType.getFieldIndex(e.getKey());
             if (index < 0 || e.getValue() == null) {
                 continue; // the planner reports unknown columns itself
+            }
+            String directory = PartitionPaths.escape(e.getKey()) + "=" + PartitionPaths.escape(e.getValue());
+            if (PathNames.utf8Length(directory) > PathNames.MAX_NAME_BYTES) {
+                // the writer checks dynamic values alike, at their first row
+                throw new ValidationException("Static partition value of column '" + e.getKey()
+                        + "' is too long for a file name: its directory " + PathNames.nameProblem(directory)
+                        + " (the value is " + PathNames.utf8Length(e.getValue()) + " bytes)");
             }
             LogicalType type = rowType.getTypeAt(index);
             if (!fits(e.getValue().trim(), type)) {

@@ -77,4 +77,14 @@ class KnownOptionsTest {
         assertThatCode(() -> KnownOptions.of(options, registry).check(options, "the file source"))
                 .doesNotThrowAnyException();
     }
+
+    @Test
+    void aMisspeltKeyIsAnsweredWithTheCloseMatch() {
+        java.util.List<String> known =
+                java.util.List.of("path", "sink.rolling-policy.file-size", "compaction.file-size");
+        assertThat(KnownOptions.closest("sink.rolling-policy.file-sise", known))
+                .isEqualTo("sink.rolling-policy.file-size");
+        assertThat(KnownOptions.closest("pth", known)).isEqualTo("path");
+        assertThat(KnownOptions.closest("owner.team", known)).isNull();
+    }
 }

@@ -78,7 +78,7 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
         return new FileNamingBulkFormat(
                 IDENTIFIER,
                 new CompleteAvroFileFormat(new AvroRowDataBulkFormat(rowType, schema(rowType, legacy), legacy)),
-                DeclaredTypes.avro(rowType));
+                DeclaredTypes.avro(rowType, legacy));
     }
 
     /**
@@ -90,6 +90,21 @@ public final class AvroFormatFactory implements FileFormats.BulkFile {
         try {
             return AvroSchemaConverter.convertToSchema(rowType.copy(false), legacyTimestampMapping);
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            // the column Avro cannot hold, as the Parquet and ORC errors name theirs
+            for (RowType.RowField field : rowType.getFields()) {
+                try {
+                    AvroSchemaConverter.convertToSchema(field.getType(), legacyTimestampMapping);
+                } catch (UnsupportedOperationException | IllegalArgumentException columnError) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Format '%s' cannot write column '%s': its type %s has no Avro type (%s)",
+                                    IDENTIFIER,
+                                    field.getName(),
+                                    field.getType().asSummaryString(),
+                                    columnError.getMessage()),
+                            e);
+                }
+            }
             throw new IllegalArgumentException(
                     String.format(
                             "Format '%s' cannot hold the row type %s: %s",

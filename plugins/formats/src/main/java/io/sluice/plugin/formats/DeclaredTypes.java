@@ -297,8 +297,9 @@ final class DeclaredTypes {
      * DECIMAL(10, 2) read as DECIMAL(5, 1), or its microseconds read as milliseconds, would return
      * other numbers and other years.
      */
-    static Check avro(RowType rowType) {
+    static Check avro(RowType rowType, boolean legacyTimestampMapping) {
         return file -> {
+            org.apache.avro.Schema reader = AvroFormatFactory.schema(rowType, legacyTimestampMapping);
             org.apache.avro.Schema schema;
             try (FSDataInputStream in = file.getFileSystem().open(file);
                     org.apache.avro.file.DataFileStream<Object> header = new org.apache.avro.file.DataFileStream<>(
@@ -315,11 +316,33 @@ final class DeclaredTypes {
                 }
                 org.apache.avro.Schema fileType = nonNull(fileField.schema());
                 String problem = avroProblem(field.getType(), fileType);
+                if (problem == null) {
+                    // what Avro's schema resolution refuses (a long read as an int, a string as a
+                    // number) it reports naming neither the field nor the declared type
+                    org.apache.avro.Schema declared =
+                            reader.getField(field.getName()).schema();
+                    if (org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(declared, fileField.schema())
+                                    .getType()
+                            == org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.INCOMPATIBLE) {
+                        problem = "Avro cannot read the file's values as " + describe(nonNull(declared));
+                    }
+                }
                 if (problem != null) {
-                    throw mismatch(field, fileType.toString(), problem);
+                    throw mismatch(field, describe(fileType), problem);
                 }
             }
         };
+    }
+
+    /** An Avro type as a message shows it: its type and logical type ({@code long timestamp-millis}). */
+    private static String describe(org.apache.avro.Schema schema) {
+        org.apache.avro.LogicalType logical = schema.getLogicalType();
+        String type = schema.getType().getName().toUpperCase(java.util.Locale.ROOT);
+        if (logical instanceof org.apache.avro.LogicalTypes.Decimal) {
+            org.apache.avro.LogicalTypes.Decimal d = (org.apache.avro.LogicalTypes.Decimal) logical;
+            return type + " DECIMAL(" + d.getPrecision() + "," + d.getScale() + ")";
+        }
+        return logical == null ? type : type + " " + logical.getName();
     }
 
     private static org.apache.avro.Schema nonNull(org.apache.avro.Schema schema) {

@@ -24,6 +24,8 @@ import java.util.Map;
 @Extension
 public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
 
+    private static final String POLICY_KIND = "sink.partition-commit.policy.kind";
+
     @Override
     public String identifier() {
         return "metastore";
@@ -31,6 +33,17 @@ public final class MetastoreCommitPolicyFactory implements CommitPolicyFactory {
 
     @Override
     public CommitPolicy create(SinkContext context) {
+        Map<String, String> raw = context.rawOptions();
+        String target = raw.getOrDefault("target", "?");
+        if (!raw.containsKey(HiveTargetOptions.CATALOG_DATABASE.key()) && !target.contains("hive")) {
+            // a table of another target (the filesystem's, say) has no metastore to add partitions
+            // to: say so, with the policies such a table can use, as upstream's filesystem connector
+            throw new IllegalArgumentException("Invalid '" + POLICY_KIND + "' '" + raw.get(POLICY_KIND)
+                    + "': target '" + target + "' has no metastore, so policy 'metastore' has nothing to add its"
+                    + " partitions to; its tables commit partitions with 'success-file' or 'custom' (a class in '"
+                    + POLICY_KIND.replace(".kind", ".class") + "'), and a metastore's are Hive tables of a hive"
+                    + " catalog");
+        }
         boolean statistics = HiveStatistics.enabled(context);
         return new MetastoreCommitPolicy(
                 new HashMap<>(context.rawOptions()), statistics, statistics ? HiveStatistics.threads(context) : 1);

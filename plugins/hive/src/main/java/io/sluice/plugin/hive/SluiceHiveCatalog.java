@@ -160,6 +160,20 @@ final class SluiceHiveCatalog extends HiveCatalog {
         }
     }
 
+    /**
+     * {@code ALTER TABLE} hands back the table as this catalog's reader gave it: with the Sluice
+     * options a job runs with and the table's properties under {@link
+     * HiveTableDefinition#TABLE_PROPERTY_PREFIX}. Written as they are, the metastore would keep the
+     * Sluice options as table properties and every ALTER would prefix the properties once more
+     * ({@code hive.table.property.hive.table.property.x}); they go back as {@link #createTable}
+     * writes them, so the round trip is stable.
+     */
+    @Override
+    public void alterTable(ObjectPath tablePath, CatalogBaseTable newTable, boolean ignoreIfNotExists)
+            throws TableNotExistException, CatalogException {
+        super.alterTable(tablePath, asHiveTable(tablePath, newTable), ignoreIfNotExists);
+    }
+
     @Override
     public void createDatabase(String name, CatalogDatabase database, boolean ignoreIfExists)
             throws DatabaseAlreadyExistException, CatalogException {
@@ -212,13 +226,17 @@ final class SluiceHiveCatalog extends HiveCatalog {
         // the DDL SHOW CREATE TABLE prints: the options a Sluice table of this catalog runs with
         // are not the table's properties, and its table properties carry a prefix
         Map<String, String> options = new HashMap<>();
+        Map<String, String> plain = new HashMap<>();
         table.getOptions().forEach((key, value) -> {
             if (key.startsWith(HiveTableDefinition.TABLE_PROPERTY_PREFIX)) {
                 options.put(key.substring(HiveTableDefinition.TABLE_PROPERTY_PREFIX.length()), value);
             } else if (!isSluiceOption(key)) {
-                options.put(key, value);
+                plain.put(key, value);
             }
         });
+        // a property named without the prefix was set by the statement (ALTER TABLE ... SET
+        // ('owner.team' = ...)) over the prefixed one the catalog read
+        options.putAll(plain);
         options.put(CONNECTOR, HIVE);
         return ((ResolvedCatalogTable) table).copy(options);
     }

@@ -47,6 +47,14 @@ final class IcebergTargetCommitter implements TargetCommitter {
         this.metrics = metrics;
     }
 
+    /**
+     * A checkpoint as a message names it: at the end of bounded input the id is {@code
+     * Long.MAX_VALUE} (Flink's end-of-input id), which a user reads as "the end of input".
+     */
+    static String checkpoint(long checkpointId) {
+        return checkpointId == Long.MAX_VALUE ? "the end of input" : "checkpoint " + checkpointId;
+    }
+
     @Override
     public void commit(CommitRequest request) throws IOException {
         Table table = catalogTable.table();
@@ -55,14 +63,14 @@ final class IcebergTargetCommitter implements TargetCommitter {
                 table, branch, request.jobId(), request.operatorId(), request.epoch());
         if (committed >= request.checkpointId()) {
             LOG.info(
-                    "Checkpoint {} of job {} (sink {}) is already in Iceberg table {} (branch {}, up to checkpoint {}):"
+                    "The data of {} of job {} (sink {}) is already in Iceberg table {} (branch {}, up to {}):"
                             + " nothing to commit",
-                    request.checkpointId(),
+                    checkpoint(request.checkpointId()),
                     request.jobId(),
                     request.operatorId(),
                     table.name(),
                     branch,
-                    committed);
+                    checkpoint(committed));
             return;
         }
         long readStart = System.currentTimeMillis();
@@ -88,21 +96,21 @@ final class IcebergTargetCommitter implements TargetCommitter {
             update.commit();
         } catch (CommitStateUnknownException e) {
             throw new IOException(
-                    "Outcome of the Iceberg commit of checkpoint " + request.checkpointId() + " of job "
+                    "Outcome of the Iceberg commit of " + checkpoint(request.checkpointId()) + " of job "
                             + request.jobId() + " to table " + table.name()
                             + " is unknown; the retry after the restore finds out"
                             + " from the snapshot summaries",
                     e);
         } catch (RuntimeException e) {
             throw new IOException(
-                    "Iceberg commit of checkpoint " + request.checkpointId() + " of job " + request.jobId()
+                    "Iceberg commit of " + checkpoint(request.checkpointId()) + " of job " + request.jobId()
                             + " to table " + table.name() + " (branch " + branch + ") failed; the table is unchanged",
                     e);
         }
         metrics.committed(data, deletes, System.currentTimeMillis() - commitStart);
         LOG.info(
-                "Committed checkpoint {} of job {} to Iceberg table {} (branch {}{}): {} data files, {} delete files",
-                request.checkpointId(),
+                "Committed {} of job {} to Iceberg table {} (branch {}{}): {} data files, {} delete files",
+                checkpoint(request.checkpointId()),
                 request.jobId(),
                 table.name(),
                 branch,

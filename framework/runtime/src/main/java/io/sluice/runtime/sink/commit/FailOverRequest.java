@@ -3,6 +3,7 @@ package io.sluice.runtime.sink.commit;
 import io.sluice.runtime.state.Committable;
 
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 
 /**
  * A commit request of the framework's own commit path (the {@link CommitAggregator}, and the
@@ -29,12 +30,23 @@ public final class FailOverRequest implements Committer.CommitRequest<Committabl
 
     @Override
     public void signalFailedWithKnownReason(Throwable t) {
-        throw new IllegalStateException("Commit of checkpoint " + committable.checkpointId() + " failed", t);
+        throw new IllegalStateException(describe(committable.checkpointId()) + " failed", t);
     }
 
     @Override
     public void signalFailedWithUnknownReason(Throwable t) {
-        throw new IllegalStateException("Commit of checkpoint " + committable.checkpointId() + " failed", t);
+        throw new IllegalStateException(describe(committable.checkpointId()) + " failed", t);
+    }
+
+    /**
+     * A commit for a message: "Commit of checkpoint 7", or at the end of bounded input (whose id is
+     * {@code Long.MAX_VALUE}, Flink's {@code CommittableMessage.EOI}) "The final commit, at the end
+     * of input", never the id itself.
+     */
+    public static String describe(long checkpointId) {
+        return checkpointId == CommittableMessage.EOI
+                ? "The final commit, at the end of input,"
+                : "Commit of checkpoint " + checkpointId;
     }
 
     @Override

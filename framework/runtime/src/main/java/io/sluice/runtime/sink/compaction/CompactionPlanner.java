@@ -88,6 +88,15 @@ public final class CompactionPlanner {
                 .orElseGet(() -> raw.containsKey(ROLLING_FILE_SIZE)
                         ? MemorySize.parse(raw.get(ROLLING_FILE_SIZE))
                         : DEFAULT_FILE_SIZE);
+        if (size.getBytes() <= 0) {
+            // the size may be the rolling policy's, which compaction.file-size defaults to: the
+            // error names the option the user set, as they wrote it
+            String key = options.getOptional(SluiceOptions.COMPACTION_FILE_SIZE).isPresent()
+                    ? SluiceOptions.COMPACTION_FILE_SIZE.key()
+                    : ROLLING_FILE_SIZE;
+            String value = raw.getOrDefault(key, size.toString());
+            throw new IllegalArgumentException("Invalid '" + key + "' '" + value + "': must be positive");
+        }
         return new CompactionPlanner(
                 options.get(SluiceOptions.AUTO_COMPACTION),
                 size.getBytes(),

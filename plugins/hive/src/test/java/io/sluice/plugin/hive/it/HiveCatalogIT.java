@@ -259,6 +259,52 @@ class HiveCatalogIT {
     }
 
     /**
+     * ALTER TABLE ... SET writes the table back as the catalog read it: its properties under
+     * 'hive.table.property.', the Sluice options a job runs with. Twice in a row, the properties
+     * must neither nest ('hive.table.property.hive.table.property.x') nor gain Sluice's options, and
+     * SHOW CREATE TABLE still prints each property once, updated as asked.
+     */
+    @Test
+    void alterTableSetTwiceKeepsTheTablesPropertiesAsTheyAreAndUpdatesTheOnesSet() throws Exception {
+        Path metastore = tmp.resolve("alter");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        tEnv.executeSql("CREATE TABLE h.db.t (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'orc', 'orc.compress' = 'SNAPPY', 'owner.team' = 'ingest')");
+        java.util.Map<String, String> before;
+        String location;
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            before = withoutHiveBookkeeping(probe.tableParameters("db", "t"));
+            location = probe.table("db", "t").location();
+        }
+
+        tEnv.executeSql("ALTER TABLE h.db.t SET ('owner.team' = 'lake')");
+        tEnv.executeSql("ALTER TABLE h.db.t SET ('sink.partition-commit.policy.kind' = 'metastore')");
+
+        String ddl = column(tEnv, "SHOW CREATE TABLE h.db.t", 0).get(0);
+        assertThat(ddl)
+                .doesNotContain("hive.table.property.hive.table.property.")
+                .contains("'hive.table.property.owner.team' = 'lake'")
+                .contains("'hive.table.property.orc.compress' = 'SNAPPY'")
+                .contains("'sink.partition-commit.policy.kind' = 'metastore'")
+                .contains("'hive.storage.file-format' = 'orc'");
+        assertThat(ddl.split("owner\\.team", -1)).as(ddl).hasSize(2);
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            java.util.Map<String, String> after = withoutHiveBookkeeping(probe.tableParameters("db", "t"));
+            after.keySet().removeAll(List.of("last_modified_by", "last_modified_time")); // the ALTER's own
+            java.util.Map<String, String> expected = new java.util.TreeMap<>(before);
+            expected.put("owner.team", "lake");
+            expected.put("sink.partition-commit.policy.kind", "metastore");
+            assertThat(after).as("the metastore's table parameters").isEqualTo(expected);
+            assertThat(probe.table("db", "t").inputFormat()).contains("Orc");
+            assertThat(probe.table("db", "t").location()).isEqualTo(location);
+        }
+    }
+
+    /**
      * SHOW PARTITIONS lists a partition's keys in the table's order and the default partition
      * (a NULL partition value) by Hive's name for it, which is also what SELECT reads back.
      */

@@ -192,7 +192,7 @@ class HiveCatalogIT {
                 .hasStackTraceContaining("'metastore' = 'embedded' needs 'metastore.dir'");
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c3 WITH (" + plugins
                         + ", 'metastore' = 'embedded', 'metastore.dir' = 'relative/dir')")))
-                .hasStackTraceContaining("an absolute local path");
+                .hasStackTraceContaining("must be an absolute path or URI");
         // no hive-site.xml with metastore URIs: never quietly an embedded metastore
         assertThat(catchThrowable(() -> tEnv.executeSql("CREATE CATALOG c4 WITH (" + plugins + ")")))
                 .hasStackTraceContaining("No metastore URIs");

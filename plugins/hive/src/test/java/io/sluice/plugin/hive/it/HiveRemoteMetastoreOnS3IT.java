@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -75,15 +74,7 @@ class HiveRemoteMetastoreOnS3IT {
 
     /** What the metastore's own Hadoop needs for the bucket: S3A's keys, as in a core-site.xml. */
     static Map<String, String> metastoreS3a() {
-        Map<String, String> keys = new TreeMap<>();
-        keys.put("fs.s3a.endpoint", S3.endpoint());
-        keys.put("fs.s3a.endpoint.region", "us-east-1");
-        keys.put("fs.s3a.path.style.access", "true");
-        keys.put("fs.s3a.connection.ssl.enabled", "false");
-        keys.put("fs.s3a.access.key", S3Server.ACCESS_KEY);
-        keys.put("fs.s3a.secret.key", S3Server.SECRET_KEY);
-        keys.put("fs.s3a.directory.marker.retention", "keep");
-        return keys;
+        return StandaloneMetastore.s3aSettings(S3.endpoint(), S3Server.ACCESS_KEY, S3Server.SECRET_KEY);
     }
 
     @BeforeAll

@@ -61,6 +61,23 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     private final List<String> extraClassPathResources = new ArrayList<>();
 
     /**
+     * What the server's own Hadoop needs for an S3 API server at {@code endpoint} (plain HTTP, path
+     * style): S3A's keys, as an operator puts them in the metastore's {@code hive-site.xml} or {@code
+     * core-site.xml}; with {@value #S3A_CLASSPATH_RESOURCE} for the server's class path.
+     */
+    public static Map<String, String> s3aSettings(String endpoint, String accessKey, String secretKey) {
+        Map<String, String> keys = new java.util.TreeMap<>();
+        keys.put("fs.s3a.endpoint", endpoint);
+        keys.put("fs.s3a.endpoint.region", "us-east-1");
+        keys.put("fs.s3a.path.style.access", "true");
+        keys.put("fs.s3a.connection.ssl.enabled", "false");
+        keys.put("fs.s3a.access.key", accessKey);
+        keys.put("fs.s3a.secret.key", secretKey);
+        keys.put("fs.s3a.directory.marker.retention", "keep");
+        return keys;
+    }
+
+    /**
      * More properties for the server's own {@code hive-site.xml} (its Hadoop reads them too, e.g.
      * {@code fs.s3a.*}), asked for at every start: values that other servers only know once they run.
      */

@@ -6,7 +6,6 @@ import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -66,7 +65,8 @@ class IcebergObjectStoreIT {
     private static final String BUCKET = "iceberg-lake";
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET)
+            .withFlinkFileSystems(IcebergObjectStoreIT::flinkSettings, FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final HdfsServer HDFS = new HdfsServer();
@@ -107,13 +107,19 @@ class IcebergObjectStoreIT {
 
     private static HiveMetastoreServer metastore;
 
+    /**
+     * Flink's S3 settings for the server, with S3A's part size (default 64 MB) at S3's least: a file
+     * larger than it is a multipart upload.
+     */
+    static Map<String, String> flinkSettings(S3Server server) {
+        Map<String, String> settings = new HashMap<>(server.flinkConfig());
+        settings.put("s3.multipart.size", String.valueOf(LargeDataFiles.PART_SIZE));
+        return settings;
+    }
+
     @BeforeAll
     static void storage() throws Exception {
         TestPluginsDir.assumeIntegrationTestPhase();
-        Map<String, String> settings = new HashMap<>(S3.flinkConfig());
-        // S3A's part size (default 64 MB) at S3's least: a file larger than it is a multipart upload
-        settings.put("s3.multipart.size", String.valueOf(LargeDataFiles.PART_SIZE));
-        FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
         // the metastore and the REST server of this JVM reach s3a:// as the plugin does
         ObjectStores.routeThroughFlinkByDefault();
         metastore = HiveMetastoreServer.start(tmp.resolve("hive-warehouse"));
@@ -124,7 +130,6 @@ class IcebergObjectStoreIT {
         if (metastore != null) {
             metastore.close();
         }
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
     }
 
     private static TableEnvironment batch() {

@@ -5,7 +5,6 @@ import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -13,7 +12,6 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -52,7 +50,7 @@ class HiveRemoteMetastoreOnS3IT {
 
     @RegisterExtension
     @Order(1)
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     /** Started after the S3 server: its {@code fs.s3a.*} keys name the server's endpoint. */
     @RegisterExtension
@@ -78,14 +76,8 @@ class HiveRemoteMetastoreOnS3IT {
     }
 
     @BeforeAll
-    static void flinksS3FileSystem() {
+    static void pluginDir() {
         HivePluginDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new Configuration(), null);
     }
 
     private static void catalog(TableEnvironment tEnv) {

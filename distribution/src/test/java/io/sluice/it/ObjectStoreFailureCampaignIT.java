@@ -6,14 +6,11 @@ import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,7 +53,8 @@ class ObjectStoreFailureCampaignIT {
     private static final String BUCKET = "lake";
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET)
+            .withFlinkFileSystems(ObjectStoreFailureCampaignIT::flinkSettings, FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final HdfsServer HDFS = new HdfsServer();
@@ -71,17 +69,14 @@ class ObjectStoreFailureCampaignIT {
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void flinksS3FileSystem() {
-        // fail fast enough for a test: S3A's own retries take a fault or two, a longer outage fails the job
-        Map<String, String> settings = new HashMap<>(S3.flinkConfigFailingFast());
+    /**
+     * Fail fast enough for a test: S3A's own retries take a fault or two, a longer outage fails the
+     * job; Flink's HDFS client with the one-DataNode settings.
+     */
+    static Map<String, String> flinkSettings(S3Server server) {
+        Map<String, String> settings = new HashMap<>(server.flinkConfigFailingFast());
         settings.putAll(HdfsServer.flinkClientSettings());
-        FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
+        return settings;
     }
 
     static Stream<Arguments> runs() {

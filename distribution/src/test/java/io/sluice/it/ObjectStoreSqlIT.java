@@ -4,7 +4,6 @@ import io.sluice.testservers.hdfs.HdfsServer;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Server;
 
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -12,8 +11,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +43,8 @@ class ObjectStoreSqlIT {
     private static final int ROWS = 2000;
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 =
+            S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP, FlinkS3FileSystem.PRESTO);
 
     @RegisterExtension
     static final HdfsServer HDFS = new HdfsServer();
@@ -60,16 +58,6 @@ class ObjectStoreSqlIT {
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void flinksS3FileSystems() {
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP, FlinkS3FileSystem.PRESTO);
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
-    }
 
     static Stream<Arguments> storesAndFormats() {
         return Stream.of("s3a", "hdfs")

@@ -41,7 +41,10 @@ import java.util.TreeMap;
  * directly with the AWS SDK's own client, so they are neither counted nor faulted.
  *
  * <p>As a JUnit 5 extension ({@code @RegisterExtension static}) it starts before the class's tests,
- * stops after them, and prints the server's log when a test fails.
+ * stops after them, and prints the server's log when a test fails. With {@link #withFlinkFileSystems}
+ * it also sets this JVM's Flink file systems up for the server once it runs (Flink's S3 plugins and
+ * their {@code s3.*} keys, as a cluster's {@code config.yaml} does) and back to plain ones after the
+ * class, so that no test class sets Flink's S3 configuration up by hand.
  */
 public final class S3Server implements BeforeAllCallback, AfterAllCallback, TestWatcher {
 
@@ -58,6 +61,8 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Test
     private ServerProcess server;
     private S3TrafficProxy proxy;
     private AmazonS3 client;
+    private FlinkS3FileSystem[] flinkFileSystems = new FlinkS3FileSystem[0];
+    private java.util.function.Function<S3Server, Map<String, String>> flinkSettings = S3Server::flinkConfig;
 
     private S3Server(boolean onDisk, List<String> buckets) {
         this.onDisk = onDisk;
@@ -77,6 +82,29 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Test
      */
     public static S3Server onDisk(String... buckets) {
         return new S3Server(true, List.of(buckets));
+    }
+
+    /**
+     * Once the server runs (before the class's {@code @BeforeAll} methods), initializes this JVM's
+     * Flink file systems with Flink's S3 plugins {@code which} and {@link #flinkConfig()}; after the
+     * class, plain Flink file systems again. A MiniCluster initializes none of its own.
+     */
+    public S3Server withFlinkFileSystems(FlinkS3FileSystem... which) {
+        return withFlinkFileSystems(S3Server::flinkConfig, which);
+    }
+
+    /**
+     * {@link #withFlinkFileSystems(FlinkS3FileSystem...)} with other settings, made from the running
+     * server: e.g. {@code S3Server::flinkConfigFailingFast}, or {@link #flinkConfig()} and a key more.
+     */
+    public S3Server withFlinkFileSystems(
+            java.util.function.Function<S3Server, Map<String, String>> settings, FlinkS3FileSystem... which) {
+        if (which.length == 0) {
+            throw new IllegalArgumentException("Name at least one of Flink's S3 file systems");
+        }
+        this.flinkSettings = settings;
+        this.flinkFileSystems = which.clone();
+        return this;
     }
 
     public synchronized void start() throws IOException {
@@ -306,11 +334,21 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Test
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         start();
+        if (flinkFileSystems.length > 0) {
+            FlinkS3FileSystem.initialize(flinkSettings.apply(this), flinkFileSystems);
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        stop();
+        try {
+            if (flinkFileSystems.length > 0) {
+                org.apache.flink.core.fs.FileSystem.initialize(
+                        new org.apache.flink.configuration.Configuration(), null);
+            }
+        } finally {
+            stop();
+        }
     }
 
     @Override

@@ -6,14 +6,11 @@ import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +61,8 @@ class HiveObjectStoreExactlyOnceIT {
     private static final String BUCKET = "hive-campaign";
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET)
+            .withFlinkFileSystems(HiveObjectStoreExactlyOnceIT::flinkSettings, FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final HdfsServer HDFS = new HdfsServer();
@@ -79,18 +77,16 @@ class HiveObjectStoreExactlyOnceIT {
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void flinksS3FileSystem() {
-        HivePluginDir.assumeIntegrationTestPhase();
-        // Flink's HDFS client writes the table's files: with the one-DataNode settings
-        Map<String, String> settings = new HashMap<>(S3.flinkConfigFailingFast());
+    /** Fail-fast S3 settings; Flink's HDFS client writes the table's files: with the one-DataNode settings. */
+    static Map<String, String> flinkSettings(S3Server server) {
+        Map<String, String> settings = new HashMap<>(server.flinkConfigFailingFast());
         settings.putAll(HdfsServer.flinkClientSettings());
-        FlinkS3FileSystem.initialize(settings, FlinkS3FileSystem.HADOOP);
+        return settings;
     }
 
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new Configuration(), null);
+    @BeforeAll
+    static void pluginDir() {
+        HivePluginDir.assumeIntegrationTestPhase();
     }
 
     static Stream<Arguments> runs() {

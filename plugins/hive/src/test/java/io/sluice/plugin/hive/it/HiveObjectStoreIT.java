@@ -6,7 +6,6 @@ import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -19,7 +18,6 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,7 +49,7 @@ class HiveObjectStoreIT {
     private static final int ROWS = 400;
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final HdfsServer HDFS = new HdfsServer();
@@ -67,14 +65,8 @@ class HiveObjectStoreIT {
     Path tmp;
 
     @BeforeAll
-    static void flinksS3FileSystem() {
+    static void pluginDir() {
         HivePluginDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new Configuration(), null);
     }
 
     private TableEnvironment batch(String metastoreName) {

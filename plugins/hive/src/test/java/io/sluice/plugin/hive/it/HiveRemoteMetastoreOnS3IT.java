@@ -5,7 +5,6 @@ import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -13,7 +12,6 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -24,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -53,7 +50,7 @@ class HiveRemoteMetastoreOnS3IT {
 
     @RegisterExtension
     @Order(1)
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     /** Started after the S3 server: its {@code fs.s3a.*} keys name the server's endpoint. */
     @RegisterExtension
@@ -75,26 +72,12 @@ class HiveRemoteMetastoreOnS3IT {
 
     /** What the metastore's own Hadoop needs for the bucket: S3A's keys, as in a core-site.xml. */
     static Map<String, String> metastoreS3a() {
-        Map<String, String> keys = new TreeMap<>();
-        keys.put("fs.s3a.endpoint", S3.endpoint());
-        keys.put("fs.s3a.endpoint.region", "us-east-1");
-        keys.put("fs.s3a.path.style.access", "true");
-        keys.put("fs.s3a.connection.ssl.enabled", "false");
-        keys.put("fs.s3a.access.key", S3Server.ACCESS_KEY);
-        keys.put("fs.s3a.secret.key", S3Server.SECRET_KEY);
-        keys.put("fs.s3a.directory.marker.retention", "keep");
-        return keys;
+        return StandaloneMetastore.s3aSettings(S3.endpoint(), S3Server.ACCESS_KEY, S3Server.SECRET_KEY);
     }
 
     @BeforeAll
-    static void flinksS3FileSystem() {
+    static void pluginDir() {
         HivePluginDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new Configuration(), null);
     }
 
     private static void catalog(TableEnvironment tEnv) {

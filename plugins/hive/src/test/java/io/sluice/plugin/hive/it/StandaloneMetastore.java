@@ -39,7 +39,10 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
 
     /** The server's class path ({@code File.pathSeparator}-separated jars), a resource of this class. */
     public static final String CLASSPATH_RESOURCE = "metastore-server.classpath";
-    /** What the server needs beyond the plugin's libraries (commons-cli, slf4j, log4j 2), a resource of this class. */
+    /**
+     * What the server needs beyond the plugin's libraries (commons-cli, slf4j, log4j 2; DBCP and its
+     * pool, for the lock API), a resource of this class.
+     */
     public static final String EXTRAS_CLASSPATH_RESOURCE = "metastore-extras.classpath";
     /**
      * S3A for the server's own Hadoop (hadoop-aws of the plugin's Hadoop version and the AWS SDK v1
@@ -59,6 +62,25 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
     private boolean shutdownHook;
     private java.util.function.Supplier<Map<String, String>> serverProperties = Map::of;
     private final List<String> extraClassPathResources = new ArrayList<>();
+    private boolean transactionTables;
+    private boolean transactionTablesReady;
+
+    /**
+     * What the server's own Hadoop needs for an S3 API server at {@code endpoint} (plain HTTP, path
+     * style): S3A's keys, as an operator puts them in the metastore's {@code hive-site.xml} or {@code
+     * core-site.xml}; with {@value #S3A_CLASSPATH_RESOURCE} for the server's class path.
+     */
+    public static Map<String, String> s3aSettings(String endpoint, String accessKey, String secretKey) {
+        Map<String, String> keys = new java.util.TreeMap<>();
+        keys.put("fs.s3a.endpoint", endpoint);
+        keys.put("fs.s3a.endpoint.region", "us-east-1");
+        keys.put("fs.s3a.path.style.access", "true");
+        keys.put("fs.s3a.connection.ssl.enabled", "false");
+        keys.put("fs.s3a.access.key", accessKey);
+        keys.put("fs.s3a.secret.key", secretKey);
+        keys.put("fs.s3a.directory.marker.retention", "keep");
+        return keys;
+    }
 
     /**
      * More properties for the server's own {@code hive-site.xml} (its Hadoop reads them too, e.g.
@@ -75,6 +97,18 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
      */
     public StandaloneMetastore withClassPathResource(String resource) {
         extraClassPathResources.add(resource);
+        return this;
+    }
+
+    /**
+     * Gives the server's database Hive's transaction tables ({@code TXNS}, {@code HIVE_LOCKS} ...)
+     * before its first start, as Hive's schema tool does for a production database: the lock API
+     * (Iceberg's {@code HiveCatalog} commits under a table lock) needs them, and the schema
+     * DataNucleus makes has none. Hive's own {@code TxnDbUtil.prepDb} of the server's class path,
+     * in a short-lived JVM of its own.
+     */
+    public StandaloneMetastore withTransactionTables() {
+        this.transactionTables = true;
         return this;
     }
 
@@ -222,6 +256,12 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
                         "hive.metastore.warehouse.dir",
                         warehouse.toUri().toString())));
 
+        log = dir.resolve("metastore.log");
+        if (transactionTables && !transactionTablesReady) {
+            prepareTransactionTables(serverConf);
+            transactionTablesReady = true;
+        }
+
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
@@ -239,7 +279,6 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
         command.add("-p");
         command.add(Integer.toString(port));
 
-        log = dir.resolve("metastore.log");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
@@ -254,6 +293,56 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
             Runtime.getRuntime().addShutdownHook(new Thread(this::destroyAtExit, "standalone-metastore-stop"));
         }
         awaitPort();
+    }
+
+    /**
+     * Runs Hive's {@code TxnDbUtil.prepDb} on the server's configuration (its database's URL) with
+     * the server's class path, as a single-file source program; its output goes to the server's log.
+     */
+    private void prepareTransactionTables(Path serverConf) throws IOException {
+        Path source = dir.resolve("PrepareTransactionTables.java");
+        Files.writeString(
+                source,
+                String.join(
+                        "\n",
+                        "public class PrepareTransactionTables {",
+                        "    public static void main(String[] args) throws Exception {",
+                        "        org.apache.hadoop.hive.metastore.txn.TxnDbUtil.prepDb(",
+                        "                org.apache.hadoop.hive.metastore.conf.MetastoreConf.newMetastoreConf());",
+                        "    }",
+                        "}",
+                        ""));
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.add("-Dderby.stream.error.file=" + dir.resolve("derby.log"));
+        command.add("-Dlog4j2.configurationFile=" + serverConf.resolve("log4j2.properties"));
+        command.add("-cp");
+        command.add(serverConf + File.pathSeparator + classPath());
+        command.add(source.toString());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("HIVE_CONF_DIR", serverConf.toString());
+        builder.environment().put("METASTORE_CONF_DIR", serverConf.toString());
+        builder.environment().remove("HADOOP_CONF_DIR");
+        Process prepare = builder.start();
+        try {
+            if (!prepare.waitFor(2, TimeUnit.MINUTES)) {
+                prepare.destroyForcibly();
+                throw new IOException("Preparing the metastore's transaction tables took over 2 min; its log " + log
+                        + ":\n" + tail(logText(), 50_000));
+            }
+        } catch (InterruptedException e) {
+            prepare.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while preparing the metastore's transaction tables", e);
+        }
+        if (prepare.exitValue() != 0) {
+            throw new IOException("Preparing the metastore's transaction tables failed (exit " + prepare.exitValue()
+                    + "); its log " + log + ":\n" + tail(logText(), 50_000));
+        }
     }
 
     private void destroyAtExit() { // not synchronized: a thread waiting for the port may hold the lock

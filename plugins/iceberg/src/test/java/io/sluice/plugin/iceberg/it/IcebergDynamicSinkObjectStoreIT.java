@@ -13,7 +13,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -67,7 +66,7 @@ class IcebergDynamicSinkObjectStoreIT {
     private static final int TABLES = 4;
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -88,7 +87,6 @@ class IcebergDynamicSinkObjectStoreIT {
     @BeforeAll
     static void storage() throws Exception {
         TestPluginsDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
         // the metastore of this JVM reaches s3a:// as the plugin does, through the bridge
         ObjectStores.routeThroughFlinkByDefault();
         metastore = HiveMetastoreServer.start(tmp.resolve("hive-warehouse"));
@@ -99,7 +97,6 @@ class IcebergDynamicSinkObjectStoreIT {
         if (metastore != null) {
             metastore.close();
         }
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
     }
 
     /** Record {@code id} goes to {@code db.t<id % 4>}; table {@code t0} is partitioned by {@code p}. */

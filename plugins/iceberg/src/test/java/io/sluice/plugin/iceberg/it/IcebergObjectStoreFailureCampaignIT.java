@@ -7,7 +7,6 @@ import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.conf.Configuration;
@@ -24,7 +23,6 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.rest.RESTCatalogServer;
 import org.apache.iceberg.rest.RESTServerExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,7 +72,8 @@ class IcebergObjectStoreFailureCampaignIT {
     private static final String BUCKET = "iceberg-campaign";
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 =
+            S3Server.inMemory(BUCKET).withFlinkFileSystems(S3Server::flinkConfigFailingFast, FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final HdfsServer HDFS = new HdfsServer();
@@ -104,14 +103,8 @@ class IcebergObjectStoreFailureCampaignIT {
     @BeforeAll
     static void storage() {
         TestPluginsDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfigFailingFast(), FlinkS3FileSystem.HADOOP);
         // the REST server of this JVM reaches s3a:// as the plugin does
         ObjectStores.routeThroughFlinkByDefault();
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
     }
 
     static Stream<Arguments> runs() {

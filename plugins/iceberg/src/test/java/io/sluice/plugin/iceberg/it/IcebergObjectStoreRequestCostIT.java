@@ -11,7 +11,6 @@ import io.sluice.testservers.s3.S3Server;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -42,7 +41,6 @@ import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.rest.RESTCatalogServer;
 import org.apache.iceberg.rest.RESTServerExtension;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -81,7 +79,7 @@ class IcebergObjectStoreRequestCostIT {
             new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "bucket"});
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -108,14 +106,8 @@ class IcebergObjectStoreRequestCostIT {
     @BeforeAll
     static void storage() {
         TestPluginsDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
         // upstream's FlinkSink in this JVM reaches s3a:// as the plugin does: Hadoop over Flink's S3 file system
         ObjectStores.routeThroughFlinkByDefault();
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
     }
 
     private static String uri() {

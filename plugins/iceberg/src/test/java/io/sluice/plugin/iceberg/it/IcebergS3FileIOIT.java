@@ -5,7 +5,6 @@ import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
@@ -90,7 +89,7 @@ class IcebergS3FileIOIT {
     private static final String VENDED_TOKEN = "sentinel-vended-session-token-4e1d";
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -118,7 +117,6 @@ class IcebergS3FileIOIT {
         System.setProperty("aws.responseChecksumValidation", "when_required");
         // the metastore creates the databases' and tables' directories with its own Hadoop: through
         // Flink's S3 file system here (the plugin writes every table file with S3FileIO)
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
         ObjectStores.routeThroughFlinkByDefault();
         metastore = HiveMetastoreServer.start(tmp.resolve("hive-warehouse"));
         // the REST service's own catalog: its metadata on S3 through S3FileIO with the service's keys
@@ -148,7 +146,6 @@ class IcebergS3FileIOIT {
         if (metastore != null) {
             metastore.close();
         }
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
     }
 
     @BeforeEach

@@ -11,7 +11,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -21,7 +20,6 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -61,7 +59,7 @@ class HiveObjectStoreRequestCostIT {
     private static final int ROWS_PER_CHECKPOINT = 200;
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET);
+    static final S3Server S3 = S3Server.inMemory(BUCKET).withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -74,14 +72,8 @@ class HiveObjectStoreRequestCostIT {
     Path tmp;
 
     @BeforeAll
-    static void flinksS3FileSystem() {
+    static void pluginDir() {
         HivePluginDir.assumeIntegrationTestPhase();
-        FlinkS3FileSystem.initialize(S3.flinkConfig(), FlinkS3FileSystem.HADOOP);
-    }
-
-    @AfterAll
-    static void plainFileSystems() {
-        FileSystem.initialize(new org.apache.flink.configuration.Configuration(), null);
     }
 
     @Test

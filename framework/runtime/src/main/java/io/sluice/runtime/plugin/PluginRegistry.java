@@ -153,34 +153,27 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
             String version = descriptor.getVersion();
             String badVersion = malformedVersion(version);
             if (badVersion != null) {
-                // issue 31: 'one.two' was LOADED; the version is what 'sluice plugins' reports and what a
+                // a version PF4J cannot compare ('one.two') used to load; the version is what 'sluice plugins' reports
+                // and what a
                 // plugin's dependants compare against
-                plugins.put(
+                failDescribed(
                         id,
-                        new PluginInfo(
-                                id,
-                                String.valueOf(version),
-                                descriptor.getRequires(),
-                                path,
-                                PluginInfo.Status.FAILED,
-                                "plugin '" + id + "' in " + path + " has a malformed plugin.version '" + version + "' ("
-                                        + badVersion + "); expected a semantic version such as 1.0.0",
-                                Collections.emptyMap()));
+                        String.valueOf(version),
+                        descriptor.getRequires(),
+                        path,
+                        "plugin '" + id + "' in " + path + " has a malformed plugin.version '" + version + "' ("
+                                + badVersion + "); expected a semantic version such as 1.0.0");
                 return;
             }
             String noCode = noCode(unpacked);
             if (noCode != null) {
-                // issue 31: a folder without jars was LOADED, offering nothing
-                plugins.put(
+                // a folder without jars used to load, offering nothing
+                failDescribed(
                         id,
-                        new PluginInfo(
-                                id,
-                                version,
-                                descriptor.getRequires(),
-                                path,
-                                PluginInfo.Status.FAILED,
-                                "plugin '" + id + "' in " + path + " has no code: " + noCode,
-                                Collections.emptyMap()));
+                        version,
+                        descriptor.getRequires(),
+                        path,
+                        "plugin '" + id + "' in " + path + " has no code: " + noCode);
                 return;
             }
             if (!settings.enabled().isEmpty() && !settings.enabled().contains(id)) {
@@ -204,69 +197,53 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                 // PF4J reads a missing plugin.requires as '*', and '>=1.1.0' admits every later major too
                 unbounded = manager.getVersionManager().checkVersionConstraint(nextMajor(SpiVersion.CURRENT), requires);
             } catch (RuntimeException e) {
-                plugins.put(
+                failDescribed(
                         id,
-                        new PluginInfo(
-                                id,
-                                descriptor.getVersion(),
-                                requires,
-                                path,
-                                PluginInfo.Status.FAILED,
-                                "plugin '" + id + "' has a malformed plugin.requires '" + requires + "' ("
-                                        + e.getClass().getSimpleName()
-                                        + (e.getMessage() == null ? "" : ": " + e.getMessage())
-                                        + "); expected an SPI version range such as "
-                                        + exampleRequirement(),
-                                Collections.emptyMap()));
+                        descriptor.getVersion(),
+                        requires,
+                        path,
+                        "plugin '" + id + "' has a malformed plugin.requires '" + requires + "' ("
+                                + e.getClass().getSimpleName()
+                                + (e.getMessage() == null ? "" : ": " + e.getMessage())
+                                + "); expected an SPI version range such as "
+                                + exampleRequirement());
                 return;
             }
             String corrupt = corruptJar(unpacked);
             if (corrupt != null) {
-                plugins.put(
+                failDescribed(
                         id,
-                        new PluginInfo(
-                                id,
-                                descriptor.getVersion(),
-                                requires,
-                                path,
-                                PluginInfo.Status.FAILED,
-                                "plugin '" + id + "' has a corrupt jar: " + corrupt,
-                                Collections.emptyMap()));
+                        descriptor.getVersion(),
+                        requires,
+                        path,
+                        "plugin '" + id + "' has a corrupt jar: " + corrupt);
                 return;
             }
             if (!compatible) {
-                plugins.put(
+                failDescribed(
                         id,
-                        new PluginInfo(
-                                id,
-                                descriptor.getVersion(),
-                                requires,
-                                path,
-                                PluginInfo.Status.FAILED,
-                                "plugin '" + id + "' requires SPI " + requires + " but this framework provides SPI "
-                                        + SpiVersion.CURRENT + "; upgrade Sluice or use a plugin built for SPI "
-                                        + SpiVersion.CURRENT,
-                                Collections.emptyMap()));
+                        descriptor.getVersion(),
+                        requires,
+                        path,
+                        "plugin '" + id + "' requires SPI " + requires + " but this framework provides SPI "
+                                + SpiVersion.CURRENT + "; upgrade Sluice or use a plugin built for SPI "
+                                + SpiVersion.CURRENT);
                 return;
             }
             if (unbounded) {
                 // a plugin built for an earlier major would die with AbstractMethodError or NoSuchMethodError
-                plugins.put(
+                failDescribed(
                         id,
-                        new PluginInfo(
-                                id,
-                                descriptor.getVersion(),
-                                requires,
-                                path,
-                                PluginInfo.Status.FAILED,
-                                "plugin '" + id + "' requires SPI "
-                                        + (requires == null || requires.isEmpty() ? "*" : requires)
-                                        + ", which admits SPI " + nextMajor(SpiVersion.CURRENT)
-                                        + " and later majors too; a major version"
-                                        + " of the SPI may break a plugin, so plugin.requires must end before the next major: for a"
-                                        + " plugin built for this framework's SPI " + SpiVersion.CURRENT + ", "
-                                        + exampleRequirement(),
-                                Collections.emptyMap()));
+                        descriptor.getVersion(),
+                        requires,
+                        path,
+                        "plugin '" + id + "' requires SPI "
+                                + (requires == null || requires.isEmpty() ? "*" : requires)
+                                + ", which admits SPI " + nextMajor(SpiVersion.CURRENT)
+                                + " and later majors too; a major version"
+                                + " of the SPI may break a plugin, so plugin.requires must end before the next major: for a"
+                                + " plugin built for this framework's SPI " + SpiVersion.CURRENT + ", "
+                                + exampleRequirement());
                 return;
             }
             manager.loadPlugin(unpacked);
@@ -300,6 +277,13 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
     private static String exampleRequirement() {
         return "'>=" + SpiVersion.CURRENT + " & <" + nextMajor(SpiVersion.CURRENT) + "' (or '^" + SpiVersion.CURRENT
                 + "')";
+    }
+
+    /** Records plugin {@code id} as FAILED for {@code reason}, with the version and requirement its descriptor gives. */
+    private void failDescribed(String id, String version, String requires, Path path, String reason) {
+        plugins.put(
+                id,
+                new PluginInfo(id, version, requires, path, PluginInfo.Status.FAILED, reason, Collections.emptyMap()));
     }
 
     private void fail(String key, Path path, String reason) {

@@ -184,7 +184,7 @@ public final class PartFiles {
      * column buffers grow to a page (1 MiB by default) before the page leaves them, and its writer
      * estimates its heap as 24 KB, 19 KB a column and three times those buffers, so one open file
      * of one column reaches about 3.1 MiB before its first page is done; under that budget even a
-     * single open file rolls every few rows (issue 31: 1 byte wrote a file per row).
+     * single open file rolls every few rows (a budget of 1 byte wrote a file per row).
      */
     public static final long MIN_WRITER_MEMORY_BUDGET = 4L << 20;
 

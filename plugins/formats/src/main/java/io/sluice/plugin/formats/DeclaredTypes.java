@@ -182,7 +182,7 @@ final class DeclaredTypes {
         return file -> {
             if (file.getFileSystem().getFileStatus(file).getLen() == 0) {
                 // ORC's reader takes a zero-byte file for one without rows; Parquet and Avro refuse
-                // it, and so does every format here (issue 31): no writer leaves such a file
+                // it, and so does every format here: no writer leaves such a file
                 throw new IOException(file + " is empty (0 bytes), not an ORC file: an ORC file ends with its"
                         + " footer and postscript even without rows");
             }

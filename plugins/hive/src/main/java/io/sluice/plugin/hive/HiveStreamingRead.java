@@ -164,7 +164,7 @@ final class HiveStreamingRead {
         Duration interval = get(options, MONITOR_INTERVAL);
         if (interval != null
                 && (interval.isZero() || interval.isNegative() || interval.compareTo(MAX_MONITOR_INTERVAL) > 0)) {
-            // issue 31: a read that looks every 9,999,999,999 days never looks again
+            // a read that looks every 9,999,999,999 days never looks again
             String written = options.getOptional(ConfigOptions.key(MONITOR_INTERVAL.key())
                             .stringType()
                             .noDefaultValue())

@@ -93,7 +93,7 @@ final class ReadSettings {
             // throws IllegalArgumentException naming the key
             options.getOptional(option).ifPresent(value -> {
                 if (option.equals(IcebergReadOptions.MONITOR_INTERVAL)) {
-                    // before spelling it: formatting 9,999,999,999 days overflows (issue 31)
+                    // before spelling it: formatting 9,999,999,999 days overflows
                     checkMonitorInterval((Duration) value, rawOptions.get(option.key()));
                 }
                 canonical.put(option.key(), spelled(value));
@@ -246,7 +246,7 @@ final class ReadSettings {
 
     /**
      * A streaming read looks for snapshots at most {@link #MAX_MONITOR_INTERVAL} apart, and more
-     * often than never: issue 31 read a table every 9,999,999,999 days.
+     * often than never (9,999,999,999 days was accepted).
      *
      * @param written the value as the options spell it, or null to show the duration's
      */

@@ -86,7 +86,7 @@ public final class FileSourcePlanner {
 
     /**
      * A continuous read's interval is positive and at most {@link
-     * FileSourceOptions#MAX_MONITOR_INTERVAL}: issue 31 read one of 9,999,999,999 days, a read
+     * FileSourceOptions#MAX_MONITOR_INTERVAL}: 9,999,999,999 days was accepted, a read
      * that never looks again.
      */
     private static void checkMonitorInterval(FileSourceDescriptor descriptor) {

@@ -142,17 +142,6 @@ final class SluiceHiveCatalog extends HiveCatalog {
     public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
         CatalogBaseTable hiveTable = asHiveTable(tablePath, table);
-        String location = hiveTable.getOptions().get(LOCATION_URI);
-        if (location != null) {
-            try {
-                // the table's files go there: checked as 'path' and 'warehouse' are
-                PathNames.checkBaseDirectory(LOCATION_URI, location);
-            } catch (IllegalArgumentException e) {
-                throw new CatalogException(
-                        "Table " + tablePath.getFullName() + " of hive catalog '" + getName() + "': " + e.getMessage(),
-                        e);
-            }
-        }
         try {
             super.createTable(tablePath, hiveTable, ignoreIfExists);
         } catch (CatalogException e) {
@@ -238,6 +227,17 @@ final class SluiceHiveCatalog extends HiveCatalog {
         // ('owner.team' = ...)) over the prefixed one the catalog read
         options.putAll(plain);
         options.put(CONNECTOR, HIVE);
+        String location = options.get(LOCATION_URI);
+        if (location != null) {
+            try {
+                // the table's files go there, by CREATE TABLE or ALTER TABLE ... SET: checked as
+                // 'path' and 'warehouse' are
+                PathNames.checkBaseDirectory(LOCATION_URI, location);
+            } catch (IllegalArgumentException e) {
+                throw new CatalogException(
+                        "Table " + path.getFullName() + " of hive catalog '" + getName() + "': " + e.getMessage(), e);
+            }
+        }
         return ((ResolvedCatalogTable) table).copy(options);
     }
 

@@ -123,6 +123,12 @@ class HiveBadInputIT {
                 .toIterable()
                 .extracting(r -> r.getField(0))
                 .containsExactly("t");
+        // nor moved there by ALTER TABLE: the committed table keeps its location and rows
+        assertThatThrownBy(() -> batch.executeSql("ALTER TABLE h.db.t SET ('hive.location-uri' = '" + location + "')"))
+                .satisfies(e -> assertThat(messages(e))
+                        .contains("'hive.location-uri' '" + location + "'")
+                        .contains("'..'"));
+        assertThat(tmp.resolve("escaped")).doesNotExist();
     }
 
     @Test

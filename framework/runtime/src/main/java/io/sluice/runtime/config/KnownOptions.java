@@ -236,7 +236,10 @@ public final class KnownOptions {
     private static void parse(
             Configuration config, ConfigOption<?> option, String key, Map<String, String> given, String owner) {
         try {
-            config.getOptional(option);
+            Object value = config.getOptional(option).orElse(null);
+            if (value instanceof java.time.Duration && !Durations.inRange((java.time.Duration) value)) {
+                throw new IllegalArgumentException(Durations.range());
+            }
         } catch (IllegalArgumentException e) {
             Throwable innermost = e;
             while (innermost.getCause() != null && innermost.getCause() != innermost) {

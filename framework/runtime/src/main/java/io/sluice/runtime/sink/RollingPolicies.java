@@ -1,9 +1,9 @@
 package io.sluice.runtime.sink;
 
+import io.sluice.runtime.config.Durations;
 import io.sluice.spi.FileOptions;
 
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.util.TimeUtils;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -52,19 +52,20 @@ public final class RollingPolicies {
         }
 
         public DefaultPolicy withRolloverInterval(Duration interval) {
-            choice =
-                    choice.with(FileOptions.ROLLING_ROLLOVER_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+            String key = FileOptions.ROLLING_ROLLOVER_INTERVAL.key();
+            choice = choice.with(key, Durations.asOptionValue(key, interval));
             return this;
         }
 
         public DefaultPolicy withInactivityInterval(Duration interval) {
-            choice = choice.with(
-                    FileOptions.ROLLING_INACTIVITY_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+            String key = FileOptions.ROLLING_INACTIVITY_INTERVAL.key();
+            choice = choice.with(key, Durations.asOptionValue(key, interval));
             return this;
         }
 
         public DefaultPolicy withCheckInterval(Duration interval) {
-            choice = choice.with(FileOptions.ROLLING_CHECK_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+            String key = FileOptions.ROLLING_CHECK_INTERVAL.key();
+            choice = choice.with(key, Durations.asOptionValue(key, interval));
             return this;
         }
 

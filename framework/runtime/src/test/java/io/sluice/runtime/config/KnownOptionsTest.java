@@ -71,6 +71,29 @@ class KnownOptionsTest {
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("an option of"));
     }
 
+    /**
+     * A duration longer than a long holds in nanoseconds parsed, then failed with a bare "long
+     * overflow" wherever it was printed or added to the clock; the longest accepted value passes.
+     */
+    @Test
+    void aDurationPastTheLongestIsRefusedNamingTheOptionAndTheLongestPasses() {
+        Map<String, String> bad = Map.of("target", "dim", "lookup.join.cache.ttl", "9999999999 d");
+        assertThatThrownBy(() -> KnownOptions.of(bad, registry).check(bad, "the 'dim' source"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid value '9999999999 d' for option 'lookup.join.cache.ttl': at most 106751 d");
+
+        Map<String, String> longest = Map.of("target", "dim", "lookup.join.cache.ttl", "106751 d");
+        assertThatCode(() -> KnownOptions.of(longest, registry).check(longest, "the 'dim' source"))
+                .doesNotThrowAnyException();
+        assertThat(Durations.asOptionValue("x", Durations.LONGEST)).isEqualTo("106751 d");
+        assertThatThrownBy(() -> Durations.asOptionValue("source.monitor-interval", java.time.Duration.ofDays(200_000)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid value '200000 d' for option 'source.monitor-interval': at most 106751 d");
+        assertThatThrownBy(() -> io.sluice.runtime.sink.RollingPolicies.defaultPolicy()
+                        .withCheckInterval(java.time.Duration.ofDays(200_000)))
+                .hasMessageContaining("'sink.rolling-policy.check-interval'");
+    }
+
     @Test
     void theCacheTtlIsAnOptionOfEveryTable() {
         Map<String, String> options = Map.of("target", "other", "path", "/t", "lookup.join.cache.ttl", "1 h");

@@ -1,10 +1,10 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.config.Durations;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.FileOptions;
 
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.TimeUtils;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +48,8 @@ public final class SluiceFileSourceBuilder {
 
     /** Reads continuously, listing the paths at this interval. */
     public SluiceFileSourceBuilder monitorContinuously(Duration interval) {
-        return withOption(FileSourceOptions.MONITOR_INTERVAL.key(), TimeUtils.formatWithHighestUnit(interval));
+        String key = FileSourceOptions.MONITOR_INTERVAL.key();
+        return withOption(key, Durations.asOptionValue(key, interval));
     }
 
     /** The FileEnumerator extension by identifier, e.g. {@code recursive} or a plugin's. */

@@ -1,5 +1,6 @@
 package io.sluice.runtime.source.scan;
 
+import io.sluice.runtime.config.Durations;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
@@ -11,7 +12,6 @@ import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.TimeUtils;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,7 +82,7 @@ public final class TableSourceBuilder {
 
     /** How often a continuous read looks for new snapshots ({@code monitor-interval}). */
     public TableSourceBuilder monitorInterval(Duration interval) {
-        return set("monitor-interval", TimeUtils.formatWithHighestUnit(interval));
+        return set("monitor-interval", Durations.asOptionValue("monitor-interval", interval));
     }
 
     /** Where a continuous read starts ({@code starting-strategy}), e.g. {@code INCREMENTAL_FROM_LATEST_SNAPSHOT}. */

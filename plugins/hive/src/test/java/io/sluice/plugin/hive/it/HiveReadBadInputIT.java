@@ -136,10 +136,18 @@ class HiveReadBadInputIT {
     @Test
     void anAbsurdMonitorIntervalIsNamedWithItsValue() {
         for (String value : new String[] {"9999999999 d", "25 h", "0 ms"}) {
-            assertThat(streamingError("'streaming-source.monitor-interval' = '" + value + "'"))
-                    .as(value)
-                    .contains("'streaming-source.monitor-interval' '" + value + "'")
-                    .contains("at most 1 d");
+            String error = streamingError("'streaming-source.monitor-interval' = '" + value + "'");
+            if (value.equals("9999999999 d")) {
+                // past 292 years every duration option's own range applies first
+                assertThat(error)
+                        .contains("Invalid value '9999999999 d' for option 'streaming-source.monitor-interval'")
+                        .contains("at most 106751 d");
+            } else {
+                assertThat(error)
+                        .as(value)
+                        .contains("'streaming-source.monitor-interval' '" + value + "'")
+                        .contains("at most 1 d");
+            }
         }
     }
 

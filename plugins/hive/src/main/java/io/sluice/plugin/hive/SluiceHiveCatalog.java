@@ -9,6 +9,7 @@ import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
@@ -161,6 +162,30 @@ final class SluiceHiveCatalog extends HiveCatalog {
     public void alterTable(ObjectPath tablePath, CatalogBaseTable newTable, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
         super.alterTable(tablePath, asHiveTable(tablePath, newTable), ignoreIfNotExists);
+    }
+
+    /**
+     * {@code ALTER TABLE ... RESET ('owner.team')} names a property as {@code SET} does, while the
+     * table this catalog read shows it as {@code hive.table.property.owner.team}: Flink removes
+     * the key it was given, which is not there, and the property stayed. A reset plain key
+     * removes the prefixed one as well.
+     */
+    @Override
+    public void alterTable(
+            ObjectPath tablePath, CatalogBaseTable newTable, List<TableChange> changes, boolean ignoreIfNotExists)
+            throws TableNotExistException, CatalogException {
+        CatalogBaseTable table = newTable;
+        if (newTable instanceof CatalogTable) {
+            Map<String, String> options = new HashMap<>(newTable.getOptions());
+            for (TableChange change : changes) {
+                if (change instanceof TableChange.ResetOption) {
+                    options.remove(
+                            HiveTableDefinition.TABLE_PROPERTY_PREFIX + ((TableChange.ResetOption) change).getKey());
+                }
+            }
+            table = ((CatalogTable) newTable).copy(options);
+        }
+        alterTable(tablePath, table, ignoreIfNotExists);
     }
 
     @Override

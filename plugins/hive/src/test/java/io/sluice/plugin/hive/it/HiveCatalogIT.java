@@ -302,6 +302,16 @@ class HiveCatalogIT {
             assertThat(probe.table("db", "t").inputFormat()).contains("Orc");
             assertThat(probe.table("db", "t").location()).isEqualTo(location);
         }
+
+        // RESET names a property as SET does, although the catalog shows it under the prefix
+        tEnv.executeSql("ALTER TABLE h.db.t RESET ('owner.team')");
+        tEnv.executeSql("ALTER TABLE h.db.t RESET ('hive.table.property.orc.compress')");
+        try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+            assertThat(probe.tableParameters("db", "t"))
+                    .doesNotContainKeys("owner.team", "orc.compress")
+                    .containsEntry("sink.partition-commit.policy.kind", "metastore");
+            assertThat(probe.table("db", "t").inputFormat()).contains("Orc");
+        }
     }
 
     /**

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Upstream's {@link HiveCatalog} for Hive tables only. Upstream keeps a table created in Flink's
@@ -180,6 +181,9 @@ final class SluiceHiveCatalog extends HiveCatalog {
      * ("Class org.apache.hadoop.fs.s3a.S3AFileSystem not found", "No FileSystem for scheme").
      * This one says whose Hadoop lacks it and what to give it; other failures stay as they are.
      */
+    /** Hadoop 3's and 2's wording: {@code No FileSystem for scheme "s3"}, {@code ... scheme: s3}. */
+    private static final Pattern S3_SCHEME_MISSING = Pattern.compile("No FileSystem for scheme:? \"?s3(?![a-z0-9])");
+
     private CatalogException withoutFileSystem(CatalogException e, String what) {
         String uris = getHiveConf().getVar(HiveConf.ConfVars.METASTOREURIS);
         if (uris == null || uris.trim().isEmpty()) {
@@ -195,7 +199,12 @@ final class SluiceHiveCatalog extends HiveCatalog {
                                 + message.trim() + "). A remote metastore makes and checks the directories of "
                                 + "databases, tables and partitions itself: give the metastore's process the file"
                                 + " system and its settings (for s3a://: hadoop-aws and the AWS SDK it was built"
-                                + " with on its class path, fs.s3a.* keys in its hive-site.xml or core-site.xml)",
+                                + " with on its class path, fs.s3a.* keys in its hive-site.xml or core-site.xml)"
+                                + (S3_SCHEME_MISSING.matcher(message).find()
+                                        // Hadoop maps no class to s3:// (S3A serves it only when told)
+                                        ? "; for s3://: S3A as for s3a:// and fs.s3.impl ="
+                                                + " org.apache.hadoop.fs.s3a.S3AFileSystem in the same file"
+                                        : ""),
                         e);
             }
         }

@@ -174,6 +174,9 @@ final class SluiceHiveCatalog extends HiveCatalog {
         }
     }
 
+    /** Hadoop 3's and 2's wording: {@code No FileSystem for scheme "s3"}, {@code ... scheme: s3}. */
+    private static final Pattern S3_SCHEME_MISSING = Pattern.compile("No FileSystem for scheme:? \"?s3(?![a-z0-9])");
+
     /**
      * A remote metastore makes and checks the directories of databases, tables and partitions
      * with its own Hadoop, which may have no file system for the location's scheme (Hive's
@@ -181,9 +184,6 @@ final class SluiceHiveCatalog extends HiveCatalog {
      * ("Class org.apache.hadoop.fs.s3a.S3AFileSystem not found", "No FileSystem for scheme").
      * This one says whose Hadoop lacks it and what to give it; other failures stay as they are.
      */
-    /** Hadoop 3's and 2's wording: {@code No FileSystem for scheme "s3"}, {@code ... scheme: s3}. */
-    private static final Pattern S3_SCHEME_MISSING = Pattern.compile("No FileSystem for scheme:? \"?s3(?![a-z0-9])");
-
     private CatalogException withoutFileSystem(CatalogException e, String what) {
         String uris = getHiveConf().getVar(HiveConf.ConfVars.METASTOREURIS);
         if (uris == null || uris.trim().isEmpty()) {

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Upstream's {@link HiveCatalog} for Hive tables only. Upstream keeps a table created in Flink's
@@ -198,6 +199,9 @@ final class SluiceHiveCatalog extends HiveCatalog {
         }
     }
 
+    /** Hadoop 3's and 2's wording: {@code No FileSystem for scheme "s3"}, {@code ... scheme: s3}. */
+    private static final Pattern S3_SCHEME_MISSING = Pattern.compile("No FileSystem for scheme:? \"?s3(?![a-z0-9])");
+
     /**
      * A remote metastore makes and checks the directories of databases, tables and partitions
      * with its own Hadoop, which may have no file system for the location's scheme (Hive's
@@ -220,7 +224,12 @@ final class SluiceHiveCatalog extends HiveCatalog {
                                 + message.trim() + "). A remote metastore makes and checks the directories of "
                                 + "databases, tables and partitions itself: give the metastore's process the file"
                                 + " system and its settings (for s3a://: hadoop-aws and the AWS SDK it was built"
-                                + " with on its class path, fs.s3a.* keys in its hive-site.xml or core-site.xml)",
+                                + " with on its class path, fs.s3a.* keys in its hive-site.xml or core-site.xml)"
+                                + (S3_SCHEME_MISSING.matcher(message).find()
+                                        // Hadoop maps no class to s3:// (S3A serves it only when told)
+                                        ? "; for s3://: S3A as for s3a:// and fs.s3.impl ="
+                                                + " org.apache.hadoop.fs.s3a.S3AFileSystem in the same file"
+                                        : ""),
                         e);
             }
         }

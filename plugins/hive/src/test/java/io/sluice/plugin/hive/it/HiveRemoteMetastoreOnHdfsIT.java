@@ -6,6 +6,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -15,8 +16,10 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
@@ -36,11 +39,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>A partitioned Parquet table written in BATCH, one partition overwritten, then appended to in
  * STREAMING (files rolled and partitions committed at checkpoints) with the {@code
- * metastore,success-file} commit; read back bounded (whole and pruned). Checked by Hive's own
+ * metastore,success-file} commit; read back bounded (whole and pruned) and by a streaming read that
+ * picks up a partition added while it runs. Lookup joins against the latest partition and a whole
+ * table of dimension tables on HDFS: the exact joined rows. Checked by Hive's own
  * metastore client (partitions and their locations on HDFS), by Hadoop's HDFS client of the test
  * class path (every file under the table, {@code _SUCCESS} in each partition, no hidden or
  * in-progress file left) and parquet-java (every row).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HiveRemoteMetastoreOnHdfsIT {
 
     private static final int BATCH_ROWS = 400;
@@ -75,7 +81,21 @@ class HiveRemoteMetastoreOnHdfsIT {
                 + "'hive-conf-dir' = '" + METASTORE.hiveConfDir() + "')");
     }
 
+    private static TableEnvironment streaming() {
+        Configuration conf = new Configuration();
+        conf.setString("execution.checkpointing.interval", "500 ms");
+        conf.setString("parallelism.default", "2");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inStreamingMode()
+                .withConfiguration(conf)
+                .build());
+        catalog(tEnv);
+        return tEnv;
+    }
+
+    /** First: it checks that every file on HDFS is its table's. */
     @Test
+    @Order(1)
     void batchAndStreamingWritesWithPartitionCommitOnHdfs() throws Exception {
         String database = HDFS.uri() + "/lake/db.db";
         TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -95,14 +115,7 @@ class HiveRemoteMetastoreOnHdfsIT {
                 .await();
 
         // STREAMING, paced over several checkpoints: each one rolls files and commits partitions
-        Configuration conf = new Configuration();
-        conf.setString("execution.checkpointing.interval", "500 ms");
-        conf.setString("parallelism.default", "2");
-        TableEnvironment streaming = TableEnvironment.create(EnvironmentSettings.newInstance()
-                .inStreamingMode()
-                .withConfiguration(conf)
-                .build());
-        catalog(streaming);
+        TableEnvironment streaming = streaming();
         streaming.executeSql("CREATE TEMPORARY TABLE paced (id BIGINT) WITH ('connector' = 'datagen', "
                 + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + STREAM_ROWS
                 + "', 'rows-per-second' = '60')");
@@ -159,6 +172,114 @@ class HiveRemoteMetastoreOnHdfsIT {
         assertThat(rows).hasSize(expected().size()).containsExactlyInAnyOrderElementsOf(expected());
         // files rolled at checkpoints: more than one per writer subtask and partition (2 x 2)
         assertThat(streamedFiles).isGreaterThan(4);
+
+        followsTheTable(batch, hdfs, hadoop);
+    }
+
+    /**
+     * A streaming read of {@code h.db.t}: every row there, then those of a partition added while it
+     * runs (found by listing the table's directory on HDFS); the new partition's rows and {@code
+     * _SUCCESS} on HDFS.
+     */
+    private static void followsTheTable(
+            TableEnvironment writer, org.apache.hadoop.fs.FileSystem hdfs, org.apache.hadoop.conf.Configuration hadoop)
+            throws Exception {
+        TableResult result = streaming()
+                .executeSql("SELECT id, name, dt FROM h.db.t /*+ OPTIONS("
+                        + "'streaming-source.enable' = 'true', 'streaming-source.monitor-interval' = '1 s', "
+                        + "'streaming-source.consume-start-offset' = 'dt=b0') */");
+        List<String> expected = expected();
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = result.collect()) {
+            while (rows.size() < expected.size()) {
+                rows.add(row(it.next()));
+            }
+            assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+            writer.executeSql("INSERT INTO h.db.t VALUES (1000, 'late', 'z9'), (1001, 'later', 'z9')")
+                    .await();
+            List<String> late = new ArrayList<>();
+            while (late.size() < 2) {
+                late.add(row(it.next()));
+            }
+            assertThat(late).containsExactlyInAnyOrder("1000|late|z9", "1001|later|z9");
+        } finally {
+            result.getJobClient().orElseThrow().cancel().get(30, TimeUnit.SECONDS);
+        }
+        List<String> written = new ArrayList<>();
+        boolean success = false;
+        RemoteIterator<LocatedFileStatus> files =
+                hdfs.listFiles(new org.apache.hadoop.fs.Path("/lake/db.db/t/dt=z9"), false);
+        while (files.hasNext()) {
+            org.apache.hadoop.fs.Path file = files.next().getPath();
+            if (file.getName().equals("_SUCCESS")) {
+                success = true;
+            } else {
+                written.addAll(parquetRows(file, hadoop, "z9"));
+            }
+        }
+        assertThat(success).as("_SUCCESS in dt=z9").isTrue();
+        assertThat(written).containsExactlyInAnyOrder("1000|late|z9", "1001|later|z9");
+    }
+
+    /**
+     * Processing-time lookup joins of a bounded stream of orders (ids 1..30, key {@code id % 4})
+     * against two dimension tables on HDFS: a partitioned one read as its latest partition (an
+     * older partition has a key the latest lacks: its orders join nothing), and an unpartitioned
+     * one read whole. After the test above, which checks that HDFS holds its table alone.
+     */
+    @Test
+    @Order(2)
+    void lookupJoinsOnDimensionTablesOnHdfs() throws Exception {
+        String database = HDFS.uri() + "/dims/dims.db";
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        batch.getConfig().set("parallelism.default", "2");
+        catalog(batch);
+        batch.executeSql("CREATE DATABASE h.dims WITH ('hive.database.location-uri' = '" + database + "')");
+        batch.executeSql("CREATE TABLE h.dims.by_day (k BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'parquet', 'sink.partition-commit.policy.kind' = 'metastore', "
+                + "'streaming-source.enable' = 'true', 'streaming-source.partition.include' = 'latest', "
+                + "'streaming-source.partition-order' = 'partition-name')");
+        batch.executeSql("INSERT INTO h.dims.by_day VALUES (0, 'old-0', '2026-11-30'), (1, 'old-1', '2026-11-30'), "
+                        + "(3, 'old-3', '2026-11-30')")
+                .await();
+        batch.executeSql("INSERT INTO h.dims.by_day VALUES (0, 'new-0', '2026-12-01'), (1, 'new-1', '2026-12-01'), "
+                        + "(2, 'new-2', '2026-12-01')")
+                .await();
+        batch.executeSql("CREATE TABLE h.dims.whole (k BIGINT, name STRING) WITH ('hive.storage.file-format' = 'orc')");
+        batch.executeSql("INSERT INTO h.dims.whole VALUES (1, 'w-1'), (2, 'w-2'), (3, 'w-3')")
+                .await();
+        org.apache.hadoop.fs.FileSystem hdfs =
+                org.apache.hadoop.fs.FileSystem.get(URI.create(HDFS.uri()), new org.apache.hadoop.conf.Configuration());
+        assertThat(hdfs.listStatus(new org.apache.hadoop.fs.Path("/dims/dims.db/by_day/dt=2026-12-01")))
+                .isNotEmpty();
+        assertThat(hdfs.listStatus(new org.apache.hadoop.fs.Path("/dims/dims.db/whole")))
+                .isNotEmpty();
+
+        TableEnvironment streaming = streaming();
+        streaming.executeSql("CREATE TEMPORARY TABLE orders (id BIGINT, proc AS PROCTIME()) WITH ("
+                + "'connector' = 'datagen', 'number-of-rows' = '30', 'fields.id.kind' = 'sequence', "
+                + "'fields.id.start' = '1', 'fields.id.end' = '30')");
+        List<String> latestPartition = collectPairs(
+                streaming,
+                "SELECT o.id, d.name FROM orders AS o JOIN h.dims.by_day FOR SYSTEM_TIME AS OF o.proc AS d"
+                        + " ON d.k = o.id % 4");
+        List<String> latestTable = collectPairs(
+                streaming,
+                "SELECT o.id, d.name FROM orders AS o JOIN h.dims.whole FOR SYSTEM_TIME AS OF o.proc AS d"
+                        + " ON d.k = o.id % 4");
+
+        List<String> expectedPartition = new ArrayList<>();
+        List<String> expectedTable = new ArrayList<>();
+        for (int id = 1; id <= 30; id++) {
+            if (id % 4 != 3) {
+                expectedPartition.add(id + "|new-" + id % 4);
+            }
+            if (id % 4 != 0) {
+                expectedTable.add(id + "|w-" + id % 4);
+            }
+        }
+        assertThat(latestPartition).containsExactlyInAnyOrderElementsOf(expectedPartition);
+        assertThat(latestTable).containsExactlyInAnyOrderElementsOf(expectedTable);
     }
 
     private static List<String> expected() {
@@ -191,8 +312,20 @@ class HiveRemoteMetastoreOnHdfsIT {
     private static List<String> collect(TableEnvironment tEnv, String sql) throws Exception {
         List<String> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = tEnv.executeSql(sql).collect()) {
-            it.forEachRemaining(r -> rows.add(r.getField(0) + "|" + r.getField(1) + "|" + r.getField(2)));
+            it.forEachRemaining(r -> rows.add(row(r)));
         }
         return rows;
+    }
+
+    private static List<String> collectPairs(TableEnvironment tEnv, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(sql).collect()) {
+            it.forEachRemaining(r -> rows.add(r.getField(0) + "|" + r.getField(1)));
+        }
+        return rows;
+    }
+
+    private static String row(Row r) {
+        return r.getField(0) + "|" + r.getField(1) + "|" + r.getField(2);
     }
 }

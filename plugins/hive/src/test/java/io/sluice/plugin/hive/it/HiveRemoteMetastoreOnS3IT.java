@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *
  * <p>A partitioned Parquet table written in BATCH and in STREAMING (checkpoints) with the {@code
  * metastore,success-file} commit, read back bounded and followed by a streaming read while a
- * partition is added; checked by Hive's own metastore client (partition locations), the {@code
+ * partition is added, and tables at locations written {@code s3://} (the metastore's S3A mapped to
+ * that scheme by {@code fs.s3.impl}); checked by Hive's own metastore client (partition locations), the {@code
  * _SUCCESS} objects, every row read by parquet-java from the bytes the AWS SDK fetched, no open
  * multipart upload, no mutating request outside the database. Lookup joins against the latest
  * partition and the latest table of dimension tables in the bucket: the exact joined rows.
@@ -70,9 +72,15 @@ class HiveRemoteMetastoreOnS3IT {
     @TempDir
     Path tmp;
 
-    /** What the metastore's own Hadoop needs for the bucket: S3A's keys, as in a core-site.xml. */
+    /**
+     * What the metastore's own Hadoop needs for the bucket: S3A's keys, as in a core-site.xml, and
+     * S3A for locations written {@code s3://} (Hadoop maps no class to that scheme).
+     */
     static Map<String, String> metastoreS3a() {
-        return StandaloneMetastore.s3aSettings(S3.endpoint(), S3Server.ACCESS_KEY, S3Server.SECRET_KEY);
+        Map<String, String> settings =
+                new HashMap<>(StandaloneMetastore.s3aSettings(S3.endpoint(), S3Server.ACCESS_KEY, S3Server.SECRET_KEY));
+        settings.put("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+        return settings;
     }
 
     @BeforeAll
@@ -178,6 +186,87 @@ class HiveRemoteMetastoreOnS3IT {
         assertThat(outside).isEmpty();
 
         followsTheTable(batch);
+    }
+
+    /**
+     * Locations written {@code s3://}, as many catalogs and the README's examples write them: the
+     * metastore's S3A serves the scheme through {@code fs.s3.impl}, the job reaches it through
+     * Flink's file system. A database and a table with its own {@code LOCATION} there, written in
+     * BATCH with {@code metastore,success-file}, one partition overwritten; read back through SQL,
+     * the server's locations (kept as {@code s3://}), every row by parquet-java from the bytes the
+     * AWS SDK fetched, nothing changed outside the two locations.
+     */
+    @Test
+    void tablesAtS3SchemeLocations() throws Exception {
+        S3.traffic().clearRequests();
+        String database = "s3://" + BUCKET + "/s3scheme/db.db";
+        String location = "s3://" + BUCKET + "/s3scheme/located/t";
+        TableEnvironment batch = batch();
+        batch.executeSql("CREATE DATABASE h.s3db WITH ('hive.database.location-uri' = '" + database + "')");
+        batch.executeSql("CREATE TABLE h.s3db.t (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'parquet', 'hive.location-uri' = '" + location + "', "
+                + "'sink.partition-commit.policy.kind' = 'metastore,success-file')");
+        batch.executeSql("CREATE TABLE h.s3db.plain (id BIGINT) WITH ('hive.storage.file-format' = 'parquet')");
+        batch.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
+                + "'number-of-rows' = '60', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+                + "'fields.id.end' = '60')");
+        batch.executeSql("INSERT INTO h.s3db.t SELECT id, CONCAT('n', CAST(id AS STRING)), "
+                        + "CONCAT('b', CAST(id % 3 AS STRING)) FROM numbers")
+                .await();
+        batch.executeSql("INSERT OVERWRITE h.s3db.t PARTITION (dt = 'b0') VALUES (-1, 'x')")
+                .await();
+        batch.executeSql("INSERT INTO h.s3db.plain SELECT id FROM numbers WHERE id <= 5")
+                .await();
+
+        List<String> expected = new ArrayList<>(List.of("-1|x|b0"));
+        for (int id = 1; id <= 60; id++) {
+            if (id % 3 != 0) {
+                expected.add(id + "|n" + id + "|b" + id % 3);
+            }
+        }
+        assertThat(collect(batch, "SELECT id, name, dt FROM h.s3db.t")).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(collect(batch, "SELECT id FROM h.s3db.plain")).containsExactlyInAnyOrder("1", "2", "3", "4", "5");
+
+        List<String> partitions = List.of("dt=b0", "dt=b1", "dt=b2");
+        try (MetastoreProbe probe = MetastoreProbe.of(batch.getCatalog("h").orElseThrow())) {
+            assertThat(probe.table("s3db", "t").location()).isEqualTo(location);
+            assertThat(probe.table("s3db", "plain").location()).isEqualTo(database + "/plain");
+            assertThat(probe.partitionNames("s3db", "t")).containsExactlyInAnyOrderElementsOf(partitions);
+            for (String p : partitions) {
+                assertThat(probe.partitionLocation("s3db", "t", p)).isEqualTo(location + "/" + p);
+            }
+        }
+        String table = "s3scheme/located/t/";
+        List<String> keys = S3.keys(BUCKET, table);
+        for (String p : partitions) {
+            assertThat(keys).contains(table + p + "/_SUCCESS");
+        }
+        assertThat(keys).noneMatch(k -> k.contains("/.") || k.contains("_tmp") || k.contains("inprogress"));
+        Path copy = S3.download(BUCKET, table, tmp.resolve("copy-s3"));
+        List<String> rows = new ArrayList<>();
+        for (String p : partitions) {
+            for (Path file : ParquetFiles.dataFiles(copy.resolve(p))) {
+                rows.addAll(ParquetFiles.rowsOf(
+                        file, g -> g.getLong("id", 0) + "|" + g.getString("name", 0) + "|" + p.substring(3)));
+            }
+        }
+        assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+        List<Path> plainFiles =
+                ParquetFiles.dataFiles(S3.download(BUCKET, "s3scheme/db.db/plain/", tmp.resolve("copy-plain")));
+        List<String> plainRows = new ArrayList<>();
+        for (Path file : plainFiles) {
+            plainRows.addAll(ParquetFiles.rowsOf(file, g -> String.valueOf(g.getLong("id", 0))));
+        }
+        assertThat(plainRows).containsExactlyInAnyOrder("1", "2", "3", "4", "5");
+        assertThat(S3.openUploads(BUCKET)).isEmpty();
+        List<S3Request> outside = S3.traffic().requests().stream()
+                .filter(r -> r.kind().mutates() && r.kind() != S3Request.Kind.DELETE_MULTIPLE)
+                .filter(r -> !r.bucket().equals(BUCKET)
+                        || !(r.key().startsWith(table)
+                                || r.key().startsWith("s3scheme/db.db/")
+                                || r.key().equals("s3scheme/located/")))
+                .collect(Collectors.toList());
+        assertThat(outside).isEmpty();
     }
 
     private static List<String> expected() {
@@ -301,6 +390,13 @@ class HiveRemoteMetastoreOnS3IT {
                     .hasStackTraceContaining("The Hive metastore at " + plain.uri()
                             + " cannot create table wh.t of hive catalog 'plain'")
                     .hasStackTraceContaining("fs.s3a.*");
+            // s3:// is no scheme of Hadoop's own: the message says what maps it
+            assertThatThrownBy(() -> tEnv.executeSql("CREATE DATABASE plain.nos3 WITH ("
+                            + "'hive.database.location-uri' = 's3://" + BUCKET + "/nos3a/nos3.db')"))
+                    .hasStackTraceContaining("cannot create database nos3 of hive catalog 'plain'")
+                    .hasStackTraceContaining("No FileSystem for scheme")
+                    .hasStackTraceContaining(
+                            "for s3://: S3A as for s3a:// and fs.s3.impl = org.apache.hadoop.fs.s3a.S3AFileSystem");
             assertThat(S3.keys(BUCKET, "nos3a")).isEmpty();
             assertThat(S3.traffic().requests()).isEmpty();
         } finally {

@@ -1,12 +1,18 @@
 package io.sluice.plugin.iceberg.it;
 
 import io.sluice.hadoopbridge.ObjectStores;
+import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.testservers.hdfs.HdfsServer;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -14,6 +20,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
@@ -22,12 +30,18 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalogServer;
 import org.apache.iceberg.rest.RESTServerExtension;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +63,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * flink-s3-fs-hadoop} (loaded as a cluster loads its plugins; the plugin's Hadoop goes through its
  * bridge) with the {@code hive} catalog on a Hive metastore and the {@code rest} catalog (Iceberg's
  * REST test server over an in-memory catalog: it keeps the table metadata, the files are on S3), and HDFS
- * with the {@code hadoop} catalog. Through SQL on a {@code 'type' = 'sluice'} catalog: appends,
+ * with the {@code hadoop} and {@code rest} catalogs and the dynamic sink (four tables it creates, on
+ * a {@code hadoop} catalog). Through SQL on a {@code 'type' = 'sluice'} catalog: appends,
  * {@code INSERT OVERWRITE}, an upsert table, a bounded read back. Checked independently of the
  * plugin: the objects (every one under the table's location, no mutating request outside the
  * warehouse, no open multipart upload), and the rows, read from the bytes the AWS SDK (or Hadoop's
@@ -69,7 +84,13 @@ class IcebergObjectStoreIT {
             .withFlinkFileSystems(IcebergObjectStoreIT::flinkSettings, FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
+    @Order(1)
     static final HdfsServer HDFS = new HdfsServer();
+
+    /** The same server with its warehouse on HDFS: started once HDFS runs and its URI is known. */
+    @RegisterExtension
+    @Order(2)
+    static final RestServerOnHdfs REST_HDFS = new RestServerOnHdfs();
 
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
@@ -104,6 +125,36 @@ class IcebergObjectStoreIT {
 
     @TempDir
     static Path tmp;
+
+    /** Iceberg's REST catalog server, in-memory catalog, warehouse {@code <hdfs>/rest-wh}. */
+    static final class RestServerOnHdfs implements BeforeAllCallback, AfterAllCallback {
+        private RESTServerExtension server;
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws Exception {
+            server = new RESTServerExtension(Map.of(
+                    RESTCatalogServer.REST_PORT,
+                    RESTServerExtension.FREE_PORT,
+                    CatalogProperties.CATALOG_IMPL,
+                    InMemoryCatalog.class.getName(),
+                    CatalogProperties.FILE_IO_IMPL,
+                    "org.apache.iceberg.hadoop.HadoopFileIO",
+                    CatalogProperties.WAREHOUSE_LOCATION,
+                    HDFS.uri() + "/rest-wh"));
+            server.beforeAll(context);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws Exception {
+            if (server != null) {
+                server.afterAll(context);
+            }
+        }
+
+        RESTServerExtension server() {
+            return server;
+        }
+    }
 
     private static HiveMetastoreServer metastore;
 
@@ -291,6 +342,116 @@ class IcebergObjectStoreIT {
                         location -> HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(location), conf));
             }
         }
+    }
+
+    /**
+     * The {@code rest} catalog with its warehouse on HDFS: the plugin writes data and manifests
+     * through its {@code HadoopFileIO} and HDFS client, the REST server keeps the metadata. Read back
+     * from the table the REST API names, over the HDFS client of the test class path.
+     */
+    @Test
+    void restCatalogOnHdfs() throws Exception {
+        RESTServerExtension server = REST_HDFS.server();
+        TableEnvironment tEnv = batch();
+        createCatalog(tEnv, "rest_hdfs", restCatalogOptions(server));
+        ObjectStoreRoundTrip.writeAndReadBack(tEnv, "rest_hdfs", "db");
+
+        Configuration conf = new Configuration();
+        org.apache.hadoop.fs.FileSystem hdfs = org.apache.hadoop.fs.FileSystem.get(URI.create(HDFS.uri()), conf);
+        for (String table : List.of("orders", "users")) {
+            Table loaded = server.client().loadTable(TableIdentifier.of("db", table));
+            assertThat(loaded.location()).isEqualTo(HDFS.uri() + "/rest-wh/db/" + table);
+            assertThat(hdfsFiles(hdfs, "/rest-wh/db/" + table))
+                    .anyMatch(f -> f.startsWith("/rest-wh/db/" + table + "/data/") && f.endsWith(".parquet"))
+                    .allMatch(f -> f.startsWith("/rest-wh/db/" + table + "/data/")
+                            || f.startsWith("/rest-wh/db/" + table + "/metadata/"));
+            ObjectStoreRoundTrip.checkRows(
+                    loaded, table, location -> HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(location), conf));
+        }
+        assertThat(hdfsFiles(hdfs, "/rest-wh")).allMatch(f -> f.startsWith("/rest-wh/db/"));
+    }
+
+    /**
+     * The dynamic sink into a {@code hadoop} catalog on HDFS: one job, four tables it creates (one
+     * partitioned), committed at checkpoints. Each table read by Iceberg's Hadoop catalog of the test
+     * class path: exactly its rows, several snapshots, its live data files' rows counted by
+     * parquet-java; every file the job added on HDFS is a table's data or metadata.
+     */
+    @Test
+    void dynamicSinkOnHdfs() throws Exception {
+        String warehouse = HDFS.uri() + "/dynamic-wh";
+        Configuration conf = new Configuration();
+        org.apache.hadoop.fs.FileSystem hdfs = org.apache.hadoop.fs.FileSystem.get(URI.create(HDFS.uri()), conf);
+        List<String> before = hdfsFiles(hdfs, "/");
+        long count = 400;
+        int tables = 4;
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(300);
+        // the numbers over four checkpoints: every table gets several commits
+        DynamicSink.forInput(env.fromSource(
+                        new DataGeneratorSource<>(
+                                i -> i + 1, count, RateLimiterStrategy.perCheckpoint((int) (count / 4)), Types.LONG),
+                        WatermarkStrategy.noWatermarks(),
+                        "numbers"))
+                .generator(new IcebergDynamicSinkObjectStoreIT.Numbers())
+                .target("iceberg")
+                .pluginsDir(TestPluginsDir.get())
+                .catalog(Map.of("catalog-type", "hadoop", "warehouse", warehouse, "cache-enabled", "false"))
+                .writeParallelism(2)
+                .append();
+        env.execute("dynamic iceberg sink on HDFS");
+
+        try (HadoopCatalog catalog = new HadoopCatalog(conf, warehouse)) {
+            for (int t = 0; t < tables; t++) {
+                Table table = catalog.loadTable(TableIdentifier.of("db", "t" + t));
+                assertThat(table.location()).isEqualTo(warehouse + "/db/t" + t);
+                List<String> expected = new ArrayList<>();
+                for (long id = 1; id <= count; id++) {
+                    if (id % tables == t) {
+                        expected.add(id + "|p" + id % 3);
+                    }
+                }
+                assertThat(IcebergTables.rows(table)).as("t%d", t).containsExactlyInAnyOrderElementsOf(expected);
+                assertThat(IcebergTables.snapshots(table))
+                        .as("t%d committed at several checkpoints", t)
+                        .hasSizeGreaterThan(1);
+                assertThat(table.spec().fields()).as("t%d's spec", t).hasSize(t == 0 ? 1 : 0);
+                long parquetRows = 0;
+                try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+                    for (FileScanTask task : tasks) {
+                        DataFile file = task.file();
+                        assertThat(file.location()).startsWith(table.location() + "/data/");
+                        try (ParquetFileReader reader = ParquetFileReader.open(
+                                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.location()), conf))) {
+                            assertThat(reader.getRecordCount()).isEqualTo(file.recordCount());
+                            parquetRows += reader.getRecordCount();
+                        }
+                    }
+                }
+                assertThat(parquetRows)
+                        .as("t%d's rows in its live data files", t)
+                        .isEqualTo(expected.size());
+            }
+        }
+        List<String> added = new ArrayList<>(hdfsFiles(hdfs, "/"));
+        added.removeAll(before);
+        assertThat(added)
+                .as("every file the job added is a table's data or metadata")
+                .isNotEmpty()
+                .allMatch(f -> f.matches("/dynamic-wh/db/t[0-3]/(data|metadata)/.+"));
+    }
+
+    /** The path of every file under {@code dir} on HDFS. */
+    private static List<String> hdfsFiles(org.apache.hadoop.fs.FileSystem hdfs, String dir) throws Exception {
+        List<String> files = new ArrayList<>();
+        org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> listed =
+                hdfs.listFiles(new org.apache.hadoop.fs.Path(dir), true);
+        while (listed.hasNext()) {
+            files.add(listed.next().getPath().toUri().getPath());
+        }
+        return files;
     }
 
     /** The metastore's {@code metadata_location} of {@code db.<table>}, by a client of the test class path. */

@@ -518,6 +518,8 @@ class BadValuesIT {
         // 10,000 attempts 100 ms apart would take over 16 minutes
         assertThat(seconds).as("seconds until the job failed").isLessThan(30);
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
+        // failing at once, the job opened no file it could leave hidden (restarting, it piled up 16 in 60 s)
+        assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
 
     private static final String NOT_A_TIME_TABLE = "CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ("

@@ -138,11 +138,20 @@ class IcebergBuilderMethodsIT {
     void toBranchCommitsToTheBranchAndLeavesMainAlone() throws Exception {
         Path warehouse = tmp.resolve("branch");
         create(warehouse, "t", PartitionSpec.unpartitioned(), Map.of());
-        write(warehouse, "t", List.of(row(1, "a", "d"), row(2, "a", "d")), b -> b.toBranch("audit-branch"));
+        write(
+                warehouse,
+                "t",
+                List.of(row(1, "a", "d"), row(2, "a", "d")),
+                b -> b.toBranch("audit-branch")
+                        .set("write-format", "avro")
+                        .snapshotProperties(Map.of("pipeline", "ingest")));
 
         Table table = IcebergTables.load(warehouse, "db", "t");
         assertThat(table.currentSnapshot()).as("nothing on main").isNull();
         assertThat(ids(table, "audit-branch")).containsExactly(1L, 2L);
+        Snapshot branch = table.snapshot(table.refs().get("audit-branch").snapshotId());
+        assertThat(branch.summary()).containsEntry("pipeline", "ingest");
+        assertThat(formats(table, branch)).containsOnly(FileFormat.AVRO);
     }
 
     @Test
@@ -379,12 +388,34 @@ class IcebergBuilderMethodsIT {
 
         for (String name : List.of("even", "odd")) {
             Table table = IcebergTables.load(warehouse, "db", name);
-            List<FileFormat> formats = new ArrayList<>();
-            try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-                tasks.forEach(task -> formats.add(task.file().format()));
-            }
-            assertThat(formats).as(name).isNotEmpty().containsOnly(FileFormat.ORC);
+            assertThat(formats(table, table.currentSnapshot())).as(name).containsOnly(FileFormat.ORC);
             assertThat(IcebergTables.records(table)).as(name).hasSize(1);
+        }
+    }
+
+    @Test
+    void dynamicTableCreatorGivesTheTablesTheSinkCreatesTheirProperties() throws Exception {
+        Path warehouse = tmp.resolve("dyn-creator");
+        StreamExecutionEnvironment env = batch(1);
+        dynamic(env, warehouse, List.of(row(1, "a", "d")), (r, out) -> out.collect(record("db.t", r)))
+                .tableCreator(new OrcTables())
+                .append();
+        env.execute("dynamic table creator");
+
+        Table table = IcebergTables.load(warehouse, "db", "t");
+        assertThat(table.properties())
+                .containsEntry("created-for", "db.t")
+                .containsEntry(TableProperties.DEFAULT_FILE_FORMAT, "orc");
+        assertThat(formats(table, table.currentSnapshot())).containsOnly(FileFormat.ORC);
+    }
+
+    /** New tables in ORC, with their own name in a property. */
+    static final class OrcTables implements io.sluice.runtime.sink.dynamic.DynamicTableCreator {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Map<String, String> properties(String table) {
+            return Map.of("created-for", table, TableProperties.DEFAULT_FILE_FORMAT, "orc");
         }
     }
 
@@ -567,6 +598,16 @@ class IcebergBuilderMethodsIT {
 
     private static String string(RowData r) {
         return r.getLong(0) + "|" + r.getString(1) + "|" + r.getString(2);
+    }
+
+    private static List<FileFormat> formats(Table table, Snapshot snapshot) throws Exception {
+        List<FileFormat> formats = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks =
+                table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+            tasks.forEach(task -> formats.add(task.file().format()));
+        }
+        assertThat(formats).as("data files of %s", table.name()).isNotEmpty();
+        return formats;
     }
 
     private static Set<String> uids(StreamGraph graph) {

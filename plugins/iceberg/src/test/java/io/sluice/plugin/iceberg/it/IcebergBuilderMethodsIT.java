@@ -62,6 +62,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Every builder method the Iceberg write and configuration documents name, on Sluice's builders
@@ -229,6 +230,21 @@ class IcebergBuilderMethodsIT {
         JobID job = env.execute("range with sketch statistics").getJobID();
 
         assertThat(gauges(job, "rangeStatisticsType")).hasSize(2).containsOnly("Sketch");
+        // the base weight reaches the sink's options: a value outside [0, 1) is refused by name
+        // (what the weight does: MapRangeAssignmentTest#theBaseWeightKeepsTheLongTailOfDaysFromOneWriter)
+        assertThatThrownBy(() -> {
+                    StreamExecutionEnvironment other = StreamExecutionEnvironment.getExecutionEnvironment();
+                    TableSinkBuilder.forRowData(rows(other, List.of(row(1, "n", "d0"))))
+                            .target("iceberg")
+                            .catalog(catalog(warehouse))
+                            .table("db", "t")
+                            .distributionMode(DistributionMode.RANGE)
+                            .rangeDistributionSortKeyBaseWeight(1.0d)
+                            .pluginsDir(TestPluginsDir.get())
+                            .append();
+                    other.getStreamGraph();
+                })
+                .hasStackTraceContaining("'range-distribution-sort-key-base-weight' '1.0'");
         assertThat(IcebergTables.records(IcebergTables.load(warehouse, "db", "t")))
                 .hasSize(300);
     }

@@ -160,22 +160,25 @@ class IcebergBuilderMethodsIT {
         Path warehouse = tmp.resolve("hash");
         Map<Long, Set<String>> hashed = writersPerKey(warehouse, "hashed", DistributionMode.HASH);
         assertThat(hashed)
-                .hasSize(6)
+                .hasSize(5)
                 .allSatisfy((k, writers) ->
                         assertThat(writers).as("writers of k=%s", k).hasSize(1));
-        // the same rows without hash: each source subtask's range holds every key
+        // the same rows without hash: round-robin puts every key on several writers
         Map<Long, Set<String>> spread = writersPerKey(warehouse, "spread", DistributionMode.NONE);
         assertThat(spread.values()).anySatisfy(writers -> assertThat(writers).hasSizeGreaterThan(1));
     }
 
-    /** k -> the writer subtasks whose files hold rows of k; 60 rows, k = id % 6, from 3 source subtasks. */
+    /** k -> the writer subtasks whose files hold rows of k; 60 rows, k = id % 5, rebalanced over 3 writers. */
     private Map<Long, Set<String>> writersPerKey(Path warehouse, String name, DistributionMode mode) throws Exception {
         RowType keyed =
                 RowType.of(new LogicalType[] {new BigIntType(false), new BigIntType(false)}, new String[] {"k", "id"});
         StreamExecutionEnvironment env = batch(SLOTS);
         DataStream<RowData> rows = env.fromSequence(1, 60)
-                .map((MapFunction<Long, RowData>) i -> GenericRowData.of(i % 6, i))
-                .returns(InternalTypeInfo.of(keyed));
+                .map((MapFunction<Long, RowData>) i -> GenericRowData.of(i % 5, i))
+                .returns(InternalTypeInfo.of(keyed))
+                // round-robin to the writers whichever source subtask read which split (5 keys over 3
+                // writers: in order, each key meets every writer)
+                .rebalance();
         TableSinkBuilder.forRowData(rows)
                 .target("iceberg")
                 .catalog(catalog(warehouse))
@@ -256,7 +259,9 @@ class IcebergBuilderMethodsIT {
         DataStream<RowData> rows = env.fromSequence(1, 30)
                 .map((MapFunction<Long, RowData>)
                         i -> GenericRowData.of(i, StringData.fromString("n"), StringData.fromString("d")))
-                .returns(InternalTypeInfo.of(ROW));
+                .returns(InternalTypeInfo.of(ROW))
+                // every writer gets rows: a source subtask may read several splits of the sequence
+                .rebalance();
         TableSinkBuilder.forRowData(rows)
                 .target("iceberg")
                 .catalog(catalog(warehouse))

@@ -1,6 +1,7 @@
 package io.sluice.runtime.sink;
 
 import io.sluice.runtime.adapt.RowAdapter;
+import io.sluice.runtime.config.HadoopTablePath;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
 
@@ -88,6 +89,16 @@ public final class TableSinkBuilder<T> {
     public TableSinkBuilder<T> table(String database, String table) {
         options.put("catalog-database", database);
         options.put("catalog-table", table);
+        return this;
+    }
+
+    /**
+     * The table at a directory, as Iceberg's {@code TableLoader.fromHadoopTable(location)} names
+     * it: a {@code hadoop} catalog whose warehouse is two levels up (instead of {@link #catalog}
+     * and {@link #table}); see {@link HadoopTablePath}.
+     */
+    public TableSinkBuilder<T> tablePath(String location) {
+        options.putAll(HadoopTablePath.options(location));
         return this;
     }
 

@@ -22,6 +22,7 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -175,7 +176,15 @@ final class CatalogTable implements AutoCloseable {
                         "Missing required option '" + IcebergOptions.CATALOG_TABLE.key() + "'"));
         PathNames.checkName(IcebergOptions.CATALOG_DATABASE.key(), database);
         PathNames.checkName(IcebergOptions.CATALOG_TABLE.key(), table);
-        return TableIdentifier.of(Namespace.of(database), table);
+        List<String> levels = new ArrayList<>();
+        // a catalog's base namespace: its tables' databases are namespaces below it
+        String base = options.getOptional(IcebergOptions.BASE_NAMESPACE).orElse("");
+        for (String level : base.isEmpty() ? new String[0] : base.split("\\.", -1)) {
+            PathNames.checkName(IcebergOptions.BASE_NAMESPACE.key(), level);
+            levels.add(level);
+        }
+        levels.add(database);
+        return TableIdentifier.of(Namespace.of(levels.toArray(new String[0])), table);
     }
 
     static void createNamespace(Catalog catalog, TableIdentifier identifier) {

@@ -105,6 +105,12 @@ public final class IcebergOptions {
             .defaultValue("default")
             .withDescription("Database (namespace) of the table in the catalog; created if missing.");
 
+    public static final ConfigOption<String> BASE_NAMESPACE = ConfigOptions.key("base-namespace")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Namespace levels, separated by '.', above the database: a Sluice catalog's"
+                    + " 'base-namespace', handed to its tables so that they are where the catalog keeps them.");
+
     public static final ConfigOption<String> CATALOG_TABLE = ConfigOptions.key("catalog-table")
             .stringType()
             .noDefaultValue()

@@ -52,6 +52,7 @@ public final class IcebergScanSourceFactory implements ScanSourceFactory {
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(Arrays.asList(IcebergOptions.catalogOptions()));
         options.add(IcebergOptions.CATALOG_DATABASE);
+        options.add(IcebergOptions.BASE_NAMESPACE);
         options.addAll(Arrays.asList(IcebergReadOptions.all()));
         return options;
     }

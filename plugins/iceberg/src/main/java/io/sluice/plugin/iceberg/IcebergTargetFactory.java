@@ -62,6 +62,7 @@ public final class IcebergTargetFactory implements TargetFactory {
         Set<ConfigOption<?>> options = new HashSet<>(Arrays.asList(IcebergOptions.catalogOptions()));
         options.addAll(Arrays.asList(IcebergOptions.writeOptions()));
         options.add(IcebergOptions.CATALOG_DATABASE);
+        options.add(IcebergOptions.BASE_NAMESPACE);
         options.add(IcebergOptions.FORMAT_VERSION);
         return options;
     }

@@ -92,6 +92,11 @@ final class RecordRouting implements AutoCloseable {
         this.jobId = jobId;
         this.subtask = subtask;
         this.metrics = metrics;
+        if (metrics != null) {
+            // how often records' schemas were compared with their tables': what a too small
+            // inputSchemasPerTableCacheMaxSize costs
+            metrics.gauge("inputSchemaResolutions", (org.apache.flink.metrics.Gauge<Long>) cache::schemaResolutions);
+        }
     }
 
     /**

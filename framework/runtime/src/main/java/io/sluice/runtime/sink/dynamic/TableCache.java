@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
 final class TableCache {
 
     /** One table: its state and the resolutions of the input schemas and specs seen for it. */
-    static final class CachedTable {
+    final class CachedTable {
         final TableState state;
         final long loadedAt;
         private final Map<RowType, SchemaResolution> resolutions;
@@ -57,6 +57,7 @@ final class TableCache {
             }
             SchemaResolution resolution = resolutions.get(schema);
             if (resolution == null) {
+                resolved++;
                 resolution = SchemaResolution.resolve(schema, state).orElse(null);
                 if (resolution == null) {
                     return null;
@@ -112,6 +113,7 @@ final class TableCache {
     private final LinkedHashMap<String, Long> missing;
 
     private long loads;
+    private long resolved;
 
     TableCache(DynamicTables tables, int maxSize, long refreshMs, int schemasPerTable, LongSupplier clock) {
         this.tables = tables;
@@ -179,6 +181,14 @@ final class TableCache {
     /** Tables loaded from the target so far (cache misses and refreshes). */
     long loads() {
         return loads;
+    }
+
+    /**
+     * Input schemas compared with a table's schemas so far: a miss of the per-table schema cache
+     * (a schema seen for the first time, or again after it was evicted).
+     */
+    long schemaResolutions() {
+        return resolved;
     }
 
     int size() {

@@ -1,6 +1,7 @@
 package io.sluice.runtime.source.scan;
 
 import io.sluice.runtime.config.Durations;
+import io.sluice.runtime.config.HadoopTablePath;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
@@ -67,6 +68,14 @@ public final class TableSourceBuilder {
     public TableSourceBuilder table(String database, String table) {
         set("catalog-database", database);
         return set("catalog-table", table);
+    }
+
+    /**
+     * The table at a directory, as Iceberg's {@code TableLoader.fromHadoopTable(location)} names
+     * it (instead of {@link #catalog} and {@link #table}); see {@link HadoopTablePath}.
+     */
+    public TableSourceBuilder tablePath(String location) {
+        return setAll(HadoopTablePath.options(location));
     }
 
     /** The columns to read, by name, in the order the rows have them; all of the table's when not called. */

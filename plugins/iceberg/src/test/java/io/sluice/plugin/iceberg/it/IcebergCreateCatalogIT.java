@@ -110,6 +110,29 @@ class IcebergCreateCatalogIT {
     }
 
     @Test
+    void defaultDatabaseAndBaseNamespaceNameWhereUnqualifiedTablesGo() throws Exception {
+        Path warehouse = tmp.resolve("namespaced");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql("CREATE CATALOG ice WITH ('type' = 'sluice', 'target' = 'iceberg', "
+                + "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "', "
+                + "'catalog-type' = 'hadoop', 'warehouse' = '" + warehouse.toUri() + "', "
+                + "'default-database' = 'sales', 'base-namespace' = 'lake')");
+        tEnv.executeSql("CREATE DATABASE ice.sales");
+        tEnv.executeSql("USE CATALOG ice");
+        assertThat(tEnv.getCurrentDatabase()).isEqualTo("sales");
+        tEnv.executeSql("CREATE TABLE t (id BIGINT)");
+        tEnv.executeSql("INSERT INTO t VALUES (1), (2)").await();
+
+        // the database is a namespace below the base namespace
+        try (org.apache.iceberg.hadoop.HadoopCatalog catalog = IcebergTables.catalog(warehouse)) {
+            Table table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(
+                    org.apache.iceberg.catalog.Namespace.of("lake", "sales"), "t"));
+            assertThat(IcebergTables.rows(table)).containsExactlyInAnyOrder("1", "2");
+        }
+        assertThat(collect(tEnv, "SELECT * FROM t")).containsExactlyInAnyOrder("1", "2");
+    }
+
+    @Test
     void badCatalogOptionsAreClearErrors() {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         String plugins = "'sluice.plugins.dir' = '" + TestPluginsDir.get() + "'";

@@ -259,7 +259,7 @@ public final class IcebergTables {
         }
     }
 
-    private static List<Record> parquet(Table table, ContentFile<?> file, Schema schema) {
+    static List<Record> parquet(Table table, ContentFile<?> file, Schema schema) {
         if (!file.format().name().equals("PARQUET")) {
             throw new IllegalStateException("only Parquet files are read by hand, got " + file.location());
         }

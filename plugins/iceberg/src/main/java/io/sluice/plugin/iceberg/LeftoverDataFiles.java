@@ -57,6 +57,9 @@ final class LeftoverDataFiles {
      */
     static final long CLOCK_SKEW_MS = 60 * 60 * 1000L;
 
+    /** How often a listing that failed is tried again, see {@link #candidates}. */
+    private static final int LIST_ATTEMPTS = 5;
+
     /** Files of writer {@code writerId} numbered above {@code handedOver} may be leftovers (0: all). */
     static final class Earlier {
         final String writerId;
@@ -124,27 +127,18 @@ final class LeftoverDataFiles {
             return List.of();
         }
         try {
-            List<FileInfo> candidates = new ArrayList<>();
-            long oldest = Long.MAX_VALUE;
-            for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(dataLocation + "/")) {
-                if (!path(file.location()).startsWith(path(dataLocation) + "/")) {
-                    continue;
-                }
-                for (Earlier e : earlier) {
-                    if (fileNumber(file.location(), e.writerId) > e.handedOver) {
-                        candidates.add(file);
-                        oldest = Math.min(oldest, file.createdAtMillis());
-                        break;
-                    }
-                }
-            }
+            List<FileInfo> candidates = candidates((SupportsPrefixOperations) io, dataLocation, earlier);
             if (candidates.isEmpty()) {
                 return List.of();
+            }
+            long oldest = Long.MAX_VALUE;
+            for (FileInfo file : candidates) {
+                oldest = Math.min(oldest, file.createdAtMillis());
             }
             Set<String> committed = committedSince(table, jobId, oldest - CLOCK_SKEW_MS);
             List<String> deleted = new ArrayList<>();
             for (FileInfo file : candidates) {
-                if (committed.contains(path(file.location()))) {
+                if (committed.contains(name(file.location()))) {
                     continue;
                 }
                 io.deleteFile(file.location());
@@ -167,7 +161,49 @@ final class LeftoverDataFiles {
         }
     }
 
-    /** The paths of the files that snapshots of job {@code jobId} made at or after {@code since} added. */
+    /**
+     * The files of {@code earlier} under {@code dataLocation}. The other subtasks clean up in the
+     * same directories at the same time, and a Hadoop listing fails on a file deleted between
+     * listing a directory and reading its status (a local file system does): listed again then.
+     */
+    private static List<FileInfo> candidates(
+            SupportsPrefixOperations io, String dataLocation, Collection<Earlier> earlier) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                List<FileInfo> candidates = new ArrayList<>();
+                for (FileInfo file : io.listPrefix(dataLocation + "/")) {
+                    if (!path(file.location()).startsWith(path(dataLocation) + "/")) {
+                        continue;
+                    }
+                    for (Earlier e : earlier) {
+                        if (fileNumber(file.location(), e.writerId) > e.handedOver) {
+                            candidates.add(file);
+                            break;
+                        }
+                    }
+                }
+                return candidates;
+            } catch (RuntimeException e) {
+                if (attempt >= LIST_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.info("Listing {} failed, again ({} of {}): {}", dataLocation, attempt, LIST_ATTEMPTS, e.toString());
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * The names of the files that snapshots of job {@code jobId} made at or after {@code since}
+     * added. Names, not locations: a listing and a manifest may spell a directory differently
+     * (scheme, authority, escaped partition values), and a writer's name with its number is unique
+     * on its own; comparing names can only keep a file too many.
+     */
     private static Set<String> committedSince(Table table, String jobId, long since) {
         table.refresh();
         Set<String> paths = new HashSet<>();
@@ -175,8 +211,8 @@ final class LeftoverDataFiles {
             if (s.timestampMillis() < since || !jobId.equals(s.summary().get(CommittedCheckpoints.JOB_ID))) {
                 continue;
             }
-            s.addedDataFiles(table.io()).forEach(f -> paths.add(path(f.location())));
-            s.addedDeleteFiles(table.io()).forEach(f -> paths.add(path(f.location())));
+            s.addedDataFiles(table.io()).forEach(f -> paths.add(name(f.location())));
+            s.addedDeleteFiles(table.io()).forEach(f -> paths.add(name(f.location())));
         }
         return paths;
     }
@@ -196,10 +232,14 @@ final class LeftoverDataFiles {
         return LocationUtil.stripTrailingSlash(table.location()) + "/data";
     }
 
+    private static String name(String location) {
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
     /**
      * A location without its scheme and authority: the listing and the manifests may spell the
-     * same file differently ({@code file:/x} and {@code file:///x}, {@code s3://} and {@code s3a://});
-     * comparing paths only can keep a file too many, never delete one too many.
+     * same directory differently ({@code file:/x} and {@code file:///x}, {@code s3://} and {@code
+     * s3a://}): only files whose path is under the data location's path are candidates.
      */
     static String path(String location) {
         String p = location;

@@ -11,6 +11,8 @@ import org.apache.iceberg.util.LocationUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FileNotFoundException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -183,18 +185,42 @@ final class LeftoverDataFiles {
                     }
                 }
                 return candidates;
+            } catch (UncheckedIOException e) {
+                if (e.getCause() instanceof FileNotFoundException && attempt == 1) {
+                    // no data written yet (Hadoop's listing of a missing directory): nothing to clean up
+                    if (isMissing(io, dataLocation)) {
+                        return List.of();
+                    }
+                }
+                if (attempt >= LIST_ATTEMPTS) {
+                    throw e;
+                }
+                pause(dataLocation, attempt, e);
             } catch (RuntimeException e) {
                 if (attempt >= LIST_ATTEMPTS) {
                     throw e;
                 }
-                LOG.info("Listing {} failed, again ({} of {}): {}", dataLocation, attempt, LIST_ATTEMPTS, e.toString());
-                try {
-                    Thread.sleep(100L * attempt);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+                pause(dataLocation, attempt, e);
             }
+        }
+    }
+
+    private static void pause(String dataLocation, int attempt, RuntimeException failure) {
+        LOG.info("Listing {} failed, again ({} of {}): {}", dataLocation, attempt, LIST_ATTEMPTS, failure.toString());
+        try {
+            Thread.sleep(100L * attempt);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw failure;
+        }
+    }
+
+    /** Whether nothing exists under the data location: a file's listing fails alike when it vanished. */
+    private static boolean isMissing(SupportsPrefixOperations io, String dataLocation) {
+        try {
+            return !((FileIO) io).newInputFile(dataLocation).exists();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

@@ -44,6 +44,7 @@ final class AppendTaskWriterFactory implements TaskWriterFactory<RowData> {
     private final FileFormat format;
     private final transient DataFiles dataFiles;
     private transient OutputFileFactory outputFiles;
+    private transient String operationId; // null: Iceberg's random one
 
     AppendTaskWriterFactory(
             Table table,
@@ -63,14 +64,29 @@ final class AppendTaskWriterFactory implements TaskWriterFactory<RowData> {
         return dataFiles.flatParquet;
     }
 
+    /** Names the files after {@code id} instead of a random operation id; before {@link #initialize}. */
+    void operationId(String id) {
+        this.operationId = id;
+    }
+
     @Override
     public void initialize(int taskId, int attemptId) {
-        // file names carry the partition, the task and a random operation id: none clash across attempts
-        this.outputFiles = OutputFileFactory.builderFor(table, taskId, attemptId)
+        this.outputFiles = outputFiles(table, taskId, format, operationId);
+    }
+
+    /**
+     * Iceberg's file names: the subtask, 0, the operation id ({@code null}: a random one) and a
+     * number counting up from 1 in the order the files are created.
+     */
+    static OutputFileFactory outputFiles(Table table, int subtask, FileFormat format, String operationId) {
+        OutputFileFactory.Builder builder = OutputFileFactory.builderFor(table, subtask, 0)
                 .format(format)
                 .ioSupplier(table::io)
-                .defaultSpec(table.spec())
-                .build();
+                .defaultSpec(table.spec());
+        if (operationId != null) {
+            builder.operationId(operationId);
+        }
+        return builder.build();
     }
 
     @Override

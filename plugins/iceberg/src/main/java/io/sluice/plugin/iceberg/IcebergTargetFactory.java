@@ -7,6 +7,7 @@ import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
 import io.sluice.spi.sink.TargetWriter;
+import io.sluice.spi.sink.WriterLineage;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.metrics.MetricGroup;
@@ -18,7 +19,9 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.apache.iceberg.flink.sink.TaskWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
 import org.pf4j.Extension;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
@@ -193,13 +197,26 @@ public final class IcebergTargetFactory implements TargetFactory {
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
-        // the writer keeps nothing open across a checkpoint and so never writes state: state that
-        // arrives was written by something else (another target under the same uid), not to be ignored
-        if (!restoredState.isEmpty()) {
-            Payload state = restoredState.get(0);
-            throw new IOException("The iceberg writer keeps no state, yet was restored with state of version "
-                    + state.version() + " (" + state.bytes().length + " bytes): was the sink's uid that of another"
-                    + " target's sink?");
+        // the writer's state is its identity; state of another kind was written by something else
+        // (another target under the same uid), not to be ignored
+        List<LeftoverDataFiles.Earlier> earlier = new ArrayList<>();
+        for (Payload state : restoredState) {
+            earlier.add(IcebergTargetWriter.earlier(state)
+                    .orElseThrow(() -> new IOException("The iceberg writer was restored with state of version "
+                            + state.version() + " (" + state.bytes().length + " bytes) that is not an iceberg"
+                            + " writer's: was the sink's uid that of another target's sink?")));
+        }
+        // the framework's lineage names the writer after what its successors can compute; a writer
+        // without one (a dynamic sink's table) is known to its successor through its state only
+        Optional<WriterLineage> lineage = context.writerLineage();
+        String writerId = lineage.map(WriterLineage::writerId)
+                .orElseGet(() -> UUID.randomUUID().toString());
+        if (lineage.isPresent()
+                && (!earlier.isEmpty() || !lineage.get().predecessorIds().isEmpty())) {
+            for (String id : lineage.get().predecessorIds()) {
+                earlier.add(new LeftoverDataFiles.Earlier(id, 0));
+            }
+            earlier.add(new LeftoverDataFiles.Earlier(writerId, 0));
         }
         CatalogTable table = CatalogTable.load(context.options());
         try {
@@ -213,32 +230,61 @@ public final class IcebergTargetFactory implements TargetFactory {
             WriteSchemas.checkWritable(table.table(), rowType);
             WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
+            LeftoverDataFiles.delete(t, context.jobId(), earlier);
             RowType writeType = WriteSchemas.writeType(t, rowType);
             // appends write flat Parquet rows themselves (AppendTaskWriterFactory); upserts and
             // deletes by key need Iceberg's delta writers
-            TaskWriterFactory<RowData> writers = settings.equalityFieldIds().isEmpty()
-                    ? new AppendTaskWriterFactory(
-                            t, writeType, settings.targetFileSize(), settings.format(), settings.writerProperties())
-                    : new RowDataTaskWriterFactory(
-                            t,
-                            writeType,
-                            settings.targetFileSize(),
-                            settings.format(),
-                            settings.writerProperties(),
-                            settings.equalityFieldIds(),
-                            settings.upsert());
-            // file names carry the subtask and a random operation id: no clash across attempts
-            writers.initialize(context.subtaskIndex(), 0);
+            TaskWriterFactory<RowData> writers;
+            if (settings.equalityFieldIds().isEmpty()) {
+                AppendTaskWriterFactory append = new AppendTaskWriterFactory(
+                        t, writeType, settings.targetFileSize(), settings.format(), settings.writerProperties());
+                append.operationId(writerId);
+                append.initialize(context.subtaskIndex(), 0);
+                writers = append;
+            } else {
+                RowDataTaskWriterFactory delta = new RowDataTaskWriterFactory(
+                        t,
+                        writeType,
+                        settings.targetFileSize(),
+                        settings.format(),
+                        settings.writerProperties(),
+                        settings.equalityFieldIds(),
+                        settings.upsert());
+                delta.initialize(context.subtaskIndex(), 0);
+                nameFilesAfter(
+                        delta,
+                        AppendTaskWriterFactory.outputFiles(t, context.subtaskIndex(), settings.format(), writerId));
+                writers = delta;
+            }
             return new IcebergTargetWriter(
                     table,
                     writers,
                     new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
                     settings.upsert(),
                     new WriterMetrics(context.metricGroup(), t.name()),
-                    andThen(pad, WriteSchemas.widening(rowType, writeType)));
+                    andThen(pad, WriteSchemas.widening(rowType, writeType)),
+                    writerId);
         } catch (RuntimeException e) {
             table.close();
             throw e;
+        }
+    }
+
+    /**
+     * Gives Iceberg's delta writers the file names of this writer: their factory has no way to set
+     * the operation id, so its field is replaced. Should a later Iceberg rename it, the files keep
+     * Iceberg's random names, which only means its leftovers are never recognised (and stay).
+     */
+    private static void nameFilesAfter(RowDataTaskWriterFactory writers, OutputFileFactory files) {
+        try {
+            java.lang.reflect.Field field = RowDataTaskWriterFactory.class.getDeclaredField("outputFileFactory");
+            field.setAccessible(true);
+            field.set(writers, files);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LoggerFactory.getLogger(IcebergTargetFactory.class)
+                    .warn(
+                            "Iceberg's delta writers keep their random file names, leftovers are not recognised: {}",
+                            e.toString());
         }
     }
 

@@ -11,9 +11,14 @@ import org.apache.iceberg.flink.sink.TaskWriterFactory;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,9 +27,11 @@ import java.util.function.UnaryOperator;
  * insert or update deletes its key first (a position delete when the key was written since the
  * last checkpoint, an equality delete otherwise) and a delete writes only the key's delete. At every checkpoint it completes the task writer: all
  * its data files close and go to the committer in one {@link PendingCommit}, listed in temporary
- * manifests ({@link PendingFiles}). Nothing stays open across a checkpoint, so there is no writer
- * state to restore; files of rows written after the last checkpoint are abandoned on failure and
- * the rows are written again from the restored position.
+ * manifests ({@link PendingFiles}). Nothing stays open across a checkpoint; files of rows written
+ * after the last checkpoint are abandoned on failure and the rows are written again from the
+ * restored position. The writer's state is only who it is: its id, which its files' names carry,
+ * and the number of the last file it handed to the committer, so that its successor can delete
+ * the files it wrote after the checkpoint ({@link LeftoverDataFiles}).
  */
 final class IcebergTargetWriter implements TargetWriter {
 
@@ -34,6 +41,8 @@ final class IcebergTargetWriter implements TargetWriter {
     private final boolean upsert;
     private final WriterMetrics metrics;
     private final UnaryOperator<RowData> widening; // null: rows have the table's types
+    private final String writerId;
+    private long handedOver; // the highest number of a file handed to the committer
     private TaskWriter<RowData> current; // null until the first row after a checkpoint
 
     IcebergTargetWriter(
@@ -42,8 +51,10 @@ final class IcebergTargetWriter implements TargetWriter {
             TemporaryManifests manifests,
             boolean upsert,
             WriterMetrics metrics,
-            UnaryOperator<RowData> widening) {
+            UnaryOperator<RowData> widening,
+            String writerId) {
         this.widening = widening;
+        this.writerId = writerId;
         this.table = table;
         this.writers = writers;
         this.manifests = manifests;
@@ -79,6 +90,8 @@ final class IcebergTargetWriter implements TargetWriter {
             throw new IllegalStateException(
                     "Iceberg's writer replaced delete files, which this target does not commit");
         }
+        handedOver = LeftoverDataFiles.highestNumber(result.dataFiles(), writerId, handedOver);
+        handedOver = LeftoverDataFiles.highestNumber(result.deleteFiles(), writerId, handedOver);
         if (result.dataFiles().length == 0 && result.deleteFiles().length == 0) {
             return Collections.emptyList();
         }
@@ -94,9 +107,45 @@ final class IcebergTargetWriter implements TargetWriter {
     }
 
     @Override
-    public List<Payload> snapshotState(long checkpointId) {
-        // prepareCommit closed every file: nothing in progress to resume
-        return Collections.emptyList();
+    public List<Payload> snapshotState(long checkpointId) throws IOException {
+        // prepareCommit closed every file: nothing in progress to resume, only who wrote which files
+        return Collections.singletonList(state(writerId, handedOver));
+    }
+
+    /** Marks the writer's state, so state another target wrote under the same uid is recognised. */
+    private static final String STATE_MAGIC = "sluice-iceberg-writer";
+
+    static final int STATE_VERSION = 1;
+
+    /** Version 1: the magic, the writer id (both {@code writeUTF}), then the last handed-over file's number ({@code long}). */
+    static Payload state(String writerId, long handedOver) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(STATE_MAGIC);
+            out.writeUTF(writerId);
+            out.writeLong(handedOver);
+        }
+        return new Payload(STATE_VERSION, bytes.toByteArray());
+    }
+
+    /** The earlier writer a state names, or empty if the state is not this writer's. */
+    static Optional<LeftoverDataFiles.Earlier> earlier(Payload state) {
+        if (state.version() != STATE_VERSION) {
+            return Optional.empty();
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state.bytes()))) {
+            if (!STATE_MAGIC.equals(in.readUTF())) {
+                return Optional.empty();
+            }
+            String id = in.readUTF();
+            long handedOver = in.readLong();
+            if (in.available() > 0) {
+                return Optional.empty();
+            }
+            return Optional.of(new LeftoverDataFiles.Earlier(id, handedOver));
+        } catch (IOException notOurs) {
+            return Optional.empty();
+        }
     }
 
     @Override

@@ -309,8 +309,13 @@ class IcebergDynamicSinkIT {
             expected.computeIfAbsent((int) (id % TABLES), k -> new ArrayList<>())
                     .add(id);
         }
+        Map<String, List<String>> unreferenced = new TreeMap<>();
         for (Map.Entry<Integer, List<Long>> e : expected.entrySet()) {
             Table table = catalog.load("t" + e.getKey());
+            List<String> leftovers = IcebergTables.unreferencedLocalDataFiles(table);
+            if (!leftovers.isEmpty()) {
+                unreferenced.put("t" + e.getKey(), leftovers);
+            }
             List<Record> records = IcebergTables.records(table);
             assertThat(records.stream().map(r -> (Long) r.getField("id")).collect(Collectors.toList()))
                     .as("t%d", e.getKey())
@@ -341,6 +346,12 @@ class IcebergDynamicSinkIT {
         Table seven = catalog.load("t7");
         assertThat(seven.spec().fields()).as("t7's spec evolved").hasSize(2);
         assertThat(seven.specs()).hasSize(2);
+        System.out.println("IcebergDynamicSinkIT " + failure + ": "
+                + unreferenced.values().stream().mapToInt(List::size).sum() + " unreferenced data files "
+                + unreferenced);
+        // counted, not asserted: a restored table writer deletes what its predecessor in the state
+        // wrote after the checkpoint, but a table's writer opened after the checkpoint is in no
+        // state and has no lineage, so its files are not recognised after the restore
     }
 
     /**

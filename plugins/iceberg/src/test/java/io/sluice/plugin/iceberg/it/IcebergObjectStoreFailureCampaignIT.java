@@ -60,8 +60,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * path from what the AWS SDK downloaded or from HDFS; the snapshots one per checkpoint, in order,
  * adding up to the rows), each run checks the store: every object of the table under its {@code
  * data/} or {@code metadata/}, no object written or deleted outside the table's location, no
- * multipart upload left open. Data files of failed attempts that no snapshot references stay in
- * {@code data/} (Iceberg's orphan files, for its {@code remove_orphan_files}): counted and printed.
+ * multipart upload left open, no data file in {@code data/} that no snapshot references (a
+ * restored writer deletes what its failed predecessors wrote and nothing commits).
  *
  * <p>CI runs {@code sluice.campaign.store-runs} seeds per store (default 2) from {@code
  * sluice.campaign.seed}; rerun one with {@code -Dsluice.campaign.seed=<seed>
@@ -189,6 +189,7 @@ class IcebergObjectStoreFailureCampaignIT {
                 + " faults " + faults + ", " + multipart + " multipart uploads begun, " + open.size() + " left open, "
                 + orphans.size() + " unreferenced data files " + orphans);
         assertThat(open).as("multipart uploads left open; " + context).isEmpty();
+        assertThat(orphans).as("data files no snapshot references; " + context).isEmpty();
     }
 
     private void onHdfs(IcebergCampaign run, long seed) throws Exception {
@@ -250,6 +251,9 @@ class IcebergObjectStoreFailureCampaignIT {
                     .collect(Collectors.toList());
             System.out.println("campaign iceberg hdfs seed " + seed + ": " + orphans.size()
                     + " unreferenced data files " + orphans);
+            assertThat(orphans)
+                    .as("data files no snapshot references; hdfs, " + restart)
+                    .isEmpty();
         }
     }
 

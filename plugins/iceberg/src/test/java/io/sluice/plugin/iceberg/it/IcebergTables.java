@@ -28,6 +28,7 @@ import org.apache.iceberg.types.Types;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,6 +105,31 @@ public final class IcebergTables {
             throw new UncheckedIOException(e);
         }
         return files;
+    }
+
+    /**
+     * The files under the {@code data/} directory of {@code table}, on the local file system, that
+     * no snapshot references: what failed attempts wrote and nobody removed.
+     */
+    static List<String> unreferencedLocalDataFiles(Table table) {
+        Set<String> referenced = new HashSet<>();
+        for (String f : referencedFiles(table)) {
+            referenced.add(URI.create(f).getPath());
+        }
+        Path data = Path.of(URI.create(table.location()).getPath(), "data");
+        if (!Files.isDirectory(data)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(data)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .map(f -> f.toAbsolutePath().toString())
+                    .filter(f -> !referenced.contains(f))
+                    .sorted()
+                    .collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Every record, through Iceberg's generic reader. */

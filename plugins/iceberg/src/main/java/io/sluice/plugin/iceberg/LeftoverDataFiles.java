@@ -1,0 +1,290 @@
+package io.sluice.plugin.iceberg;
+
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.util.LocationUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.FileNotFoundException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Deletes the data and delete files that earlier writers of this job's subtask wrote and that
+ * nothing will commit: a writer names its files after its id ({@code
+ * <subtask>-<n>-<writer id>-<file number>.<format>}, Iceberg's file names with the writer id as the
+ * operation id) and numbers them in the order it creates them, so a restored writer knows, for
+ * each earlier writer it is told about, which of its files may be leftovers:
+ *
+ * <ul>
+ *   <li>the writer whose state the restore hands over: its files numbered above the last one it
+ *       handed to the committer before that checkpoint's state was taken. Those up to it are in the
+ *       restored committables or already committed; the ones above were written after the
+ *       checkpoint and are in no committable of it.
+ *   <li>the earlier attempts of the subtask that began from the same checkpoint (the framework's
+ *       lineage), and the writer's own id (a writer of an earlier JobManager session may have had
+ *       it): all their files. They began after the checkpoint, so none of their files is in a
+ *       restored committable.
+ * </ul>
+ *
+ * <p>A candidate is kept if any snapshot this job committed since shortly before the oldest
+ * candidate was written lists it (a restore from an older checkpoint than the latest, with the same
+ * job id, may find files of later checkpoints committed): only the manifests those snapshots added
+ * are read, not the table's history. Only the table's data location is listed (one listing by
+ * prefix, which an object store answers without renames), and only when there is an earlier writer
+ * to clean up after; only names of the given writers are considered, so files of other jobs,
+ * other subtasks and other sinks are never touched, and nothing outside the table's location is.
+ * Failures to list or delete only cost space: they are logged and the writer starts anyway.
+ */
+final class LeftoverDataFiles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeftoverDataFiles.class);
+
+    /**
+     * How long before the oldest candidate's time a snapshot that might list it is still read: the
+     * store's clock (a file's time) and the committer's (a snapshot's) may disagree.
+     */
+    static final long CLOCK_SKEW_MS = 60 * 60 * 1000L;
+
+    /** How often a listing that failed is tried again, see {@link #candidates}. */
+    private static final int LIST_ATTEMPTS = 5;
+
+    /** Files of writer {@code writerId} numbered above {@code handedOver} may be leftovers (0: all). */
+    static final class Earlier {
+        final String writerId;
+        final long handedOver;
+
+        Earlier(String writerId, long handedOver) {
+            this.writerId = writerId;
+            this.handedOver = handedOver;
+        }
+
+        @Override
+        public String toString() {
+            return writerId + (handedOver > 0 ? " (after file " + handedOver + ")" : "");
+        }
+    }
+
+    private LeftoverDataFiles() {}
+
+    /**
+     * The number of a file that writer {@code writerId} named, or -1 if another writer named it.
+     */
+    static long fileNumber(String location, String writerId) {
+        String name = location.substring(location.lastIndexOf('/') + 1);
+        Matcher m = Pattern.compile("\\d+-\\d+-" + Pattern.quote(writerId) + "-(\\d+)(\\..*)?")
+                .matcher(name);
+        return m.matches() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    /** The highest number of {@code files} that writer {@code writerId} named, at least {@code atLeast}. */
+    static long highestNumber(ContentFile<?>[] files, String writerId, long atLeast) {
+        long highest = atLeast;
+        for (ContentFile<?> f : files) {
+            highest = Math.max(highest, fileNumber(f.location(), writerId));
+        }
+        return highest;
+    }
+
+    /**
+     * Deletes the leftovers of {@code earlier} in {@code table}'s data location, keeping every file a
+     * snapshot of job {@code jobId} lists.
+     *
+     * @return the locations deleted
+     */
+    static List<String> delete(Table table, String jobId, Collection<Earlier> earlier) {
+        if (earlier.isEmpty()) {
+            return List.of();
+        }
+        FileIO io = table.io();
+        if (!(io instanceof SupportsPrefixOperations)) {
+            LOG.info(
+                    "Iceberg table {}: its file IO {} cannot list, leftovers of earlier writers {} stay",
+                    table.name(),
+                    io.getClass().getName(),
+                    earlier);
+            return List.of();
+        }
+        String tableLocation = LocationUtil.stripTrailingSlash(table.location());
+        String dataLocation = LocationUtil.stripTrailingSlash(dataLocation(table));
+        if (!path(dataLocation).startsWith(path(tableLocation) + "/")) {
+            LOG.info(
+                    "Iceberg table {} writes its data outside its location ({}): leftovers of earlier writers {} stay",
+                    table.name(),
+                    dataLocation,
+                    earlier);
+            return List.of();
+        }
+        try {
+            List<FileInfo> candidates = candidates((SupportsPrefixOperations) io, dataLocation, earlier);
+            if (candidates.isEmpty()) {
+                return List.of();
+            }
+            long oldest = Long.MAX_VALUE;
+            for (FileInfo file : candidates) {
+                oldest = Math.min(oldest, file.createdAtMillis());
+            }
+            Set<String> committed = committedSince(table, jobId, oldest - CLOCK_SKEW_MS);
+            List<String> deleted = new ArrayList<>();
+            for (FileInfo file : candidates) {
+                if (committed.contains(name(file.location()))) {
+                    continue;
+                }
+                io.deleteFile(file.location());
+                deleted.add(file.location());
+            }
+            LOG.info(
+                    "Iceberg table {}: deleted {} data files that earlier writers {} wrote and nothing commits: {}",
+                    table.name(),
+                    deleted.size(),
+                    earlier,
+                    deleted);
+            return deleted;
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Iceberg table {}: cannot clean up after earlier writers {}, their uncommitted files may stay: {}",
+                    table.name(),
+                    earlier,
+                    e.toString());
+            return List.of();
+        }
+    }
+
+    /**
+     * The files of {@code earlier} under {@code dataLocation}. The other subtasks clean up in the
+     * same directories at the same time, and a Hadoop listing fails on a file deleted between
+     * listing a directory and reading its status (a local file system does): listed again then.
+     */
+    private static List<FileInfo> candidates(
+            SupportsPrefixOperations io, String dataLocation, Collection<Earlier> earlier) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                List<FileInfo> candidates = new ArrayList<>();
+                for (FileInfo file : io.listPrefix(dataLocation + "/")) {
+                    if (!path(file.location()).startsWith(path(dataLocation) + "/")) {
+                        continue;
+                    }
+                    for (Earlier e : earlier) {
+                        if (fileNumber(file.location(), e.writerId) > e.handedOver) {
+                            candidates.add(file);
+                            break;
+                        }
+                    }
+                }
+                return candidates;
+            } catch (UncheckedIOException e) {
+                if (e.getCause() instanceof FileNotFoundException && attempt == 1) {
+                    // no data written yet (Hadoop's listing of a missing directory): nothing to clean up
+                    if (isMissing(io, dataLocation)) {
+                        return List.of();
+                    }
+                }
+                if (attempt >= LIST_ATTEMPTS) {
+                    throw e;
+                }
+                pause(dataLocation, attempt, e);
+            } catch (RuntimeException e) {
+                if (attempt >= LIST_ATTEMPTS) {
+                    throw e;
+                }
+                pause(dataLocation, attempt, e);
+            }
+        }
+    }
+
+    private static void pause(String dataLocation, int attempt, RuntimeException failure) {
+        LOG.info("Listing {} failed, again ({} of {}): {}", dataLocation, attempt, LIST_ATTEMPTS, failure.toString());
+        try {
+            Thread.sleep(100L * attempt);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw failure;
+        }
+    }
+
+    /** Whether nothing exists under the data location: a file's listing fails alike when it vanished. */
+    private static boolean isMissing(SupportsPrefixOperations io, String dataLocation) {
+        try {
+            return !((FileIO) io).newInputFile(dataLocation).exists();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The names of the files that snapshots of job {@code jobId} made at or after {@code since}
+     * added. Names, not locations: a listing and a manifest may spell a directory differently
+     * (scheme, authority, escaped partition values), and a writer's name with its number is unique
+     * on its own; comparing names can only keep a file too many.
+     */
+    private static Set<String> committedSince(Table table, String jobId, long since) {
+        table.refresh();
+        Set<String> paths = new HashSet<>();
+        for (Snapshot s : table.snapshots()) {
+            if (s.timestampMillis() < since || !jobId.equals(s.summary().get(CommittedCheckpoints.JOB_ID))) {
+                continue;
+            }
+            s.addedDataFiles(table.io()).forEach(f -> paths.add(name(f.location())));
+            s.addedDeleteFiles(table.io()).forEach(f -> paths.add(name(f.location())));
+        }
+        return paths;
+    }
+
+    /** Where the table's default location provider puts data files (object storage layout too). */
+    private static String dataLocation(Table table) {
+        Map<String, String> p = table.properties();
+        for (String key : List.of(
+                TableProperties.WRITE_DATA_LOCATION,
+                TableProperties.OBJECT_STORE_PATH,
+                TableProperties.WRITE_FOLDER_STORAGE_LOCATION)) {
+            String value = p.get(key);
+            if (value != null && !value.isEmpty()) {
+                return value;
+            }
+        }
+        return LocationUtil.stripTrailingSlash(table.location()) + "/data";
+    }
+
+    private static String name(String location) {
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    /**
+     * A location without its scheme and authority: the listing and the manifests may spell the
+     * same directory differently ({@code file:/x} and {@code file:///x}, {@code s3://} and {@code
+     * s3a://}): only files whose path is under the data location's path are candidates.
+     */
+    static String path(String location) {
+        String p = location;
+        int scheme = p.indexOf("://");
+        if (scheme >= 0) {
+            String rest = p.substring(scheme + 3);
+            int slash = rest.indexOf('/');
+            p = slash < 0 ? "/" : rest.substring(slash);
+        } else {
+            int colon = p.indexOf(':');
+            int slash = p.indexOf('/');
+            if (colon > 0 && (slash < 0 || colon < slash)) {
+                p = p.substring(colon + 1);
+            }
+        }
+        int i = 0;
+        while (i + 1 < p.length() && p.charAt(i) == '/' && p.charAt(i + 1) == '/') {
+            i++;
+        }
+        return p.substring(i);
+    }
+}

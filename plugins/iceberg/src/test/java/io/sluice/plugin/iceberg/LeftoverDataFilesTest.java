@@ -1,0 +1,152 @@
+package io.sluice.plugin.iceberg;
+
+import io.sluice.spi.Payload;
+import io.sluice.spi.sink.TargetCommitter;
+import io.sluice.spi.sink.TargetWriter;
+import io.sluice.spi.sink.WriterLineage;
+import io.sluice.testkit.TestSinkContext;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static io.sluice.plugin.iceberg.Writes.ids;
+import static io.sluice.plugin.iceberg.Writes.request;
+import static io.sluice.plugin.iceberg.Writes.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A restored writer deletes what earlier writers of its subtask wrote and nothing commits: the
+ * files the restored writer wrote after the checkpoint, and every file of an earlier attempt from
+ * the same checkpoint; it keeps what a snapshot lists or a restored committable will commit, and
+ * never touches files of another job or outside the table's data location.
+ */
+class LeftoverDataFilesTest {
+
+    private static final String OPERATOR = "00000000000000000000000000000b0b";
+    private static final String WRITER_A = "6f1c1a52-0000-3000-8000-00000000000a";
+    private static final String WRITER_B = "6f1c1a52-0000-3000-8000-00000000000b";
+    private static final String WRITER_C = "6f1c1a52-0000-3000-8000-00000000000c";
+
+    @TempDir
+    Path warehouse;
+
+    private final IcebergTargetFactory target = new IcebergTargetFactory();
+
+    @Test
+    void restoredWriterDeletesOnlyWhatNothingCommits() throws Exception {
+        TestSinkContext.Builder base = IcebergSinks.hadoop(warehouse, Writes.ROW);
+        TestSinkContext a =
+                base.writerLineage(WriterLineage.of(WRITER_A, List.of())).build();
+        target.validate(a);
+        Path data = warehouse.resolve("db/t/data");
+        TargetCommitter committer = target.createCommitter(a);
+
+        // attempt A: checkpoint 1 committed, checkpoint 2 taken but its commit still due
+        TargetWriter writerA = target.createWriter(a, List.of());
+        committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, write(writerA, 1, 10)));
+        Set<Path> committed = files(data);
+        List<Payload> checkpoint2 = write(writerA, 11, 20);
+        List<Payload> state = writerA.snapshotState(2);
+        Set<Path> dueOnRestore = minus(files(data), committed);
+        // after checkpoint 2: a file handed over and rows of the next one, then A dies
+        write(writerA, 21, 30);
+        for (long id = 31; id <= 35; id++) {
+            writerA.write(Writes.row(id, "x"), Writes.NO_TIME);
+        }
+        Set<Path> deadA = minus(files(data), union(committed, dueOnRestore));
+
+        // another job's uncommitted file, and files named like A's outside the data location
+        TargetWriter otherJob = target.createWriter(
+                base.jobId("0000000000000000000000000000000b")
+                        .writerLineage(null)
+                        .build(),
+                List.of());
+        write(otherJob, 100, 105);
+        Set<Path> otherJobs = minus(files(data), union(committed, union(dueOnRestore, deadA)));
+        String aName = "00000-0-" + WRITER_A + "-00099.parquet";
+        Path besideData = Files.writeString(warehouse.resolve("db/t/" + aName), "x");
+        Path otherTable =
+                Files.createDirectories(warehouse.resolve("db/u/data")).resolve(aName);
+        Files.writeString(otherTable, "x");
+
+        assertThat(committed).isNotEmpty();
+        assertThat(dueOnRestore).isNotEmpty();
+        assertThat(deadA).hasSize(1);
+        assertThat(otherJobs).hasSize(1);
+
+        // attempt B, restored from checkpoint 2
+        TargetWriter writerB = target.createWriter(
+                base.jobId(IcebergSinks.JOB)
+                        .writerLineage(WriterLineage.of(WRITER_B, List.of()))
+                        .build(),
+                state);
+        assertThat(files(data)).containsAll(committed).containsAll(dueOnRestore).containsAll(otherJobs);
+        assertThat(files(data)).doesNotContainAnyElementsOf(deadA);
+        assertThat(besideData).exists();
+        assertThat(otherTable).exists();
+        committer.commit(request(IcebergSinks.JOB, OPERATOR, 2, checkpoint2));
+
+        // B commits one checkpoint (a job restored from an older checkpoint may find it committed),
+        // writes another and dies before checkpoint 3 completes
+        Set<Path> before = files(data);
+        committer.commit(request(IcebergSinks.JOB, OPERATOR, 3, write(writerB, 21, 30)));
+        Set<Path> committedB = minus(files(data), before);
+        write(writerB, 31, 35);
+        Set<Path> deadB = minus(files(data), union(before, committedB));
+        assertThat(deadB).hasSize(1);
+
+        // attempt C, B's successor from the same checkpoint 2
+        target.createWriter(
+                        base.writerLineage(WriterLineage.of(WRITER_C, List.of(WRITER_B)))
+                                .build(),
+                        state)
+                .close();
+        assertThat(files(data)).containsAll(committedB).containsAll(otherJobs).doesNotContainAnyElementsOf(deadB);
+        assertThat(ids(CatalogTable.load(a.options()).table()))
+                .isEqualTo(LongStream.rangeClosed(1, 30).boxed().collect(Collectors.toList()));
+        committer.close();
+    }
+
+    @Test
+    void fileNumbersAreReadFromTheWritersNamesOnly() {
+        assertThat(LeftoverDataFiles.fileNumber("s3://b/t/data/p=1/00003-0-" + WRITER_A + "-00012.parquet", WRITER_A))
+                .isEqualTo(12);
+        assertThat(LeftoverDataFiles.fileNumber("/t/data/00003-0-" + WRITER_B + "-00012.parquet", WRITER_A))
+                .isEqualTo(-1);
+        assertThat(LeftoverDataFiles.fileNumber("/t/data/x" + WRITER_A + "-00012.parquet", WRITER_A))
+                .isEqualTo(-1);
+        assertThat(LeftoverDataFiles.path("file:///w/t/data/f")).isEqualTo("/w/t/data/f");
+        assertThat(LeftoverDataFiles.path("file:/w/t/data/f")).isEqualTo("/w/t/data/f");
+        assertThat(LeftoverDataFiles.path("s3a://bucket/t/data/f")).isEqualTo("/t/data/f");
+    }
+
+    private static Set<Path> files(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile)
+                    .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    private static Set<Path> minus(Set<Path> a, Set<Path> b) {
+        Set<Path> out = new HashSet<>(a);
+        out.removeAll(b);
+        return out;
+    }
+
+    private static Set<Path> union(Set<Path> a, Set<Path> b) {
+        Set<Path> out = new HashSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

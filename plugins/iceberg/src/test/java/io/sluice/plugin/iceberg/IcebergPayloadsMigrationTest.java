@@ -26,6 +26,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -192,6 +193,29 @@ class IcebergPayloadsMigrationTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("iceberg target's pending files of version 3")
                 .hasMessageContaining("reads versions 1 and 2");
+    }
+
+    /**
+     * The writer's state (who wrote which data files, for the cleanup of a failed attempt's
+     * files): version 1, checked in, still names its writer and the last file handed over; the
+     * bytes of the current version are exactly what the writer writes for the same values.
+     */
+    @Test
+    void writerStateOfEveryVersionNamesItsWriterAndItsLastFile() throws Exception {
+        assertThat(checkedInVersions("writer-state-migration/one-writer"))
+                .as("every version up to the current one is checked in")
+                .containsExactly(IntStream.rangeClosed(1, IcebergTargetWriter.STATE_VERSION)
+                        .boxed()
+                        .toArray(Integer[]::new));
+        byte[] v1 = CheckedInBytes.read("writer-state-migration/one-writer/v1.b64");
+        LeftoverDataFiles.Earlier earlier = IcebergTargetWriter.earlier(new Payload(1, v1))
+                .orElseThrow(() -> new AssertionError("version 1 not read"));
+        assertThat(earlier.writerId).isEqualTo("2b7e1516-28ae-d2a6-abf7-158809cf4f3c");
+        assertThat(earlier.handedOver).isEqualTo(7);
+        assertThat(IcebergTargetWriter.state("2b7e1516-28ae-d2a6-abf7-158809cf4f3c", 7)
+                        .bytes())
+                .as("the current version writes what is checked in")
+                .isEqualTo(v1);
     }
 
     /**

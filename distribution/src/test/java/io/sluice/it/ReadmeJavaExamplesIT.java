@@ -1,6 +1,7 @@
 package io.sluice.it;
 
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.testservers.readme.ReadmeJavaExamples;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Server;
 
@@ -39,32 +40,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.ToolProvider;
-
-import java.io.File;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,12 +67,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ...} (the test gives it a value), and the plugins directory an example names ({@code
  * /opt/sluice/plugins}, an installation's; here the distribution's). The S3 endpoint and keys are
  * the deployment's Flink configuration ({@code s3.*}), as the README's "Storage" says, not part of
- * any example.
+ * any example. The block extraction and compiling are {@link ReadmeJavaExamples}'s, shared with the
+ * iceberg plugin's IcebergObjectStoreIT, which runs the Iceberg examples (they need a metastore).
  */
 public class ReadmeJavaExamplesIT {
 
     private static final String README_PLUGINS_DIR = "Path.of(\"/opt/sluice/plugins\")";
     private static final int ROWS = 20;
+    private static final String PACKAGE = "io.sluice.it.readme";
 
     @RegisterExtension
     static final S3Server S3 = S3Server.inMemory("bucket", "lake").withFlinkFileSystems(FlinkS3FileSystem.HADOOP);
@@ -285,20 +274,6 @@ public class ReadmeJavaExamplesIT {
         }
     }
 
-    /**
-     * The Iceberg examples with a {@code hive} catalog need a metastore this module does not start
-     * (IcebergObjectStoreIT runs one beside the plugin); until they run here, the two that need no
-     * Iceberg classes in the job at least compile as the README has them.
-     */
-    @Test
-    void icebergTableSinkAndScanSourceExamplesCompile() throws Exception {
-        for (String name : List.of("iceberg-table-sink", "iceberg-scan-source")) {
-            String className = "ReadmeExample_" + name.replace('-', '_');
-            assertThat(compile(className, Block.fromReadme(name).source(className, Map.of())))
-                    .isRegularFile();
-        }
-    }
-
     // ---------------------------------------------------------------------------------------------
 
     static final RowType ID_NAME = RowType.of(
@@ -347,7 +322,7 @@ public class ReadmeJavaExamplesIT {
         try (URLClassLoader loader =
                 new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
-            Class<?> example = loader.loadClass("io.sluice.it.readme." + className);
+            Class<?> example = loader.loadClass(PACKAGE + "." + className);
             example.getMethod("run", Map.class).invoke(null, all);
             if (!block.text.contains("executeAndCollect") && env.sources.isEmpty()) {
                 env.execute(name);
@@ -359,51 +334,11 @@ public class ReadmeJavaExamplesIT {
     }
 
     private Path compile(String className, String source) throws IOException {
-        Path src = tmp.resolve("src/io/sluice/it/readme/" + className + ".java");
-        Files.createDirectories(src.getParent());
-        Files.writeString(src, source);
-        Path out = tmp.resolve("classes-" + className);
-        Files.createDirectories(out);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (var files = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
-            StringWriter log = new StringWriter();
-            Boolean ok = javac.getTask(
-                            log,
-                            files,
-                            diagnostics,
-                            List.of(
-                                    "-classpath",
-                                    System.getProperty("java.class.path"),
-                                    "-d",
-                                    out.toString(),
-                                    "-proc:none",
-                                    "--release",
-                                    "17"),
-                            null,
-                            files.getJavaFileObjects(src.toFile()))
-                    .call();
-            assertThat(ok)
-                    .as("the README's example compiles:\n%s\n%s\n%s", source, diagnostics.getDiagnostics(), log)
-                    .isTrue();
-        }
-        Path jar = tmp.resolve(className + ".jar");
-        try (JarOutputStream jos = new JarOutputStream(Files.newOutputStream(jar));
-                Stream<Path> classes = Files.walk(out)) {
-            for (Path c : (Iterable<Path>) classes.filter(Files::isRegularFile)::iterator) {
-                jos.putNextEntry(new JarEntry(out.relativize(c).toString().replace(File.separatorChar, '/')));
-                Files.copy(c, jos);
-                jos.closeEntry();
-            }
-        }
-        return jar;
+        return ReadmeJavaExamples.compile(tmp, PACKAGE, className, source);
     }
 
     /** One marked Java block of the README. */
     static final class Block {
-        private static final Pattern PLACEHOLDER =
-                Pattern.compile("^(\\s*)([\\w.<>, ?\\[\\]]+?)\\s+(\\w+)\\s*=\\s*\\.\\.\\.;(.*)$");
-
         final String text;
 
         private Block(String text) {
@@ -411,76 +346,29 @@ public class ReadmeJavaExamplesIT {
         }
 
         static Block fromReadme(String name) throws IOException {
-            List<String> lines = Files.readAllLines(
-                    Paths.get(System.getProperty("sluice.test.reactor")).resolve("README.md"));
-            int marker = lines.indexOf("<!-- java-example: " + name + " -->");
-            assertThat(marker).as("the README marks the example %s", name).isNotNegative();
-            assertThat(lines.get(marker + 1)).isEqualTo("```java");
-            int end = marker + 2;
-            while (!lines.get(end).equals("```")) {
-                end++;
-            }
-            return new Block(String.join("\n", lines.subList(marker + 2, end)));
+            return new Block(ReadmeJavaExamples.block(name));
         }
 
         /**
-         * The example inside a class: its own imports go on top, a declaration {@code T x = ...;}
-         * takes the test's value for {@code x}, every other line is as the README has it.
+         * The example inside a class ({@link ReadmeJavaExamples#source}), with this test's imports
+         * and variables and the plugins directory the README names replaced by the distribution's.
          */
         String source(String className, Map<String, String> givenTypes) {
-            List<String> imports = new ArrayList<>();
-            List<String> body = new ArrayList<>();
-            for (String line : text.split("\n")) {
-                Matcher placeholder = PLACEHOLDER.matcher(line);
-                if (line.startsWith("import ")) {
-                    imports.add(line);
-                } else if (placeholder.matches()) {
-                    body.add(placeholder.group(1) + placeholder.group(2) + " " + placeholder.group(3) + " = ("
-                            + placeholder.group(2) + ") in.get(\"" + placeholder.group(3) + "\");"
-                            + placeholder.group(4));
-                } else {
-                    body.add(line.replace(
-                            README_PLUGINS_DIR, "Path.of(System.getProperty(\"" + PluginSettings.PLUGINS_DIR + "\"))"));
-                }
-            }
-            String declared = String.join("\n", body);
-            StringBuilder given = new StringBuilder();
-            Map<String, String> types = new java.util.LinkedHashMap<>();
+            Map<String, String> types = new LinkedHashMap<>();
             for (String[] variable : GIVEN) {
                 types.put(variable[1], variable[0]);
             }
             types.putAll(givenTypes);
-            for (String[] variable : types.entrySet().stream()
-                    .map(e -> new String[] {e.getValue(), e.getKey()})
-                    .toArray(String[][]::new)) {
-                // hand the example what it uses without declaring it
-                if (Pattern.compile("\\b" + variable[1] + "\\b")
-                                .matcher(declared)
-                                .find()
-                        && !Pattern.compile("\\b" + variable[1] + "\\s*=")
-                                .matcher(declared)
-                                .find()) {
-                    given.append("        ")
-                            .append(variable[0])
-                            .append(' ')
-                            .append(variable[1])
-                            .append(" = (")
-                            .append(variable[0])
-                            .append(") in.get(\"")
-                            .append(variable[1])
-                            .append("\");\n");
-                }
-            }
-            return "package io.sluice.it.readme;\n\n"
-                    + String.join("\n", COMMON_IMPORTS) + "\n" + String.join("\n", imports) + "\n\n"
-                    + "import static io.sluice.it.ReadmeJavaExamplesIT.Events.*;\n\n"
-                    + "public class " + className + " {\n"
-                    + "    @SuppressWarnings({\"unchecked\", \"rawtypes\"})\n"
-                    + "    public static void run(Map<String, Object> in) throws Exception {\n"
-                    + given
-                    + declared + "\n"
-                    + "    }\n"
-                    + "}\n";
+            List<String> imports = new ArrayList<>(COMMON_IMPORTS);
+            imports.add("");
+            imports.add("import static io.sluice.it.ReadmeJavaExamplesIT.Events.*;");
+            return ReadmeJavaExamples.source(
+                    text,
+                    PACKAGE,
+                    className,
+                    imports,
+                    types,
+                    Map.of(README_PLUGINS_DIR, "Path.of(System.getProperty(\"" + PluginSettings.PLUGINS_DIR + "\"))"));
         }
 
         private static final String[][] GIVEN = {

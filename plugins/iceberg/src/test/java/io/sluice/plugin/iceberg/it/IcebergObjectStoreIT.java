@@ -1,20 +1,33 @@
 package io.sluice.plugin.iceberg.it;
 
 import io.sluice.hadoopbridge.ObjectStores;
+import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.testservers.hdfs.HdfsServer;
+import io.sluice.testservers.readme.ReadmeJavaExamples;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -23,22 +36,33 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.hive.HiveCatalog;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.rest.RESTCatalogServer;
 import org.apache.iceberg.rest.RESTServerExtension;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -48,6 +72,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,15 +98,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the live data files, by parquet-java. A {@code hadoop} catalog on {@code s3a://} is refused and
  * leaves the bucket empty.
  *
+ * <p>The README's Iceberg examples run as written ({@link ReadmeJavaExamples}: compiled against the
+ * test class path, shipped as the job's jar) on the {@code hive} catalog with the buckets they
+ * name: the dynamic sink ({@code s3://lake/wh}), the table sink and the scan source ({@code
+ * s3://bucket/warehouse}). Of the examples only {@code thrift://metastore:9083} is replaced, by
+ * this class's metastore, and a variable an example uses without declaring it is the test's.
+ *
  * <p>The metastore and the REST server run in this JVM; they reach {@code s3a://} as the plugin
  * does, through the bridge to the same Flink file system (a standalone metastore would have S3A).
  */
+// the dynamic sink example before the table sink's: after that job its job does not start
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergObjectStoreIT {
 
     private static final String BUCKET = "iceberg-lake";
 
     @RegisterExtension
-    static final S3Server S3 = S3Server.inMemory(BUCKET)
+    static final S3Server S3 = S3Server.inMemory(BUCKET, "bucket", "lake")
             .withFlinkFileSystems(IcebergObjectStoreIT::flinkSettings, FlinkS3FileSystem.HADOOP);
 
     @RegisterExtension
@@ -96,7 +130,8 @@ class IcebergObjectStoreIT {
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                     .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(2)
+                    // the README's dynamic sink example writes with 10 writers
+                    .setNumberSlotsPerTaskManager(10)
                     .build());
 
     /** Iceberg's REST catalog server on an in-memory catalog whose files are on S3. */
@@ -212,7 +247,8 @@ class IcebergObjectStoreIT {
     @ValueSource(strings = {"s3a", "s3"})
     void hiveCatalogOnS3(String scheme) throws Exception {
         S3.traffic().clearRequests();
-        String database = scheme.equals("s3a") ? "db" : "db_" + scheme;
+        // not "db": the README's examples own that database, at their warehouses
+        String database = "db_" + scheme;
         TableEnvironment tEnv = batch();
         createCatalog(
                 tEnv,
@@ -475,5 +511,253 @@ class IcebergObjectStoreIT {
         assertThat(S3.traffic().mutationsOutside(BUCKET, prefix)).isEmpty();
         assertThat(S3.traffic().requests())
                 .anyMatch(r -> r.kind() == S3Request.Kind.PUT || r.kind() == S3Request.Kind.MULTIPART_COMPLETE);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // the README's Iceberg examples
+
+    private static final String EXAMPLES = "io.sluice.plugin.iceberg.it.readme";
+    private static final String README_METASTORE = "thrift://metastore:9083";
+    private static final Schema ID_NAME = new Schema(
+            org.apache.iceberg.types.Types.NestedField.required(1, "id", org.apache.iceberg.types.Types.LongType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                    2, "name", org.apache.iceberg.types.Types.StringType.get()));
+    private static final RowType ID_NAME_ROWS = RowType.of(
+            new org.apache.flink.table.types.logical.LogicalType[] {
+                new org.apache.flink.table.types.logical.BigIntType(false),
+                org.apache.flink.table.types.logical.VarCharType.STRING_TYPE
+            },
+            new String[] {"id", "name"});
+
+    /**
+     * The dynamic sink example: {@code db.table} created by the sink at {@code s3://lake/wh},
+     * written on its branch {@code branch}; that branch read back from the objects the AWS SDK
+     * fetched.
+     */
+    @Test
+    @Order(1)
+    void readmeDynamicSinkExampleWritesTheLake(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        // the other examples name the same database at another warehouse: a database has one location
+        dropDatabase("db");
+        runExample("iceberg-dynamic-sink", cluster);
+
+        String metadata = metastoreMetadataLocation("db", "table");
+        assertThat(metadata).startsWith("s3://lake/wh/db.db/table/metadata/");
+        Table table = fromBucket("lake", "wh/db.db/table/", metadata);
+        assertThat(branchRows(table, "branch")).containsExactlyInAnyOrderElementsOf(expectedRows(1, 20, "n"));
+        assertThat(table.currentSnapshot()).as("nothing on main").isNull();
+        assertThat(S3.openUploads("lake")).isEmpty();
+    }
+
+    /**
+     * The scan source and table sink examples on {@code db.events} at {@code
+     * s3://bucket/warehouse}, which this test creates and seeds with ten rows by Iceberg's generic
+     * writer: the source reads exactly those, the sink upserts twenty rows onto branch {@code
+     * audit} (ORC), which then holds the twenty and main still the ten.
+     */
+    @Test
+    @Order(2)
+    void readmeScanSourceAndTableSinkExamplesOnTheBucket(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        dropDatabase("db");
+        HiveConf conf = new HiveConf();
+        try (HiveCatalog catalog = new HiveCatalog()) {
+            catalog.setConf(conf);
+            catalog.initialize(
+                    "seed",
+                    Map.of(
+                            CatalogProperties.URI,
+                            metastore.uri(),
+                            CatalogProperties.WAREHOUSE_LOCATION,
+                            "s3://bucket/warehouse"));
+            catalog.createNamespace(Namespace.of("db"));
+            Table events = catalog.createTable(
+                    TableIdentifier.of("db", "events"),
+                    ID_NAME,
+                    PartitionSpec.unpartitioned(),
+                    Map.of("format-version", "2"));
+            DataWriter<Record> writer = Parquet.writeData(
+                            events.io().newOutputFile(events.location() + "/data/seed.parquet"))
+                    .schema(ID_NAME)
+                    .createWriterFunc(type -> GenericParquetWriter.create(ID_NAME, type))
+                    .withSpec(PartitionSpec.unpartitioned())
+                    .overwrite()
+                    .build();
+            try (writer) {
+                for (long id = 1; id <= 10; id++) {
+                    GenericRecord r = GenericRecord.create(ID_NAME);
+                    r.setField("id", id);
+                    r.setField("name", "s" + id);
+                    writer.write(r);
+                }
+            }
+            events.newAppend().appendFile(writer.toDataFile()).commit();
+        }
+
+        RecordingEnvironment source = runExample("iceberg-scan-source", cluster);
+        assertThat(source.sources).hasSize(1);
+        @SuppressWarnings("unchecked")
+        DataStream<RowData> read = (DataStream<RowData>) source.sources.get(0);
+        List<String> scanned = read.map(r -> r.getLong(0) + "|" + r.getString(1))
+                .returns(org.apache.flink.api.common.typeinfo.Types.STRING)
+                .executeAndCollect(10);
+        assertThat(scanned).containsExactlyInAnyOrderElementsOf(expectedRows(1, 10, "s"));
+
+        runExample("iceberg-table-sink", cluster);
+        String metadata = metastoreMetadataLocation("db", "events");
+        assertThat(metadata).startsWith("s3://bucket/warehouse/db.db/events/metadata/");
+        Table table = fromBucket("bucket", "warehouse/db.db/events/", metadata);
+        assertThat(branchRows(table, "audit")).containsExactlyInAnyOrderElementsOf(expectedRows(1, 20, "n"));
+        assertThat(branchRows(table, "main")).containsExactlyInAnyOrderElementsOf(expectedRows(1, 10, "s"));
+        assertThat(S3.keys("bucket", "warehouse/db.db/events/data/")).anyMatch(k -> k.endsWith(".orc"));
+        assertThat(table.snapshot(table.refs().get("audit").snapshotId()).summary())
+                .containsEntry("pipeline", "ingest");
+        assertThat(S3.openUploads("bucket")).isEmpty();
+    }
+
+    /** Compiles the README's block {@code name}, runs it on {@code cluster} and, for a sink, runs the job. */
+    private RecordingEnvironment runExample(String name, MiniCluster cluster) throws Exception {
+        String className = "Readme_" + name.replace('-', '_');
+        String source = ReadmeJavaExamples.source(
+                ReadmeJavaExamples.block(name),
+                EXAMPLES,
+                className,
+                EXAMPLE_IMPORTS,
+                EXAMPLE_VARIABLES,
+                Map.of(README_METASTORE, metastore.uri()));
+        Path jar = ReadmeJavaExamples.compile(Files.createTempDirectory(tmp, "readme-"), EXAMPLES, className, source);
+        RecordingEnvironment env = new RecordingEnvironment(cluster, jar);
+        env.enableCheckpointing(200);
+        Map<String, Object> in = new HashMap<>();
+        in.put("env", env);
+        in.put("rowType", ID_NAME_ROWS);
+        in.put("moreOptions", Map.of());
+        in.put("SCHEMA", ID_NAME);
+        in.put("rows", idNameRows(env, 1, 20));
+        in.put("dataStream", idNameRows(env, 1, 20));
+        env.sources.clear();
+        String previous = System.setProperty(
+                PluginSettings.PLUGINS_DIR, TestPluginsDir.get().toString());
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
+            Thread.currentThread().setContextClassLoader(loader);
+            loader.loadClass(EXAMPLES + "." + className)
+                    .getMethod("run", Map.class)
+                    .invoke(null, in);
+            if (env.sources.isEmpty()) {
+                env.execute(name);
+            }
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
+            if (previous == null) {
+                System.clearProperty(PluginSettings.PLUGINS_DIR);
+            } else {
+                System.setProperty(PluginSettings.PLUGINS_DIR, previous);
+            }
+        }
+        return env;
+    }
+
+    private static final List<String> EXAMPLE_IMPORTS = List.of(
+            "import io.sluice.runtime.sink.TableSinkBuilder;",
+            "import io.sluice.runtime.sink.dynamic.DynamicSink;",
+            "import io.sluice.runtime.source.scan.ScanSource;",
+            "import io.sluice.runtime.source.scan.TableSourceBuilder;",
+            "import org.apache.flink.api.common.eventtime.WatermarkStrategy;",
+            "import org.apache.flink.streaming.api.datastream.DataStream;",
+            "import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;",
+            "import org.apache.flink.table.data.RowData;",
+            "import org.apache.flink.table.types.logical.RowType;",
+            "import java.time.Duration;",
+            "import java.util.List;",
+            "import java.util.Map;");
+
+    private static final Map<String, String> EXAMPLE_VARIABLES = Map.of(
+            "env", "StreamExecutionEnvironment",
+            "rowType", "RowType",
+            "rows", "DataStream<RowData>",
+            "dataStream", "DataStream<RowData>",
+            "moreOptions", "Map<String, String>",
+            "SCHEMA", "org.apache.iceberg.Schema");
+
+    private static DataStream<RowData> idNameRows(StreamExecutionEnvironment env, long from, long to) {
+        return env.fromSequence(from, to)
+                .map(id -> (RowData) GenericRowData.of(id, StringData.fromString("n" + id)))
+                .returns(InternalTypeInfo.of(ID_NAME_ROWS));
+    }
+
+    private static List<String> expectedRows(long from, long to, String prefix) {
+        List<String> rows = new ArrayList<>();
+        for (long id = from; id <= to; id++) {
+            rows.add(id + "|" + prefix + id);
+        }
+        return rows;
+    }
+
+    /** The table of {@code metadata}, from the objects under {@code prefix} the AWS SDK downloaded. */
+    private static Table fromBucket(String bucket, String prefix, String metadata) throws Exception {
+        Path copy = S3.download(bucket, prefix, Files.createTempDirectory(tmp, "copy-"));
+        return IcebergTables.fromCopy(
+                copy, "s3://" + bucket + "/" + prefix, io -> new StaticTableOperations(metadata, io), "readme");
+    }
+
+    /** Every row of {@code branch} by Iceberg's generic reader (deletes applied), as {@code id|name}. */
+    private static List<String> branchRows(Table table, String branch) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table)
+                .useSnapshot(table.refs().get(branch).snapshotId())
+                .build()) {
+            records.forEach(r -> rows.add(r.getField("id") + "|" + r.getField("name")));
+        }
+        return rows;
+    }
+
+    /** The metastore's {@code metadata_location} of {@code database.table}. */
+    private static String metastoreMetadataLocation(String database, String table) throws Exception {
+        HiveConf conf = new HiveConf();
+        conf.set("hive.metastore.uris", metastore.uri());
+        HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
+        try {
+            return client.getTable(database, table).getParameters().get("metadata_location");
+        } finally {
+            client.close();
+        }
+    }
+
+    /** Drops {@code database} and its tables from the metastore if it is there, leaving their files. */
+    private static void dropDatabase(String database) throws Exception {
+        HiveConf conf = new HiveConf();
+        conf.set("hive.metastore.uris", metastore.uri());
+        HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
+        try {
+            client.dropDatabase(database, false, true, true);
+        } finally {
+            client.close();
+        }
+    }
+
+    /**
+     * The MiniCluster's environment with the compiled example as the job's jar; remembers the
+     * sources an example adds, so that the test can read what a source example builds.
+     */
+    static final class RecordingEnvironment extends TestStreamEnvironment {
+        final List<DataStream<?>> sources = new ArrayList<>();
+
+        RecordingEnvironment(MiniCluster cluster, Path jar) {
+            super(
+                    cluster,
+                    new org.apache.flink.configuration.Configuration(),
+                    2,
+                    List.of(new org.apache.flink.core.fs.Path(jar.toUri())),
+                    List.of());
+        }
+
+        @Override
+        public <OUT> DataStreamSource<OUT> fromSource(
+                Source<OUT, ?, ?> source, WatermarkStrategy<OUT> timestampsAndWatermarks, String sourceName) {
+            DataStreamSource<OUT> stream = super.fromSource(source, timestampsAndWatermarks, sourceName);
+            sources.add(stream);
+            return stream;
+        }
     }
 }

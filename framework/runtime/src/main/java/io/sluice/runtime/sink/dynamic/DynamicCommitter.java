@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -163,7 +164,13 @@ final class DynamicCommitter implements Committer<Committable> {
                 }
             }
         } catch (InterruptedException e) {
-            running.forEach(f -> f.cancel(true));
+            // the task is being cancelled: let the commits that have begun end on their own. A commit
+            // interrupted inside a catalog's lock (Iceberg's Hive metastore lock) can leave the lock
+            // taken, and the restored attempt then waits for it; a commit that ends here is one the
+            // restored committer finds in the table and does not repeat. Flink restores only after
+            // this task has ended, so nothing of this attempt commits beside the next one.
+            running.forEach(f -> f.cancel(false));
+            awaitBegun(running);
             throw e;
         }
         if (failure instanceof IOException) {
@@ -174,6 +181,36 @@ final class DynamicCommitter implements Committer<Committable> {
         }
         if (failure != null) {
             throw new IOException(failure);
+        }
+    }
+
+    /** How long a cancelled task waits for its begun commits before it interrupts them after all. */
+    private static final long BEGUN_COMMITS_WAIT_MILLIS = 60_000;
+
+    /** Waits for the begun commits to end (at most a minute), keeping a repeated interrupt for the caller. */
+    static void awaitBegun(List<Future<Void>> running) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BEGUN_COMMITS_WAIT_MILLIS);
+        boolean interrupted = false;
+        for (Future<Void> f : running) {
+            while (!f.isDone()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    running.forEach(r -> r.cancel(true));
+                    break;
+                }
+                try {
+                    f.get(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException again) {
+                    interrupted = true; // Flink interrupts a cancelled task repeatedly
+                } catch (ExecutionException
+                        | java.util.concurrent.CancellationException
+                        | java.util.concurrent.TimeoutException ended) {
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -703,6 +703,12 @@ class IcebergObjectStoreIT {
 
     /** Every row of {@code branch} by Iceberg's generic reader (deletes applied), as {@code id|name}. */
     private static List<String> branchRows(Table table, String branch) throws Exception {
+        withTestClassLoader(
+                org.apache.iceberg.util.ThreadPools.getDeleteWorkerPool(),
+                org.apache.iceberg.util.ThreadPools.DELETE_WORKER_THREAD_POOL_SIZE);
+        withTestClassLoader(
+                org.apache.iceberg.util.ThreadPools.getWorkerPool(),
+                org.apache.iceberg.util.ThreadPools.WORKER_THREAD_POOL_SIZE);
         List<String> rows = new ArrayList<>();
         try (CloseableIterable<Record> records = IcebergGenerics.read(table)
                 .useSnapshot(table.refs().get(branch).snapshotId())
@@ -710,6 +716,31 @@ class IcebergObjectStoreIT {
             records.forEach(r -> rows.add(r.getField("id") + "|" + r.getField("name")));
         }
         return rows;
+    }
+
+    /**
+     * Iceberg's static worker pools in this JVM keep, in each thread, the context class loader of
+     * the thread that made it: one made while a job's task ran here holds that job's class loader,
+     * closed when the job ended, and Hadoop's {@code Configuration} made in the thread then fails
+     * ("Trying to access closed classloader", seen in CI reading equality deletes). Every thread of
+     * the pool takes this class's loader: {@code threads} tasks that wait for each other run on as
+     * many threads.
+     */
+    private static void withTestClassLoader(java.util.concurrent.ExecutorService pool, int threads) throws Exception {
+        ClassLoader loader = IcebergObjectStoreIT.class.getClassLoader();
+        java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(threads);
+        List<java.util.concurrent.Future<?>> set = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            set.add(pool.submit(() -> {
+                Thread.currentThread().setContextClassLoader(loader);
+                all.countDown();
+                all.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                return null;
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : set) {
+            f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
     }
 
     /** The metastore's {@code metadata_location} of {@code database.table}. */

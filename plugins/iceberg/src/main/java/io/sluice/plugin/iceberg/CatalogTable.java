@@ -6,6 +6,9 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -19,6 +22,9 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.util.LocationUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -41,6 +47,11 @@ import java.util.function.Function;
  * be writable to that schema.
  */
 final class CatalogTable implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogTable.class);
+
+    /** Iceberg's Hive catalog, named rather than linked: the plugin compiles without its module. */
+    private static final String HIVE_CATALOG = "org.apache.iceberg.hive.HiveCatalog";
 
     private final Catalog catalog;
     private final TableIdentifier identifier;
@@ -191,12 +202,38 @@ final class CatalogTable implements AutoCloseable {
         if (catalog instanceof SupportsNamespaces) {
             SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
             if (!namespaces.namespaceExists(identifier.namespace())) {
+                if (HIVE_CATALOG.equals(catalog.getClass().getName()) && catalog instanceof Configurable) {
+                    makeDatabaseDirectory(((Configurable) catalog).getConf(), identifier.namespace());
+                }
                 try {
                     namespaces.createNamespace(identifier.namespace());
                 } catch (AlreadyExistsException concurrentlyCreated) {
                     // another client got there first: just as good
                 }
             }
+        }
+    }
+
+    /**
+     * Makes the directory a Hive metastore gives a new database of {@code catalog}, before the
+     * database is created. The metastore creates that directory itself, and deletes it, with
+     * everything in it, when a create that made it fails; of two clients creating one database at
+     * once (the dynamic sink's routers, two jobs) both can find the directory missing and make it,
+     * and the one that loses the race then deletes the directory after the winner's table went
+     * into it: the table stays in the metastore with its metadata file gone, and every later load
+     * fails. A directory that is there before the create is never deleted. Only where the catalog
+     * names a warehouse (else the metastore's own decides); failing here is left to the create.
+     */
+    private static void makeDatabaseDirectory(Configuration conf, Namespace namespace) {
+        String warehouse = conf == null ? null : conf.get("hive.metastore.warehouse.dir");
+        if (warehouse == null || warehouse.isBlank() || namespace.isEmpty()) {
+            return;
+        }
+        Path directory = new Path(LocationUtil.stripTrailingSlash(warehouse) + "/" + namespace.level(0) + ".db");
+        try {
+            directory.getFileSystem(conf).mkdirs(directory);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Could not make the directory {} of database {} before creating it", directory, namespace, e);
         }
     }
 

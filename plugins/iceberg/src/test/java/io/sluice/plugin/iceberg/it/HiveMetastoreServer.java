@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The server is built from the handler rather than through {@code HiveMetaStore.startMetaStore},
  * which serves forever: this one stops in {@link #close()}.
  */
-final class HiveMetastoreServer implements AutoCloseable {
+public final class HiveMetastoreServer implements AutoCloseable {
 
     private final TServer server;
     private final Thread serving;
@@ -38,7 +38,7 @@ final class HiveMetastoreServer implements AutoCloseable {
     }
 
     /** Starts a metastore whose default warehouse directory is {@code warehouse}. */
-    static HiveMetastoreServer start(Path warehouse) throws Exception {
+    public static HiveMetastoreServer start(Path warehouse) throws Exception {
         // Derby writes derby.log into the working directory unless told otherwise
         System.setProperty(
                 "derby.stream.error.file", warehouse.resolveSibling("derby.log").toString());
@@ -82,7 +82,7 @@ final class HiveMetastoreServer implements AutoCloseable {
     }
 
     /** The thrift URI clients connect to. */
-    String uri() {
+    public String uri() {
         return "thrift://localhost:" + port;
     }
 

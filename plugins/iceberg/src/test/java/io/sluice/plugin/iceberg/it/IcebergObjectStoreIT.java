@@ -59,10 +59,8 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -107,8 +105,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>The metastore and the REST server run in this JVM; they reach {@code s3a://} as the plugin
  * does, through the bridge to the same Flink file system (a standalone metastore would have S3A).
  */
-// the dynamic sink example before the table sink's: after that job its job does not start
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergObjectStoreIT {
 
     private static final String BUCKET = "iceberg-lake";
@@ -535,7 +531,6 @@ class IcebergObjectStoreIT {
      * fetched.
      */
     @Test
-    @Order(1)
     void readmeDynamicSinkExampleWritesTheLake(@InjectMiniCluster MiniCluster cluster) throws Exception {
         // the other examples name the same database at another warehouse: a database has one location
         dropDatabase("db");
@@ -556,7 +551,6 @@ class IcebergObjectStoreIT {
      * audit} (ORC), which then holds the twenty and main still the ten.
      */
     @Test
-    @Order(2)
     void readmeScanSourceAndTableSinkExamplesOnTheBucket(@InjectMiniCluster MiniCluster cluster) throws Exception {
         dropDatabase("db");
         HiveConf conf = new HiveConf();

@@ -213,6 +213,28 @@ class FileSystemBuilderMethodsIT {
     }
 
     @Test
+    void aThirdPartysRollingPolicyStartsAFileAtEachRowItMarks() throws Exception {
+        // the sample plugin's policy: a new file at each name starting "n0" (ids 3, 6, 9), never
+        // at a checkpoint: a row every 100 ms across checkpoints every 200 ms
+        Path plugins = tmp.resolve("plugins");
+        TestDistribution.copyTree(TestDistribution.pluginsDir(), plugins);
+        TestDistribution.copyTree(Paths.get(System.getProperty("sluice.test.example-plugins")), plugins);
+        Path out = tmp.resolve("out");
+        run(
+                RuntimeExecutionMode.STREAMING,
+                9,
+                id -> 100,
+                sink(out)
+                        .withPluginsDir(plugins)
+                        .withBucketAssigner(BucketAssigners.basePath())
+                        .withRollingPolicy(RollingPolicies.named("marker")
+                                .with("sink.rolling-policy.marker.column", "name")
+                                .with("sink.rolling-policy.marker.prefix", "n0")));
+
+        assertThat(idsPerFile(out)).containsExactly(range(1, 2), range(3, 5), range(6, 8), range(9, 9));
+    }
+
+    @Test
     void csvReadsIntoPojosThroughFlinksConverterOfThePojosDataType() throws Exception {
         // CsvReaderFormat.forPojo has no counterpart: the source reads RowData, and the Table
         // API's converter for the POJO's structured type makes the objects

@@ -281,7 +281,7 @@ class HiveReadIT {
      * Which reader reads a Parquet or ORC table with ARRAY, MAP and ROW columns. Upstream's
      * vectorized readers are on by default ({@code table.exec.hive.fallback-mapred-reader} false)
      * and, in the connector version the plugin carries, read these types themselves (they fall
-     * back to Hive's mapred reader only for a type they cannot read, which no Hive column has);
+     * back to Hive's mapred reader only for a type they cannot read);
      * with the option true the mapred reader reads everything. The rows are the same either way.
      * Which reader ran is what upstream's {@code HiveInputFormat} logs (DEBUG, on in the test's
      * log4j file), found in the log file by the source's name.

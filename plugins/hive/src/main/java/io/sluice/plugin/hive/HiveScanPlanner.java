@@ -61,6 +61,18 @@ final class HiveScanPlanner implements ScanPlanner {
 
     /** The splits of a bounded read of the source's table, as {@link #plan} hands them out. */
     static List<HiveSourceSplit> splits(SourceContext context) throws IOException {
+        return splits(context, false);
+    }
+
+    /**
+     * The splits of a bounded read; {@code forInference} plans them as upstream does to infer the
+     * source's parallelism: for ORC, splits no larger than the table's size (with {@code
+     * table.exec.hive.file-open-cost} per file) divided by {@code
+     * table.exec.hive.infer-source-parallelism.max}, and no smaller than the open cost. The read
+     * itself does not know the source's parallelism and plans them as for one reader: at most
+     * {@code table.exec.hive.split-max-size} each.
+     */
+    static List<HiveSourceSplit> splits(SourceContext context, boolean forInference) throws IOException {
         HiveTableInfo table;
         try {
             table = HiveTableInfo.loadWithoutPartitions(context.rawOptions());
@@ -86,7 +98,7 @@ final class HiveScanPlanner implements ScanPlanner {
                         HivePartitionFilters.allowed(context.pushedFilters().get());
                 partitions.removeIf(p -> !HivePartitionFilters.matches(p.getPartitionSpec(), allowed));
             }
-            splits = HiveSourceFileEnumerator.createInputSplits(0, partitions, jobConf, false);
+            splits = HiveSourceFileEnumerator.createInputSplits(0, partitions, jobConf, forInference);
         } catch (RuntimeException e) {
             throw new IOException("Cannot plan a read of Hive table " + table.path.getFullName() + ": " + e, e);
         }

@@ -102,7 +102,7 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
         int max = HiveReadSettings.inferMax(context.jobConfiguration());
         int splits;
         try {
-            splits = HiveScanPlanner.splits(context).size();
+            splits = HiveScanPlanner.splits(context, true).size();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -25,6 +25,8 @@ import org.apache.orc.Reader;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The statistics a BATCH write gathers for the metastore, as upstream's keys: {@code numFiles} and
@@ -44,6 +47,8 @@ import java.util.concurrent.Future;
  * retried commit, an append and an overwrite all set the same, absolute values.
  */
 final class HiveStatistics {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HiveStatistics.class);
 
     static final ConfigOption<Boolean> ENABLE = ConfigOptions.key("table.exec.hive.sink.statistic-auto-gather.enable")
             .booleanType()
@@ -98,7 +103,15 @@ final class HiveStatistics {
             files.put(dir, data);
         }
         Map<Path, List<Future<long[]>>> footerReads = new LinkedHashMap<>();
-        ExecutorService pool = footers ? Executors.newFixedThreadPool(threads) : null;
+        // named, so that a thread dump (and the DEBUG log of each footer) shows who reads footers
+        AtomicInteger created = new AtomicInteger();
+        ExecutorService pool = footers
+                ? Executors.newFixedThreadPool(threads, task -> {
+                    Thread thread = new Thread(task, "sluice-hive-statistics-" + created.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                })
+                : null;
         try {
             if (footers) {
                 ClassLoader loader = Thread.currentThread().getContextClassLoader();
@@ -107,6 +120,7 @@ final class HiveStatistics {
                     for (FileStatus file : dir.getValue()) {
                         reads.add(pool.submit(() -> {
                             Thread.currentThread().setContextClassLoader(loader);
+                            LOG.debug("Reading the footer of {} for the statistics", file.getPath());
                             return format.equals("orc")
                                     ? orcFooter(file.getPath(), conf)
                                     : parquetFooter(file.getPath(), conf);

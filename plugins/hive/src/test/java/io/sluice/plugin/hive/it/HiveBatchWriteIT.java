@@ -180,6 +180,15 @@ class HiveBatchWriteIT {
                 .await();
         assertThat(people(table.resolve("my_type=type_1/my_date=2019-08-08"))).containsExactly("Tom|25");
 
+        // the page's two unpartitioned statements, as written: INSERT INTO appends, INSERT OVERWRITE replaces
+        tEnv.executeSql("CREATE TABLE mytable (name STRING, age INT) WITH ('hive.storage.file-format' = 'parquet')");
+        Path mytable = metastore.resolve("warehouse").resolve("db.db").resolve("mytable");
+        tEnv.executeSql("INSERT INTO mytable SELECT 'Tom', 25").await();
+        tEnv.executeSql("INSERT INTO mytable SELECT 'Tom', 25").await();
+        assertThat(people(mytable)).containsExactly("Tom|25", "Tom|25");
+        tEnv.executeSql("INSERT OVERWRITE mytable SELECT 'Tom', 25").await();
+        assertThat(people(mytable)).containsExactly("Tom|25");
+
         // 60 rows of 6 partitions, each partition's rows spread over the whole input
         StringBuilder values = new StringBuilder();
         for (int i = 0; i < 60; i++) {

@@ -218,6 +218,140 @@ class HiveReadIT {
         }
     }
 
+    /**
+     * Upstream's split sizing of an ORC table (the only format it applies to): one file of several
+     * stripes is one split under the defaults; with {@code table.exec.hive.split-max-size} below a
+     * stripe's size every stripe is a split of its own, and the rows are still read once each.
+     * {@code table.exec.hive.file-open-cost} bounds a split's size from below where upstream plans
+     * for many readers, which is when it infers the parallelism (for {@code
+     * infer-source-parallelism.max} splits): at its 4mb default the small file stays one split, at
+     * one byte it is split by stripe. The number of splits is what static inference gives the source.
+     */
+    @Test
+    void splitMaxSizeAndFileOpenCostDecideTheSplitsOfAnOrcTable() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        Path metastore = tmp.resolve("metastore-splits");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        // small stripes: ORC's writer closes one at each of its memory checks (every 5,000 rows)
+        tEnv.executeSql("CREATE TABLE h.db.o (id BIGINT) WITH ('hive.storage.file-format' = 'orc',"
+                + " 'orc.stripe.size' = '1024')");
+        tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen',"
+                + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '20000',"
+                + " 'number-of-rows' = '20000')");
+        tEnv.executeSql("INSERT INTO h.db.o SELECT id FROM numbers").await();
+        List<Path> files;
+        try (java.util.stream.Stream<Path> listed = java.nio.file.Files.list(metastore.resolve("warehouse/db.db/o"))) {
+            files = listed.filter(f -> !f.getFileName().toString().startsWith(".")
+                            && !f.getFileName().toString().startsWith("_"))
+                    .toList();
+        }
+        assertThat(files).hasSize(1);
+        int stripes;
+        try (org.apache.orc.Reader reader = org.apache.orc.OrcFile.createReader(
+                new org.apache.hadoop.fs.Path(files.get(0).toUri()),
+                org.apache.orc.OrcFile.readerOptions(new org.apache.hadoop.conf.Configuration()))) {
+            stripes = reader.getStripes().size();
+        }
+        assertThat(stripes).as("stripes of %s", files.get(0)).isGreaterThan(1);
+
+        String query = "SELECT id FROM h.db.o";
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "static");
+        assertThat(sourceParallelism(tEnv, query)).as("defaults").isEqualTo(1);
+        tEnv.getConfig().set("table.exec.hive.split-max-size", "100b");
+        assertThat(sourceParallelism(tEnv, query)).as("split-max-size 100b").isEqualTo(stripes);
+        tEnv.getConfig().set("table.exec.hive.split-max-size", "128mb");
+        tEnv.getConfig().set("table.exec.hive.file-open-cost", "1b");
+        assertThat(sourceParallelism(tEnv, query)).as("file-open-cost 1b").isEqualTo(stripes);
+        tEnv.getConfig().set("table.exec.hive.file-open-cost", "4mb");
+        assertThat(sourceParallelism(tEnv, query)).as("file-open-cost 4mb").isEqualTo(1);
+
+        // the read itself: a split per stripe, two readers, every row once
+        tEnv.getConfig().set("table.exec.hive.split-max-size", "100b");
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "none");
+        tEnv.getConfig().set("parallelism.default", "2");
+        assertThat(collect(tEnv, "SELECT COUNT(*), COUNT(DISTINCT id), SUM(id) FROM h.db.o"))
+                .containsExactly("+I[20000, 20000, 200010000]");
+    }
+
+    /**
+     * Which reader reads a Parquet or ORC table with ARRAY, MAP and ROW columns. Upstream's
+     * vectorized readers are on by default ({@code table.exec.hive.fallback-mapred-reader} false)
+     * and, in the connector version the plugin carries, read these types themselves (they fall
+     * back to Hive's mapred reader only for a type they cannot read);
+     * with the option true the mapred reader reads everything. The rows are the same either way.
+     * Which reader ran is what upstream's {@code HiveInputFormat} logs (DEBUG, on in the test's
+     * log4j file), found in the log file by the source's name.
+     */
+    @Test
+    void complexColumnsAreReadWhicheverReaderTheOptionAndTheTypesChoose() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + tmp.resolve("metastore-complex") + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        for (String format : List.of("parquet", "orc")) {
+            String table = "c_" + format;
+            tEnv.executeSql("CREATE TABLE h.db." + table + " (id BIGINT, tags ARRAY<STRING>, attrs MAP<STRING, INT>,"
+                    + " point ROW<x INT, y STRING>) WITH ('hive.storage.file-format' = '" + format + "')");
+            tEnv.executeSql("INSERT INTO h.db." + table + " VALUES"
+                            + " (CAST(1 AS BIGINT), ARRAY['a', 'b'], MAP['k', 1], ROW(1, 'p')),"
+                            + " (CAST(2 AS BIGINT), CAST(NULL AS ARRAY<STRING>), MAP['j', 2, 'l', 3],"
+                            + " ROW(2, CAST(NULL AS STRING)))")
+                    .await();
+            String complex = "SELECT id, tags, attrs['l'], point.x, point.y FROM h.db." + table;
+            List<String> expected = List.of("+I[1, [a, b], null, 1, p]", "+I[2, null, 3, 2, null]");
+            for (String mapred : List.of("false", "true")) {
+                tEnv.getConfig().set("table.exec.hive.fallback-mapred-reader", mapred);
+                String log = readerLog(
+                        table,
+                        () -> assertThat(collect(tEnv, complex))
+                                .as("%s, fallback-mapred-reader %s", format, mapred)
+                                .containsExactlyInAnyOrderElementsOf(expected));
+                System.out.println("HiveReadIT " + format + ", fallback-mapred-reader " + mapred + ":\n" + log);
+                assertThat(log)
+                        .as("%s, fallback-mapred-reader %s", format, mapred)
+                        .isNotEmpty();
+                if (mapred.equals("true")) {
+                    assertThat(log)
+                            .contains("Use MapReduce RecordReader reader for")
+                            .doesNotContain("native");
+                } else if (format.equals("parquet")) {
+                    // Flink's vectorized Parquet reader reads nested types (the page predates it)
+                    assertThat(log).contains("Use native parquet reader for").doesNotContain("MapReduce");
+                } else {
+                    assertThat(log).contains("Use native orc reader for").doesNotContain("MapReduce");
+                }
+            }
+        }
+    }
+
+    private interface Query {
+        void run() throws Exception;
+    }
+
+    /**
+     * The lines upstream's {@code HiveInputFormat} logs (which reader it picks) for the source of
+     * {@code table} while the query runs: it logs through the plugin's class loader, whose log4j
+     * context is not the test's, so they are read from the file every context writes.
+     */
+    private static String readerLog(String table, Query query) throws Exception {
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), "test.log");
+        long before = java.nio.file.Files.exists(file) ? java.nio.file.Files.size(file) : 0;
+        query.run();
+        byte[] all = java.nio.file.Files.readAllBytes(file);
+        String added =
+                new String(all, (int) before, all.length - (int) before, java.nio.charset.StandardCharsets.UTF_8);
+        return added.lines()
+                .filter(line -> line.contains("HiveInputFormat - ") && line.contains("Source: " + table + "["))
+                .map(line -> line.substring(line.indexOf("HiveInputFormat - ")))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
     private static int sourceParallelism(TableEnvironment tEnv, String query) {
         String plan = tEnv.explainSql(query, org.apache.flink.table.api.ExplainDetail.JSON_EXECUTION_PLAN);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(

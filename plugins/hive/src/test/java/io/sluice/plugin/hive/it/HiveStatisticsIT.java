@@ -135,6 +135,62 @@ class HiveStatisticsIT {
         }
     }
 
+    /**
+     * {@code table.exec.hive.sink.statistic-auto-gather.thread-num}: the footers of a directory's
+     * files are read by that many threads, no more. Three writers leave three Parquet files; one
+     * thread reads all three footers, two threads share them. The threads are seen in the DEBUG
+     * line each footer read logs (the pool's threads are named); the statistics are the same either way.
+     */
+    @Test
+    void theFootersAreReadByTheConfiguredNumberOfThreads() throws Exception {
+        tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
+                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '300', "
+                + "'number-of-rows' = '300')");
+        for (int threads : new int[] {1, 2}) {
+            String name = "threads" + threads;
+            tEnv.executeSql("CREATE TABLE h.db." + name + " (id BIGINT) WITH ('hive.storage.file-format' = 'parquet')");
+            tEnv.getConfig().set("table.exec.hive.sink.statistic-auto-gather.thread-num", String.valueOf(threads));
+            tEnv.getConfig().set("parallelism.default", "3");
+            String log = capturingStatisticsLog(() -> tEnv.executeSql("INSERT INTO h.db." + name
+                            + " /*+ OPTIONS('sink.parallelism' = '3') */ SELECT id FROM numbers")
+                    .await());
+            assertThat(ParquetFiles.dataFiles(table(name))).hasSize(3);
+            java.util.regex.Pattern thread = java.util.regex.Pattern.compile("sluice-hive-statistics-\\d+");
+            List<String> readers = log.lines()
+                    .filter(line -> line.contains("for the statistics") && line.contains("/" + name + "/"))
+                    .map(line -> {
+                        java.util.regex.Matcher m = thread.matcher(line);
+                        return m.find() ? m.group() : line;
+                    })
+                    .toList();
+            assertThat(readers).as(log).hasSize(3);
+            assertThat(new java.util.TreeSet<>(readers)).as(log).hasSize(threads);
+            try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+                assertStatistics(probe.tableParameters("db", name), table(name), 300, "parquet");
+            }
+        }
+    }
+
+    private interface Job {
+        void run() throws Exception;
+    }
+
+    /**
+     * The statistics' DEBUG lines logged while the job runs: the plugin logs through its own class
+     * loader's log4j context, not the test's, so they are read from the file every context writes
+     * (DEBUG for this class in the test's log4j file).
+     */
+    private static String capturingStatisticsLog(Job job) throws Exception {
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), "test.log");
+        long before = Files.exists(file) ? Files.size(file) : 0;
+        job.run();
+        byte[] all = Files.readAllBytes(file);
+        return new String(all, (int) before, all.length - (int) before, java.nio.charset.StandardCharsets.UTF_8)
+                .lines()
+                .filter(line -> line.contains("HiveStatistics - "))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
     private static void assertStatistics(Map<String, String> params, Path dir, long rows, String format)
             throws IOException {
         List<Path> files = ParquetFiles.dataFiles(dir);

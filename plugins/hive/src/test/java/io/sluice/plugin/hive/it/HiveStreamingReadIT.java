@@ -110,6 +110,42 @@ class HiveStreamingReadIT {
     }
 
     /**
+     * The page's hint, as written, on the page's {@code hive_table} (partitions of {@code dt} and
+     * {@code hr}, its time in {@code '$dt $hr:00:00'}), ordered by partition time in its table
+     * properties: the read starts at 2020-05-20 00:00, skips the partition of the day before, and
+     * follows a partition added while it runs.
+     */
+    @Test
+    void thePagesHintStartsAtADateAndFollowsNewPartitions() throws Exception {
+        Path metastore = tmp.resolve("metastore-hint");
+        TableEnvironment writer = batch(metastore);
+        writer.executeSql("CREATE TABLE h.db.hive_table (user_id STRING, order_amount DOUBLE, dt STRING, hr STRING)"
+                + " PARTITIONED BY (dt, hr) WITH ('hive.storage.file-format' = 'parquet',"
+                + " 'sink.partition-commit.policy.kind' = 'metastore',"
+                + " 'partition.time-extractor.timestamp-pattern' = '$dt $hr:00:00',"
+                + " 'streaming-source.partition-order' = 'partition-time',"
+                + " 'streaming-source.monitor-interval' = '1 s')");
+        writer.executeSql("INSERT INTO h.db.hive_table VALUES ('u1', 1.5, '2020-05-19', '23'),"
+                        + " ('u2', 2.5, '2020-05-20', '00'), ('u3', 3.5, '2020-05-20', '12')")
+                .await();
+        TableEnvironment reader = streaming(metastore, 1);
+        reader.useCatalog("h");
+        reader.useDatabase("db");
+        TableResult result = reader.executeSql(
+                "SELECT *\n"
+                        + "FROM hive_table\n"
+                        + "/*+ OPTIONS('streaming-source.enable'='true', 'streaming-source.consume-start-offset'='2020-05-20') */");
+        List<String> read = read(result, 3, () -> {
+            Thread.sleep(1500);
+            writer.executeSql("INSERT INTO h.db.hive_table VALUES ('u4', 4.5, '2020-05-21', '08')")
+                    .await();
+        });
+        assertThat(read)
+                .containsExactlyInAnyOrder(
+                        "+I[u2, 2.5, 2020-05-20, 00]", "+I[u3, 3.5, 2020-05-20, 12]", "+I[u4, 4.5, 2020-05-21, 08]");
+    }
+
+    /**
      * Partitions of days; those before the start offset exist when the job starts and are not
      * read, the rest (some before the job starts, most while it runs) are read once each.
      */

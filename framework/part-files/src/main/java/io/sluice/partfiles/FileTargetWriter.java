@@ -428,12 +428,14 @@ final class FileTargetWriter implements TargetWriter {
                     if (open.path() != null) {
                         resumed.put(open.path().getName(), serializer.serialize(open.resumable()));
                     }
+                    RecoverableFsDataOutputStream stream;
+                    try {
+                        stream = fsWriter.recover(open.resumable());
+                    } catch (IOException e) {
+                        throw cannotResume(restored.id(), open.path(), e);
+                    }
                     bucket.open = partWriters.resume(
-                            restored.id(),
-                            open.path(),
-                            fsWriter.recover(open.resumable()),
-                            open.creationTime(),
-                            open.lastUpdateTime());
+                            restored.id(), open.path(), stream, open.creationTime(), open.lastUpdateTime());
                     if (removesRecoverableState) {
                         bucket.persisted = open.resumable(); // superseded by the next checkpoint
                     }
@@ -458,6 +460,36 @@ final class FileTargetWriter implements TargetWriter {
             java.util.Set<String> published = new java.util.HashSet<>();
             removeLeftovers(deadWriters, resumed, published);
             abortLeftoverUploads(deadWriters, published);
+        }
+    }
+
+    /**
+     * Why an open file of the restored state cannot be resumed. A file sink never overwrites what
+     * it published, and a file that is already published was committed by a later checkpoint than
+     * the one restored (the job restores from an older checkpoint or savepoint than its last): that
+     * recurs on every attempt, so the job ends, naming the file and what to restore from instead.
+     * Any other failure (a store that did not answer) stays one a restart may cure.
+     */
+    private static IOException cannotResume(String bucketId, Path path, IOException e) {
+        if (path != null && published(path)) {
+            return new NonRecoverableException(
+                    "Cannot resume part file " + path + " of bucket '" + abbreviate(bucketId)
+                            + "': a later checkpoint than the one this job restores from already published it. A file"
+                            + " sink never overwrites committed files; restore from the latest checkpoint or a savepoint"
+                            + " taken after it",
+                    e);
+        }
+        return new IOException(
+                "Cannot resume part file " + (path == null ? "" : path + " ") + "of bucket '" + abbreviate(bucketId)
+                        + "': " + e.getMessage(),
+                e);
+    }
+
+    private static boolean published(Path path) {
+        try {
+            return FileSystems.of(path).exists(path);
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -48,8 +48,8 @@ import static org.assertj.core.api.Assertions.fail;
  * A TaskManager process killed at an exact moment of its conversation with S3: a standalone
  * cluster of separate processes, with Flink's own {@code flink-s3-fs-hadoop} in its plugins
  * directory and the S3 keys in its configuration (as an operator sets it up, README), runs a
- * STREAMING SQL job that writes the ids {@code 1..ROWS} into partitioned Parquet and CSV tables on
- * a real S3 server. The server's proxy holds one request of the job and the test kills the
+ * STREAMING SQL job that writes the ids {@code 1..ROWS} into partitioned tables of one target on a
+ * real S3 server. The server's proxy holds one request of the job and the test kills the
  * TaskManager running every task while that request waits:
  *
  * <ul>
@@ -57,16 +57,24 @@ import static org.assertj.core.api.Assertions.fail;
  *       unfinished tail, {@code _<name>_tmp_<uuid>}): the checkpoint never completes, and the
  *       request is dropped with its process.
  *   <li>{@link Moment#COMMIT}: the committer's completion of a Parquet file's multipart upload
- *       after a completed checkpoint: the seed decides whether the server still receives it (it
- *       completes the upload for a client that is gone) or never does.
+ *       after a completed checkpoint.
+ *   <li>{@link Moment#ICEBERG_UPLOAD}, {@link Moment#ICEBERG_COMMIT}: an Iceberg table of the
+ *       {@code hive} catalog, its warehouse in the bucket: a writer's PUT of a data file at a
+ *       checkpoint (dropped), the committer's PUT of the table's next metadata file.
+ *   <li>{@link Moment#HIVE_UPLOAD}, {@link Moment#HIVE_COMMIT}: a Hive table at an {@code s3a://}
+ *       location, {@code metastore,success-file}: a writer's upload of a Parquet file's last part
+ *       at a checkpoint (dropped), the committer's completion of a file's upload.
  * </ul>
  *
- * <p>A replacement TaskManager takes over, the job restores from its last checkpoint and finishes;
- * then every id is counted once in the committed files (downloaded from the server, read by
- * independent readers), every partition has its {@code _SUCCESS}, no multipart upload is left
- * open, no hidden object (a persisted last part of a file) is left, and no request changed a key
- * outside the tables. Which request is held is drawn from the
- * seed ({@code -Dsluice.campaign.seed}, printed).
+ * <p>For a commit the seed decides whether the server still receives the held request (it acts
+ * for a client that is gone) or never does. A replacement TaskManager takes over, the job
+ * restores from its last checkpoint and finishes; then every id is counted once in the committed
+ * files (downloaded from the server, read by independent readers: parquet-java and plain text,
+ * for Iceberg its own library at the metadata the metastore names, {@link IcebergClients}), every
+ * partition has its {@code _SUCCESS} (and is in the metastore, for Hive), no multipart upload is
+ * left open, no hidden object (a persisted last part of a file) is left, no Iceberg data file is
+ * left that the table does not reference, and no request changed a key outside the run's tables.
+ * Which request is held is drawn from the seed ({@code -Dsluice.campaign.seed}, printed).
  */
 @Tag("standalone-cluster")
 class KilledTaskManagerOnS3IT {

@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.sluice.plugin.hive.it.StandaloneMetastore;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;
@@ -16,6 +17,7 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,8 +48,8 @@ import static org.assertj.core.api.Assertions.fail;
  * A TaskManager process killed at an exact moment of its conversation with S3: a standalone
  * cluster of separate processes, with Flink's own {@code flink-s3-fs-hadoop} in its plugins
  * directory and the S3 keys in its configuration (as an operator sets it up, README), runs a
- * STREAMING SQL job that writes the ids {@code 1..ROWS} into partitioned Parquet and CSV tables on
- * a real S3 server. The server's proxy holds one request of the job and the test kills the
+ * STREAMING SQL job that writes the ids {@code 1..ROWS} into partitioned tables of one target on a
+ * real S3 server. The server's proxy holds one request of the job and the test kills the
  * TaskManager running every task while that request waits:
  *
  * <ul>
@@ -55,16 +57,24 @@ import static org.assertj.core.api.Assertions.fail;
  *       unfinished tail, {@code _<name>_tmp_<uuid>}): the checkpoint never completes, and the
  *       request is dropped with its process.
  *   <li>{@link Moment#COMMIT}: the committer's completion of a Parquet file's multipart upload
- *       after a completed checkpoint: the seed decides whether the server still receives it (it
- *       completes the upload for a client that is gone) or never does.
+ *       after a completed checkpoint.
+ *   <li>{@link Moment#ICEBERG_UPLOAD}, {@link Moment#ICEBERG_COMMIT}: an Iceberg table of the
+ *       {@code hive} catalog, its warehouse in the bucket: a writer's PUT of a data file at a
+ *       checkpoint (dropped), the committer's PUT of the table's next metadata file.
+ *   <li>{@link Moment#HIVE_UPLOAD}, {@link Moment#HIVE_COMMIT}: a Hive table at an {@code s3a://}
+ *       location, {@code metastore,success-file}: a writer's upload of a Parquet file's last part
+ *       at a checkpoint (dropped), the committer's completion of a file's upload.
  * </ul>
  *
- * <p>A replacement TaskManager takes over, the job restores from its last checkpoint and finishes;
- * then every id is counted once in the committed files (downloaded from the server, read by
- * independent readers), every partition has its {@code _SUCCESS}, no multipart upload is left
- * open, no hidden object (a persisted last part of a file) is left, and no request changed a key
- * outside the tables. Which request is held is drawn from the
- * seed ({@code -Dsluice.campaign.seed}, printed).
+ * <p>For a commit the seed decides whether the server still receives the held request (it acts
+ * for a client that is gone) or never does. A replacement TaskManager takes over, the job
+ * restores from its last checkpoint and finishes; then every id is counted once in the committed
+ * files (downloaded from the server, read by independent readers: parquet-java and plain text,
+ * for Iceberg its own library at the metadata the metastore names, {@link IcebergClients}), every
+ * partition has its {@code _SUCCESS} (and is in the metastore, for Hive), no multipart upload is
+ * left open, no hidden object (a persisted last part of a file) is left, no Iceberg data file is
+ * left that the table does not reference, and no request changed a key outside the run's tables.
+ * Which request is held is drawn from the seed ({@code -Dsluice.campaign.seed}, printed).
  */
 @Tag("standalone-cluster")
 class KilledTaskManagerOnS3IT {
@@ -74,22 +84,68 @@ class KilledTaskManagerOnS3IT {
     private static final int ROWS_PER_SECOND = 400;
     private static final int PARTITIONS = 4;
 
-    /** Which request of the job the TaskManager dies in. */
+    /** Which request of the job the TaskManager dies in, and the target that job writes. */
     enum Moment {
-        PERSIST(r -> r.kind() == S3Request.Kind.PUT
-                && r.key().contains("/c/")
-                && r.key().contains("_tmp_")),
-        COMMIT(r -> r.kind() == S3Request.Kind.MULTIPART_COMPLETE && r.key().contains("/pq/"));
+        PERSIST(
+                "filesystem",
+                r -> r.kind() == S3Request.Kind.PUT
+                        && r.key().contains("/c/")
+                        && r.key().contains("_tmp_")),
+        COMMIT(
+                "filesystem",
+                r -> r.kind() == S3Request.Kind.MULTIPART_COMPLETE && r.key().contains("/pq/")),
+        /**
+         * A writer's upload of a data file at a checkpoint: Iceberg closes its files there, and the
+         * file system sends a small file as one PUT when it is closed (the server's traffic has no
+         * multipart upload of the table at these sizes).
+         */
+        ICEBERG_UPLOAD(
+                "iceberg",
+                r -> r.kind() == S3Request.Kind.PUT
+                        && r.key().contains("/data/")
+                        && r.key().endsWith(".parquet")),
+        /** The committer's write of the table's next metadata file, before the metastore's swap. */
+        ICEBERG_COMMIT(
+                "iceberg",
+                r -> r.kind() == S3Request.Kind.PUT
+                        && r.key().contains("/metadata/")
+                        && r.key().endsWith(".metadata.json")),
+        /** A writer's upload of a Parquet file's last part at a checkpoint (Flink's recoverable writer). */
+        HIVE_UPLOAD("hive", r -> r.kind() == S3Request.Kind.UPLOAD_PART),
+        /** The committer's completion of a file's upload, which makes it visible in its partition. */
+        HIVE_COMMIT("hive", r -> r.kind() == S3Request.Kind.MULTIPART_COMPLETE);
 
+        final String target;
         final Predicate<S3Request> request;
 
-        Moment(Predicate<S3Request> request) {
+        Moment(String target, Predicate<S3Request> request) {
+            this.target = target;
             this.request = request;
+        }
+
+        /** Whether the held request can still reach the server after its client died (a seed decides). */
+        boolean commits() {
+            return this == COMMIT || this == ICEBERG_COMMIT || this == HIVE_COMMIT;
         }
     }
 
     @RegisterExtension
+    @Order(1)
     static final S3Server S3 = S3Server.inMemory(BUCKET);
+
+    /**
+     * Hive's metastore as a process of its own, for the hive target's tables and the iceberg
+     * target's {@code hive} catalog (the one a job on an object store may use: README, "Storage"),
+     * with S3A and the bucket's keys (it makes the databases' and tables' directories) and the
+     * transaction tables Iceberg's commit lock needs. Started after the S3 server: its settings name it.
+     */
+    @RegisterExtension
+    @Order(2)
+    static final StandaloneMetastore METASTORE = new StandaloneMetastore()
+            .withClassPathResource(StandaloneMetastore.S3A_CLASSPATH_RESOURCE)
+            .withServerProperties(
+                    () -> StandaloneMetastore.s3aSettings(S3.endpoint(), S3Server.ACCESS_KEY, S3Server.SECRET_KEY))
+            .withTransactionTables();
 
     private static Path work;
     private static StandaloneCluster cluster;
@@ -126,11 +182,16 @@ class KilledTaskManagerOnS3IT {
         }
     }
 
-    /** Each moment with {@code sluice.campaign.kills} seeds from {@code sluice.campaign.seed} (1 in CI). */
+    /**
+     * Each moment with {@code sluice.campaign.kills} seeds from {@code sluice.campaign.seed} (1 in
+     * CI); {@code -Dsluice.campaign.moments=ICEBERG_COMMIT,...} runs only those moments.
+     */
     static Stream<Arguments> schedules() {
         long base = Long.getLong("sluice.campaign.seed", 20261206L);
         int kills = Integer.getInteger("sluice.campaign.kills", 1);
+        String moments = System.getProperty("sluice.campaign.moments", "");
         return Stream.of(Moment.values())
+                .filter(m -> moments.isEmpty() || List.of(moments.split(",")).contains(m.name()))
                 .flatMap(m -> LongStream.range(base, base + kills).mapToObj(seed -> Arguments.of(m, seed)));
     }
 
@@ -152,7 +213,7 @@ class KilledTaskManagerOnS3IT {
         Random random = new Random(seed);
         long checkpointInterval = 300 + random.nextInt(500);
         int nth = 1 + random.nextInt(4);
-        boolean serverGetsIt = moment == Moment.COMMIT && random.nextBoolean();
+        boolean serverGetsIt = moment.commits() && random.nextBoolean();
         System.out.printf(
                 "%s seed %d: checkpoints every %d ms, the TaskManager dies in request %d of its kind, which the "
                         + "server %s%n",
@@ -168,21 +229,38 @@ class KilledTaskManagerOnS3IT {
         tEnv.executeSql("CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', "
                 + "'number-of-rows' = '" + ROWS + "', 'rows-per-second' = '" + ROWS_PER_SECOND + "', "
                 + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "')");
-        String sluice = "'connector' = 'sluice', 'target' = 'filesystem', "
-                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
-                + "'sink.partition-commit.policy.kind' = 'success-file'";
-        // Parquet rolls at every checkpoint (a commit completes uploads after each); CSV keeps its
-        // files open across checkpoints (each checkpoint persists their unfinished tails)
-        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
-                + ", 'path' = 's3a://" + BUCKET + "/" + prefix + "/pq', 'format' = 'parquet')");
-        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
-                + ", 'path' = 's3a://" + BUCKET + "/" + prefix + "/c', 'format' = 'csv')");
         String select = "SELECT id, CONCAT('n', CAST(id AS STRING)), CONCAT('p', CAST(MOD(id, " + PARTITIONS
                 + ") AS STRING)) FROM src";
-        StatementSet inserts = tEnv.createStatementSet();
-        inserts.addInsertSql("INSERT INTO pq " + select);
-        inserts.addInsertSql("INSERT INTO c " + select);
-        TableResult result = inserts.execute();
+        // a database per run, in the run's own prefix: Hive names are lower case, no '-'
+        String database = prefix.replace('-', '_');
+        TableResult result;
+        switch (moment.target) {
+            case "filesystem":
+                result = writeFileSystemTables(tEnv, prefix, select);
+                break;
+            case "iceberg":
+                tEnv.executeSql("CREATE TABLE ice (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH ("
+                        + "'connector' = 'sluice', 'target' = 'iceberg', "
+                        + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
+                        + "'catalog-type' = 'hive', 'uri' = '" + METASTORE.uri() + "', "
+                        + "'warehouse' = 's3a://" + BUCKET + "/" + prefix + "/wh', "
+                        + "'catalog-database' = '" + database + "', 'catalog-table' = 't')");
+                result = tEnv.executeSql("INSERT INTO ice " + select);
+                break;
+            case "hive":
+                tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                        + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
+                        + "'hive-conf-dir' = '" + METASTORE.hiveConfDir() + "')");
+                tEnv.executeSql("CREATE DATABASE h." + database + " WITH ('hive.database.location-uri' = 's3a://"
+                        + BUCKET + "/" + prefix + "/" + database + ".db')");
+                tEnv.executeSql("CREATE TABLE h." + database + ".t (id BIGINT, name STRING, part STRING) "
+                        + "PARTITIONED BY (part) WITH ('hive.storage.file-format' = 'parquet', "
+                        + "'sink.partition-commit.policy.kind' = 'metastore,success-file')");
+                result = tEnv.executeSql("INSERT INTO h." + database + ".t " + select);
+                break;
+            default:
+                throw new IllegalArgumentException(moment.target);
+        }
         JobID jobId =
                 result.getJobClient().orElseThrow(IllegalStateException::new).getJobID();
         String job = "/jobs/" + jobId;
@@ -225,8 +303,15 @@ class KilledTaskManagerOnS3IT {
         JsonNode checkpoints = cluster.get(job + "/checkpoints");
         System.out.printf(
                 "%s seed %d: killed %s while it waited for %s, after %d completed checkpoints; %s finished the job; "
-                        + "checkpoints %s%n",
-                moment, seed, victim, held, checkpointsBeforeKill, replacement, checkpoints.path("counts"));
+                        + "checkpoints %s; requests %s%n",
+                moment,
+                seed,
+                victim,
+                held,
+                checkpointsBeforeKill,
+                replacement,
+                checkpoints.path("counts"),
+                S3.traffic().countsByKind());
         assertThat(details.path("state").asText()).isEqualTo("FINISHED");
         assertThat(checkpoints.path("counts").path("restored").asInt())
                 .as("restores from a checkpoint")
@@ -234,22 +319,17 @@ class KilledTaskManagerOnS3IT {
         assertThat(cluster.taskManagersOf(job)).containsExactly(replacement);
 
         Path copy = S3.download(BUCKET, prefix + "/", tmp.resolve(prefix));
-        Path parquet = copy.resolve("pq");
-        Path csv = copy.resolve("c");
-        RowIds.assertEachOnce("parquet", ROWS, CommittedFiles.parquet(parquet, g -> g.getLong("id", 0)));
-        RowIds.assertEachOnce(
-                "csv",
-                ROWS,
-                CommittedFiles.lines(csv).stream()
-                        .map(l -> Long.parseLong(l.split(",")[0]))
-                        .collect(Collectors.toList()));
         List<String> partitions =
                 IntStream.range(0, PARTITIONS).mapToObj(i -> "part=p" + i).collect(Collectors.toList());
-        for (Path out : List.of(parquet, csv)) {
-            assertThat(CommittedFiles.named(out, "_SUCCESS"))
-                    .extracting(f -> f.getParent().getFileName().toString())
-                    .as("success files of %s", out)
-                    .containsExactlyInAnyOrderElementsOf(partitions);
+        switch (moment.target) {
+            case "filesystem":
+                checkFileSystemTables(copy, partitions);
+                break;
+            case "iceberg":
+                checkIcebergTable(prefix, database, copy);
+                break;
+            default:
+                checkHiveTable(database, copy.resolve(database + ".db").resolve("t"), partitions);
         }
 
         List<String> open = S3.openUploads(BUCKET, prefix + "/");
@@ -269,6 +349,96 @@ class KilledTaskManagerOnS3IT {
         // the persisted last parts (FLINK-10963) of a persist whose checkpoint never completed
         // too: the restored writer removes those no restored state names
         assertThat(hidden).as("hidden objects left").isEmpty();
+    }
+
+    /**
+     * Partitioned Parquet and CSV tables of the filesystem target: Parquet rolls at every
+     * checkpoint (a commit completes uploads after each); CSV keeps its files open across
+     * checkpoints (each checkpoint persists their unfinished tails).
+     */
+    private static TableResult writeFileSystemTables(StreamTableEnvironment tEnv, String prefix, String select) {
+        String sluice = "'connector' = 'sluice', 'target' = 'filesystem', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
+                + "'sink.partition-commit.policy.kind' = 'success-file'";
+        tEnv.executeSql("CREATE TABLE pq (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = 's3a://" + BUCKET + "/" + prefix + "/pq', 'format' = 'parquet')");
+        tEnv.executeSql("CREATE TABLE c (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH (" + sluice
+                + ", 'path' = 's3a://" + BUCKET + "/" + prefix + "/c', 'format' = 'csv')");
+        StatementSet inserts = tEnv.createStatementSet();
+        inserts.addInsertSql("INSERT INTO pq " + select);
+        inserts.addInsertSql("INSERT INTO c " + select);
+        return inserts.execute();
+    }
+
+    private static void checkFileSystemTables(Path copy, List<String> partitions) {
+        Path parquet = copy.resolve("pq");
+        Path csv = copy.resolve("c");
+        RowIds.assertEachOnce("parquet", ROWS, CommittedFiles.parquet(parquet, g -> g.getLong("id", 0)));
+        RowIds.assertEachOnce(
+                "csv",
+                ROWS,
+                CommittedFiles.lines(csv).stream()
+                        .map(l -> Long.parseLong(l.split(",")[0]))
+                        .collect(Collectors.toList()));
+        for (Path out : List.of(parquet, csv)) {
+            assertThat(CommittedFiles.named(out, "_SUCCESS"))
+                    .extracting(f -> f.getParent().getFileName().toString())
+                    .as("success files of %s", out)
+                    .containsExactlyInAnyOrderElementsOf(partitions);
+        }
+    }
+
+    /**
+     * The table at the metadata the metastore names, read by Iceberg's generic reader from what
+     * the AWS SDK downloaded: every id once; every data file under the table's {@code data/} one
+     * the table references (the table is only appended to: its current snapshot references every
+     * file any snapshot added), so none of a failed attempt is left.
+     */
+    private static void checkIcebergTable(String prefix, String database, Path copy) throws Exception {
+        String root = "s3a://" + BUCKET + "/";
+        String table = prefix + "/wh/" + database + ".db/t/";
+        try (IcebergClients iceberg = IcebergClients.fromPlugin(TestDistribution.pluginsDir())) {
+            String metadata = iceberg.metadataLocation(METASTORE.uri(), database, "t");
+            assertThat(metadata).startsWith(root + table + "metadata/");
+            String local = copy.toUri().toString();
+            IcebergClients.Table read = iceberg.table(metadata, location -> {
+                assertThat(location).startsWith(root + prefix + "/");
+                return local + location.substring((root + prefix + "/").length());
+            });
+            RowIds.assertEachOnce("iceberg", ROWS, read.longs("id"));
+            Set<String> referenced = read.dataFiles();
+            List<String> data = S3.keys(BUCKET, table + "data/").stream()
+                    .filter(k -> !k.endsWith("/"))
+                    .collect(Collectors.toList());
+            List<String> unreferenced =
+                    data.stream().filter(k -> !referenced.contains(root + k)).collect(Collectors.toList());
+            System.out.printf(
+                    "iceberg: %d snapshots, %d data files, %d unreferenced %s%n",
+                    read.snapshots(), data.size(), unreferenced.size(), unreferenced);
+            assertThat(referenced).as("data files of the table").isNotEmpty();
+            assertThat(unreferenced).as("data files no snapshot references").isEmpty();
+            assertThat(S3.keys(BUCKET, table))
+                    .as("every object of the table under its data/ or metadata/")
+                    .allMatch(
+                            k -> k.equals(table) || k.startsWith(table + "data/") || k.startsWith(table + "metadata/"));
+        }
+    }
+
+    /**
+     * The hive table's Parquet files read by parquet-java from what the AWS SDK downloaded: every
+     * id once; every partition in the metastore (Hive's own client) and with its {@code _SUCCESS}.
+     */
+    private static void checkHiveTable(String database, Path table, List<String> partitions) throws Exception {
+        RowIds.assertEachOnce("hive", ROWS, CommittedFiles.parquet(table, g -> g.getLong("id", 0)));
+        assertThat(CommittedFiles.named(table, "_SUCCESS"))
+                .extracting(f -> f.getParent().getFileName().toString())
+                .as("success files of the hive table")
+                .containsExactlyInAnyOrderElementsOf(partitions);
+        try (IcebergClients clients = IcebergClients.fromPlugin(TestDistribution.pluginsDir())) {
+            assertThat(clients.partitionNames(METASTORE.uri(), database, "t"))
+                    .as("partitions in the metastore")
+                    .containsExactlyElementsOf(partitions);
+        }
     }
 
     private static void awaitCompletedCheckpoint(String job, Duration timeout) throws Exception {

@@ -66,8 +66,8 @@ public interface TargetFactory extends SluiceFactory {
      * apart by their {@link WriterLineage#opening() opening} and honour {@link
      * WriterLineage#laterOpenings()} and {@link WriterLineage#reopened()}: a dynamic sink then
      * hands every table writer it opens a lineage (one id per table and attempt), so leftovers of
-     * table writers opened after the last checkpoint are found after a failure. Without it only the
-     * first writer of a table in an attempt has a lineage, as a writer id must never repeat.
+     * table writers opened after the last checkpoint are found after a failure. Without it a dynamic
+     * sink's table writers have no lineage (a writer id must never repeat) and choose their own ids.
      *
      * @since 2.8.0
      */

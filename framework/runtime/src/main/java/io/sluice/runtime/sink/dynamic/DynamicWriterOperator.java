@@ -179,8 +179,8 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
      * this attempt's start, so that a later attempt recognises the files of a table writer that
      * opened after the checkpoint it restores, which no state names. Writers of a table that close
      * when idle and open again, or of two schemas of it at once, share the id and are told apart by
-     * their opening; a target that cannot tell them apart has a lineage for the first writer of a
-     * table only (the others choose their own ids, and their leftovers stay).
+     * their opening. A target that cannot tell them apart gets no lineage: its writers choose their
+     * own ids, as before, and leftovers of those opened after the checkpoint stay.
      */
     @javax.annotation.Nullable
     private io.sluice.spi.sink.WriterLineage lineage(WriteTarget target) {
@@ -201,8 +201,7 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     /**
      * The lineage of a table writer of the sink (operator and table) {@code sinkId}, opened as the
      * {@code opening}-th writer of this attempt (-1: the target cannot tell writers of one id apart,
-     * only a table's first writer has a lineage then), after the attempts {@code inherited} whose
-     * starts the restored state holds.
+     * no lineage then), after the attempts {@code inherited} whose starts the restored state holds.
      */
     @javax.annotation.Nullable
     static io.sluice.spi.sink.WriterLineage lineage(
@@ -214,11 +213,11 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
             List<DynamicWriterState.Start> inherited,
             int opening,
             boolean reopened) {
+        if (opening < 0) {
+            return null;
+        }
         io.sluice.spi.sink.WriterLineage own =
                 io.sluice.runtime.sink.WriterLineages.of(sinkId, jobId, restoredCheckpoint, subtask, attempt);
-        if (opening < 0) {
-            return reopened ? null : own;
-        }
         // the attempts in the restored state's starts: all writers of those before the attempt
         // that took the checkpoint, of that attempt those opened after the checkpoint
         java.util.Set<String> all = new java.util.LinkedHashSet<>(own.predecessorIds());

@@ -15,7 +15,7 @@ import java.util.UUID;
  * checkpoint. A UUID keeps the length of the random ids writers had before (part file names
  * budget 36 characters for it).
  */
-final class WriterLineages {
+public final class WriterLineages {
 
     /**
      * How many earlier attempts a writer looks back at: each attempt cleans up after those before
@@ -34,7 +34,8 @@ final class WriterLineages {
      * @param subtask the writer's subtask index
      * @param attempt the subtask's attempt number (0 for the first)
      */
-    static WriterLineage of(String sinkId, String jobId, OptionalLong restoredCheckpoint, int subtask, int attempt) {
+    public static WriterLineage of(
+            String sinkId, String jobId, OptionalLong restoredCheckpoint, int subtask, int attempt) {
         String origin = restoredCheckpoint.isPresent() ? "checkpoint " + restoredCheckpoint.getAsLong() : "fresh";
         List<String> predecessors = new ArrayList<>();
         for (int earlier = Math.max(0, attempt - MAX_PREDECESSORS); earlier < attempt; earlier++) {

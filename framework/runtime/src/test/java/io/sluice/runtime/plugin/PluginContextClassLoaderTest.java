@@ -386,6 +386,8 @@ class PluginContextClassLoaderTest {
                                                 + " return java.util.Optional.empty(); }",
                                         "  public boolean supportsPartitionCommit() { "
                                                 + probe("TargetFactory.supportsPartitionCommit") + " return true; }",
+                                        "  public boolean supportsWriterOpenings() { "
+                                                + probe("TargetFactory.supportsWriterOpenings") + " return true; }",
                                         "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext c) {",
                                         "    " + probe("TargetFactory.distributionModes")
                                                 + " return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class); }",

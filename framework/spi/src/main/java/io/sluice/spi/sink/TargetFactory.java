@@ -62,6 +62,21 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
+     * Whether the target's writers keep writers of one {@link WriterLineage#writerId() writer id}
+     * apart by their {@link WriterLineage#opening() opening} and honour {@link
+     * WriterLineage#laterOpenings()} and {@link WriterLineage#reopened()}: a dynamic sink then
+     * hands every table writer it opens a lineage (one id per table and attempt), so leftovers of
+     * table writers opened after the last checkpoint are found after a failure. Without it a dynamic
+     * sink's table writers have no lineage (a writer id must never repeat) and choose their own ids.
+     *
+     * @since 2.8.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean supportsWriterOpenings() {
+        return false;
+    }
+
+    /**
      * Whether the framework's file compaction ({@code auto-compaction}, {@code compaction.*})
      * applies to the target's files. A target that owns its file layout (a table format such as
      * Iceberg) says no, and then those options are rejected for its tables instead of being

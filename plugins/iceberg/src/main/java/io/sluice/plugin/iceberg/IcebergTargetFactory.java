@@ -189,6 +189,12 @@ public final class IcebergTargetFactory implements TargetFactory {
                 table -> WriteSettings.of(table, context));
     }
 
+    /** Writers of one lineage id write files of names of their own per opening ({@link #createWriter}). */
+    @Override
+    public boolean supportsWriterOpenings() {
+        return true;
+    }
+
     /** A dynamic sink's tables: Iceberg tables of the sink's catalog ({@link IcebergDynamicTables}). */
     @Override
     public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
@@ -207,16 +213,29 @@ public final class IcebergTargetFactory implements TargetFactory {
                             + " writer's: was the sink's uid that of another target's sink?")));
         }
         // the framework's lineage names the writer after what its successors can compute; a writer
-        // without one (a dynamic sink's table) is known to its successor through its state only
+        // without one is known to its successor through its state only. The writers a dynamic sink
+        // opens one after the other for a table share the lineage's id: the opening keeps their
+        // files apart ("<id>-<opening>", the first as "<id>", as a single-table sink's writer)
         Optional<WriterLineage> lineage = context.writerLineage();
-        String writerId = lineage.map(WriterLineage::writerId)
+        String writerId = lineage.map(l -> l.opening() == 0 ? l.writerId() : l.writerId() + "-" + l.opening())
                 .orElseGet(() -> UUID.randomUUID().toString());
         if (lineage.isPresent()
-                && (!earlier.isEmpty() || !lineage.get().predecessorIds().isEmpty())) {
+                && (!earlier.isEmpty()
+                        || !lineage.get().predecessorIds().isEmpty()
+                        || !lineage.get().laterOpenings().isEmpty())) {
             for (String id : lineage.get().predecessorIds()) {
-                earlier.add(new LeftoverDataFiles.Earlier(id, 0));
+                earlier.add(LeftoverDataFiles.Earlier.openings(id, 0));
             }
-            earlier.add(new LeftoverDataFiles.Earlier(writerId, 0));
+            for (Map.Entry<String, Integer> later :
+                    lineage.get().laterOpenings().entrySet()) {
+                earlier.add(LeftoverDataFiles.Earlier.openings(later.getKey(), later.getValue()));
+            }
+            if (!lineage.get().reopened()) {
+                // a writer of an earlier JobManager session may have had this id (attempt numbers
+                // begin at 0 again); a writer of this id opened before in this attempt did not leave
+                // leftovers but files that may wait for their commit
+                earlier.add(LeftoverDataFiles.Earlier.openings(lineage.get().writerId(), 0));
+            }
         }
         CatalogTable table = CatalogTable.load(context.options());
         try {

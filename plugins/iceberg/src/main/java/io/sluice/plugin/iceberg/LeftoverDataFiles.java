@@ -62,19 +62,63 @@ final class LeftoverDataFiles {
     /** How often a listing that failed is tried again, see {@link #candidates}. */
     private static final int LIST_ATTEMPTS = 5;
 
-    /** Files of writer {@code writerId} numbered above {@code handedOver} may be leftovers (0: all). */
+    /**
+     * Files of writer {@code writerId} numbered above {@code handedOver} may be leftovers (0: all).
+     * With {@code fromOpening} at 0 or more, {@code writerId} is a lineage's id that writers of
+     * several openings share (the opening-th writes as {@code <writerId>-<opening>}, the 0th as
+     * {@code <writerId>}): the files of the openings from {@code fromOpening} on are meant then.
+     */
     static final class Earlier {
         final String writerId;
         final long handedOver;
+        final int fromOpening;
+        private final Pattern name;
 
         Earlier(String writerId, long handedOver) {
+            this(writerId, handedOver, -1);
+        }
+
+        private Earlier(String writerId, long handedOver, int fromOpening) {
             this.writerId = writerId;
             this.handedOver = handedOver;
+            this.fromOpening = fromOpening;
+            this.name = Pattern.compile("\\d+-\\d+-" + Pattern.quote(writerId)
+                    + (fromOpening < 0 ? "()" : "(?:-(\\d+))?") + "-(\\d+)(\\..*)?");
+        }
+
+        /** Every file of the writers of lineage id {@code writerId} opened from {@code fromOpening} on. */
+        static Earlier openings(String writerId, int fromOpening) {
+            if (fromOpening < 0) {
+                throw new IllegalArgumentException("opening " + fromOpening);
+            }
+            return new Earlier(writerId, 0, fromOpening);
+        }
+
+        /** Whether the file at {@code location} is one of those meant. */
+        boolean matches(String location) {
+            Matcher m = name.matcher(location.substring(location.lastIndexOf('/') + 1));
+            if (!m.matches()) {
+                return false;
+            }
+            if (fromOpening >= 0) {
+                String opening = m.group(1);
+                // an opening number too long for an int is no writer's of ours
+                if (opening != null && (opening.length() > 9 || Integer.parseInt(opening) < fromOpening)) {
+                    return false;
+                }
+                if (opening == null && fromOpening > 0) {
+                    return false;
+                }
+            }
+            String number = m.group(2);
+            return number.length() > 18 || Long.parseLong(number) > handedOver;
         }
 
         @Override
         public String toString() {
-            return writerId + (handedOver > 0 ? " (after file " + handedOver + ")" : "");
+            return writerId
+                    + (fromOpening > 0 ? " (openings from " + fromOpening + ")" : "")
+                    + (handedOver > 0 ? " (after file " + handedOver + ")" : "");
         }
     }
 
@@ -178,7 +222,7 @@ final class LeftoverDataFiles {
                         continue;
                     }
                     for (Earlier e : earlier) {
-                        if (fileNumber(file.location(), e.writerId) > e.handedOver) {
+                        if (e.matches(file.location())) {
                             candidates.add(file);
                             break;
                         }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -115,6 +116,97 @@ class LeftoverDataFilesTest {
         assertThat(ids(CatalogTable.load(a.options()).table()))
                 .isEqualTo(LongStream.rangeClosed(1, 30).boxed().collect(Collectors.toList()));
         committer.close();
+    }
+
+    /**
+     * A dynamic sink's writers of one table share their lineage's id within an attempt: opening 0
+     * and 1 open before the checkpoint (one with state, one closed when idle after handing its file
+     * over), opening 2 after it. The restored attempt knows from the checkpoint that 2 writers were
+     * open then: it deletes what opening 2 wrote and what opening 0 wrote after its state, and keeps
+     * the files handed over for the commit still due, and another table's writer's.
+     */
+    @Test
+    void aRestoreDeletesTheFilesOfTheOpeningsAfterTheCheckpointOnly() throws Exception {
+        TestSinkContext.Builder base = IcebergSinks.hadoop(warehouse, Writes.ROW);
+        TestSinkContext first = base.writerLineage(WriterLineage.ofOpening(WRITER_A, List.of(), Map.of(), 0, false))
+                .build();
+        target.validate(first);
+        Path data = warehouse.resolve("db/t/data");
+        TargetCommitter committer = target.createCommitter(first);
+
+        TargetWriter opening0 = target.createWriter(first, List.of());
+        List<Payload> due = new java.util.ArrayList<>(write(opening0, 1, 10));
+        TargetWriter opening1 = target.createWriter(
+                base.writerLineage(WriterLineage.ofOpening(WRITER_A, List.of(), Map.of(), 1, true))
+                        .build(),
+                List.of());
+        due.addAll(write(opening1, 11, 20));
+        opening1.close();
+        // another table's writer (another lineage id) opened after the checkpoint: not this table's
+        TargetWriter otherTable = target.createWriter(
+                base.writerLineage(WriterLineage.ofOpening(WRITER_C, List.of(), Map.of(), 2, false))
+                        .build(),
+                List.of());
+        write(otherTable, 500, 505);
+        List<Payload> state = opening0.snapshotState(1);
+        Set<Path> atCheckpoint = files(data);
+        assertThat(atCheckpoint).hasSize(3);
+        Path otherTables = atCheckpoint.stream()
+                .filter(f -> f.getFileName().toString().contains(WRITER_C))
+                .findFirst()
+                .orElseThrow();
+        assertThat(otherTables.getFileName().toString()).contains(WRITER_C + "-2-");
+
+        write(opening0, 21, 25);
+        TargetWriter opening3 = target.createWriter(
+                base.writerLineage(WriterLineage.ofOpening(WRITER_A, List.of(), Map.of(), 3, true))
+                        .build(),
+                List.of());
+        write(opening3, 26, 30);
+        Set<Path> dead = minus(files(data), atCheckpoint);
+        assertThat(dead).hasSize(2);
+        assertThat(dead).anySatisfy(f -> assertThat(f.getFileName().toString()).contains(WRITER_A + "-3-"));
+
+        // the next attempt from that checkpoint: 3 writers were open then (this table's 0 and 1,
+        // the other table's 2)
+        target.createWriter(
+                        base.writerLineage(WriterLineage.ofOpening(WRITER_B, List.of(), Map.of(WRITER_A, 3), 0, false))
+                                .build(),
+                        state)
+                .close();
+        assertThat(files(data)).isEqualTo(atCheckpoint);
+        committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, due));
+        assertThat(ids(CatalogTable.load(first.options()).table()))
+                .isEqualTo(LongStream.rangeClosed(1, 20).boxed().collect(Collectors.toList()));
+        committer.close();
+    }
+
+    @Test
+    void anOpeningsNamesAreItsOwn() {
+        String zero = "/t/data/00003-0-" + WRITER_A + "-00012.parquet";
+        String two = "/t/data/00003-0-" + WRITER_A + "-2-00001.parquet";
+        String twelve = "s3://b/t/data/p=1/00003-0-" + WRITER_A + "-12-00007.parquet";
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 0).matches(zero))
+                .isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 0).matches(two)).isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 2).matches(zero))
+                .isFalse();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 2).matches(two)).isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 3).matches(two)).isFalse();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 3).matches(twelve))
+                .isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_B, 0).matches(two)).isFalse();
+        // a writer's state names one opening: files of the others are not its
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A, 0).matches(zero)).isTrue();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A, 0).matches(two)).isFalse();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A + "-2", 0).matches(two))
+                .isTrue();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A + "-2", 1).matches(two))
+                .isFalse();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A + "-2", 0).matches(zero))
+                .isFalse();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A + "-1", 0).matches(twelve))
+                .isFalse();
     }
 
     @Test

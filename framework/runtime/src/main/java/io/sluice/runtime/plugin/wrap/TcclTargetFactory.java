@@ -101,6 +101,13 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
+    public boolean supportsWriterOpenings() {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.supportsWriterOpenings();
+        }
+    }
+
+    @Override
     public boolean supportsPartitionCommit() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.supportsPartitionCommit();

@@ -7,7 +7,6 @@ import io.sluice.runtime.sink.TaskSinkContext;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
-import io.sluice.runtime.state.WriterStateSerializer;
 import io.sluice.spi.Payload;
 import io.sluice.spi.dynamic.DynamicTables;
 
@@ -53,7 +52,10 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     private static final long serialVersionUID = 1L;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DynamicWriterOperator.class);
 
-    /** Operator state: per element one subtask's {@link WriterState}, framed with its version. */
+    /**
+     * Operator state: per element one subtask's {@link DynamicWriterState}, framed with its version
+     * (version 1, of checkpoints before the attempts' starts were kept, a {@link WriterState}).
+     */
     static final String STATE = "sluice-dynamic-writers";
 
     /**
@@ -62,9 +64,27 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
      */
     static final int IDLE_CHECKPOINTS = 3;
 
+    /**
+     * How many attempts' starts a subtask's state keeps ({@link DynamicWriterState.Start}): each
+     * attempt cleans up in the tables it writes, one that never writes a table again hands on the
+     * starts of the attempts before it, the most recent first.
+     */
+    static final int MAX_STARTS = 16;
+
     private final SinkDescriptor base;
 
     private transient ListState<byte[]> state;
+
+    /** The checkpoint this attempt began from (empty: a fresh start). */
+    private transient java.util.OptionalLong restoredCheckpoint;
+    /** The starts of the attempts whose leftovers this attempt's table writers clean up. */
+    private transient List<DynamicWriterState.Start> inherited;
+    /** The table writers this attempt opened: each has its opening number. */
+    private transient int openings;
+    /** The tables ({@link WriteTarget#commitKey()}) this attempt opened a writer of. */
+    private transient java.util.Set<String> openedTables;
+    /** Whether the target keeps the writers of one table apart by their opening. */
+    private transient boolean writerOpenings;
 
     private transient Map<WriteTarget, List<Payload>> restored;
     private transient Map<WriteTarget, OpenWriter> writers;
@@ -88,11 +108,18 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
         state = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>(STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         restored = new LinkedHashMap<>();
+        restoredCheckpoint = context.getRestoredCheckpointId();
+        inherited = new ArrayList<>();
         WriteTarget.TypeCache types = new WriteTarget.TypeCache();
         for (byte[] bytes : state.get()) {
-            WriterState writerState =
-                    SimpleVersionedSerialization.readVersionAndDeSerialize(new WriterStateSerializer(), bytes);
-            for (Envelope envelope : writerState.envelopes()) {
+            DynamicWriterState subtaskState =
+                    SimpleVersionedSerialization.readVersionAndDeSerialize(new DynamicWriterState.Serializer(), bytes);
+            for (DynamicWriterState.Start start : subtaskState.starts) {
+                if (!inherited.contains(start)) {
+                    inherited.add(start);
+                }
+            }
+            for (Envelope envelope : subtaskState.writers.envelopes()) {
                 TableFrames.Framed framed = TableFrames.unframe(envelope, types);
                 restored.computeIfAbsent(framed.target(), t -> new ArrayList<>())
                         .add(framed.envelope().payloadFor(base.pluginId(), base.target()));
@@ -109,6 +136,9 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
                 base, new TaskSinkContext(base, jobId, subtask(), subtasks(), getMetricGroup(), base.registry()));
         sinks = new TableSinks(base, tables);
         writers = new HashMap<>();
+        openings = 0;
+        openedTables = new java.util.HashSet<>();
+        writerOpenings = base.targetFactory().supportsWriterOpenings();
         context = new RowContext();
         getMetricGroup().gauge("openWriters", () -> writers == null ? 0 : writers.size());
         // every writer with state now: what it had pending commits with the next checkpoint
@@ -137,9 +167,72 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
                 getProcessingTimeService(),
                 null,
                 state,
-                // a table's writer closes when idle and opens again in the same attempt: an id made
-                // from the attempt would repeat, so these writers choose their own
-                null);
+                lineage(target));
+    }
+
+    private int attempt() {
+        return getRuntimeContext().getTaskInfo().getAttemptNumber();
+    }
+
+    /**
+     * The lineage of the table writer opened now: its id is made from the operator, the table and
+     * this attempt's start, so that a later attempt recognises the files of a table writer that
+     * opened after the checkpoint it restores, which no state names. Writers of a table that close
+     * when idle and open again, or of two schemas of it at once, share the id and are told apart by
+     * their opening. A target that cannot tell them apart gets no lineage: its writers choose their
+     * own ids, as before, and leftovers of those opened after the checkpoint stay.
+     */
+    @javax.annotation.Nullable
+    private io.sluice.spi.sink.WriterLineage lineage(WriteTarget target) {
+        String table = target.commitKey();
+        boolean reopened = !openedTables.add(table);
+        int opening = openings++;
+        return lineage(
+                getOperatorID().toHexString() + "\n" + table,
+                jobId,
+                restoredCheckpoint,
+                subtask(),
+                attempt(),
+                inherited,
+                writerOpenings ? opening : -1,
+                reopened);
+    }
+
+    /**
+     * The lineage of a table writer of the sink (operator and table) {@code sinkId}, opened as the
+     * {@code opening}-th writer of this attempt (-1: the target cannot tell writers of one id apart,
+     * no lineage then), after the attempts {@code inherited} whose starts the restored state holds.
+     */
+    @javax.annotation.Nullable
+    static io.sluice.spi.sink.WriterLineage lineage(
+            String sinkId,
+            String jobId,
+            java.util.OptionalLong restoredCheckpoint,
+            int subtask,
+            int attempt,
+            List<DynamicWriterState.Start> inherited,
+            int opening,
+            boolean reopened) {
+        if (opening < 0) {
+            return null;
+        }
+        io.sluice.spi.sink.WriterLineage own =
+                io.sluice.runtime.sink.WriterLineages.of(sinkId, jobId, restoredCheckpoint, subtask, attempt);
+        // the attempts in the restored state's starts: all writers of those before the attempt
+        // that took the checkpoint, of that attempt those opened after the checkpoint
+        java.util.Set<String> all = new java.util.LinkedHashSet<>(own.predecessorIds());
+        Map<String, Integer> later = new LinkedHashMap<>();
+        for (DynamicWriterState.Start start : inherited) {
+            io.sluice.spi.sink.WriterLineage theirs =
+                    io.sluice.runtime.sink.WriterLineages.of(sinkId, jobId, start.origin, start.subtask, start.attempt);
+            all.addAll(theirs.predecessorIds());
+            later.merge(theirs.writerId(), start.openings, Math::min);
+        }
+        // an id both ways: only its later writers, the safe side
+        all.removeAll(later.keySet());
+        all.remove(own.writerId());
+        later.remove(own.writerId());
+        return io.sluice.spi.sink.WriterLineage.ofOpening(own.writerId(), all, later, opening, reopened);
     }
 
     @Override
@@ -222,8 +315,18 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
                 observer.accept(target.toString());
             }
         }
+        // this attempt's start first, then those it inherited: an attempt's writers clean up only in
+        // the tables they write, so another table's leftovers wait for a later attempt
+        List<DynamicWriterState.Start> starts = new ArrayList<>();
+        DynamicWriterState.Start own = new DynamicWriterState.Start(subtask(), restoredCheckpoint, attempt(), openings);
+        starts.add(own);
+        for (DynamicWriterState.Start start : inherited) {
+            if (starts.size() < MAX_STARTS && !start.sameAttempt(own)) {
+                starts.add(start);
+            }
+        }
         state.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(
-                new WriterStateSerializer(), new WriterState(envelopes))));
+                new DynamicWriterState.Serializer(), new DynamicWriterState(new WriterState(envelopes), starts))));
     }
 
     @Override

@@ -1,10 +1,13 @@
 package io.sluice.runtime.sink.dynamic;
 
 import io.sluice.runtime.state.Envelope;
+import io.sluice.runtime.state.WriterState;
+import io.sluice.runtime.state.WriterStateSerializer;
 import io.sluice.spi.Payload;
 import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.testshared.CheckedInBytes;
 
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.GenericRowData;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The dynamic sink's frames of every version stay readable: its writers' state and its
  * committables hold {@link TableFrames} (version 1), and rows in flight in an unaligned checkpoint
- * are {@link RoutedRowSerializer}'s (its first layout). {@code dynamic-sink-migration/<scenario>/v1}
- * was written by the commit that added them.
+ * are {@link RoutedRowSerializer}'s (its first layout); an element of its writers' operator state is
+ * a {@link DynamicWriterState} (version 2; version 1 was a {@link WriterState} alone). {@code
+ * dynamic-sink-migration/<scenario>/v<n>} was written by the commit that added version n.
  */
 class DynamicSinkMigrationTest {
 
@@ -108,6 +113,55 @@ class DynamicSinkMigrationTest {
                 .hasMessageContaining("reads version 1");
     }
 
+    /** An element of the writers' operator state: one subtask's, as {@link DynamicWriterOperator} writes it. */
+    private static DynamicWriterState writerState() throws IOException {
+        return new DynamicWriterState(
+                new WriterState(List.of(TableFrames.frame(UPSERT, INNER), TableFrames.frame(SCHEMALESS, INNER))),
+                List.of(
+                        new DynamicWriterState.Start(3, OptionalLong.of(12), 1, 4),
+                        new DynamicWriterState.Start(0, OptionalLong.empty(), 2, 0)));
+    }
+
+    @Test
+    void writerStatesOfVersion1ReadWithoutStartsAndOfVersion2WithThem() throws IOException {
+        DynamicWriterState v1 = SimpleVersionedSerialization.readVersionAndDeSerialize(
+                new DynamicWriterState.Serializer(), CheckedInBytes.read(writerStateResource(1)));
+        assertThat(v1.starts).as("version 1 knew no attempt starts").isEmpty();
+        assertThat(targets(v1)).containsExactly(UPSERT, SCHEMALESS);
+
+        DynamicWriterState v2 = SimpleVersionedSerialization.readVersionAndDeSerialize(
+                new DynamicWriterState.Serializer(), CheckedInBytes.read(writerStateResource(2)));
+        assertThat(v2.starts).isEqualTo(writerState().starts);
+        assertThat(v2.starts.get(0).origin).hasValue(12);
+        assertThat(v2.starts.get(1).origin).isEmpty();
+        assertThat(targets(v2)).containsExactly(UPSERT, SCHEMALESS);
+        assertThat(SimpleVersionedSerialization.writeVersionAndSerialize(
+                        new DynamicWriterState.Serializer(), writerState()))
+                .as("the current layout")
+                .isEqualTo(CheckedInBytes.read(writerStateResource(2)));
+    }
+
+    @Test
+    void aWriterStateOfAnUnknownVersionIsAnError() {
+        assertThatThrownBy(() -> new DynamicWriterState.Serializer().deserialize(3, new byte[0]))
+                .hasMessageContaining("dynamic writer state of version 3")
+                .hasMessageContaining("versions 1 and 2");
+    }
+
+    private static List<WriteTarget> targets(DynamicWriterState state) throws IOException {
+        List<WriteTarget> targets = new java.util.ArrayList<>();
+        for (Envelope e : state.writers.envelopes()) {
+            TableFrames.Framed framed = TableFrames.unframe(e, new WriteTarget.TypeCache());
+            assertThat(framed.envelope().payload()).isEqualTo(INNER.payload());
+            targets.add(framed.target());
+        }
+        return targets;
+    }
+
+    private static String writerStateResource(int version) {
+        return "dynamic-sink-migration/writer-state/v" + version + ".b64";
+    }
+
     /** Checks in the bytes of the current layouts (run with -Dsluice.migration.write=true). */
     @Test
     @EnabledIfSystemProperty(named = CheckedInBytes.WRITE_PROPERTY, matches = "true")
@@ -116,6 +170,17 @@ class DynamicSinkMigrationTest {
         CheckedInBytes.write(resource("schemaless-frame"), frame(SCHEMALESS));
         CheckedInBytes.write(resource("shuffled-row"), routed(shuffled()));
         CheckedInBytes.write(resource("pending-row"), routed(pending()));
+        if (!CheckedInBytes.exists(writerStateResource(1))) {
+            // version 1 was the writers' state alone, as the single-table sink's writers keep it
+            CheckedInBytes.write(
+                    writerStateResource(1),
+                    SimpleVersionedSerialization.writeVersionAndSerialize(
+                            new WriterStateSerializer(), writerState().writers));
+        }
+        CheckedInBytes.write(
+                writerStateResource(2),
+                SimpleVersionedSerialization.writeVersionAndSerialize(
+                        new DynamicWriterState.Serializer(), writerState()));
     }
 
     private static String resource(String scenario) {

@@ -135,6 +135,11 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     }
 
     @Override
+    public boolean supportsWriterOpenings() {
+        return true; // as the iceberg target it stands in front of
+    }
+
+    @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         TargetWriter writer = delegate(context).createWriter(context, restoredState);
         if (!context.options().getOptional(WRITER_FAIL_AFTER).isPresent()) {

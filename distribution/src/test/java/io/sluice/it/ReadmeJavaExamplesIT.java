@@ -2,22 +2,19 @@ package io.sluice.it;
 
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
+import io.sluice.testservers.readme.RecordingEnvironment;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSource;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -174,9 +171,9 @@ public class ReadmeJavaExamplesIT {
         RecordingEnvironment env = run("file-source", cluster, inputs, e -> Map.of());
 
         // a continuous read: take what the files hold, then the collect ends the job
-        assertThat(env.sources).hasSize(1);
+        assertThat(env.sources()).hasSize(1);
         @SuppressWarnings("unchecked")
-        DataStream<RowData> read = (DataStream<RowData>) env.sources.get(0);
+        DataStream<RowData> read = (DataStream<RowData>) env.sources().get(0);
         List<RowData> rows = read.map(r -> (RowData) GenericRowData.of(
                         r.getLong(0),
                         StringData.fromString(r.getString(1).toString()),
@@ -317,14 +314,14 @@ public class ReadmeJavaExamplesIT {
         all.put("env", env);
         all.putAll(streams.of(env));
         // only what the example itself reads counts as its source
-        env.sources.clear();
+        env.forgetSources();
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader loader =
                 new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
             Class<?> example = loader.loadClass(PACKAGE + "." + className);
             example.getMethod("run", Map.class).invoke(null, all);
-            if (!block.text.contains("executeAndCollect") && env.sources.isEmpty()) {
+            if (!block.text.contains("executeAndCollect") && env.sources().isEmpty()) {
                 env.execute(name);
             }
         } finally {
@@ -441,31 +438,6 @@ public class ReadmeJavaExamplesIT {
 
         public static RowData toRowData(Event event) {
             return GenericRowData.of(event.id, StringData.fromString(event.day));
-        }
-    }
-
-    /**
-     * The MiniCluster's environment with the compiled example as the job's jar; it remembers the
-     * sources an example adds, so that the test can read what a source example builds.
-     */
-    static final class RecordingEnvironment extends TestStreamEnvironment {
-        final List<DataStream<?>> sources = new ArrayList<>();
-
-        RecordingEnvironment(MiniCluster cluster, Path jar) {
-            super(
-                    cluster,
-                    new org.apache.flink.configuration.Configuration(),
-                    2,
-                    List.of(new org.apache.flink.core.fs.Path(jar.toUri())),
-                    List.of());
-        }
-
-        @Override
-        public <OUT> DataStreamSource<OUT> fromSource(
-                Source<OUT, ?, ?> source, WatermarkStrategy<OUT> timestampsAndWatermarks, String sourceName) {
-            DataStreamSource<OUT> stream = super.fromSource(source, timestampsAndWatermarks, sourceName);
-            sources.add(stream);
-            return stream;
         }
     }
 }

@@ -1,23 +1,25 @@
 package io.sluice.it;
 
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.sink.BucketAssignerFactory;
+import io.sluice.spi.sink.RollingPolicyFactory;
+import io.sluice.spi.sink.TargetFactory;
+import io.sluice.spi.source.ScanSourceFactory;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
+import io.sluice.testservers.readme.RecordingEnvironment;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSource;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -39,10 +41,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,6 +57,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,8 +74,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * /opt/sluice/plugins}, an installation's; here the distribution's). The S3 endpoint and keys are
  * the deployment's Flink configuration ({@code s3.*}), as the README's "Storage" says, not part of
  * any example. The block extraction and compiling are {@link ReadmeJavaExamples}'s, shared with the
- * iceberg plugin's IcebergObjectStoreIT, which runs the Iceberg examples (they need a metastore).
+ * iceberg plugin's IcebergObjectStoreIT, which runs the Iceberg examples (they need a metastore),
+ * and the hive plugin's HiveRemoteMetastoreIT, which runs the Hive one.
+ *
+ * <p>Blocks marked {@code compile-only-...} are a plugin author's classes (conformance tests of
+ * the testkit), not a job: they are compiled, not run.
  */
+// Every ```java block of the README, in order, and where it runs:
+//   file-source, file-sink, adapter-sink, dynamic-sink-filesystem, compaction-sink: here, as jobs;
+//   iceberg-dynamic-sink, iceberg-table-sink, iceberg-scan-source: IcebergObjectStoreIT (metastore);
+//   iceberg-dynamic-sink-configured: IcebergDynamicSinkSeedIT (a hadoop catalog it gives);
+//   hive-datastream-sink: HiveRemoteMetastoreIT (a metastore behind hive-conf-dir);
+//   compile-only-testkit-*: here, compiled (testkitExampleCompiles).
 public class ReadmeJavaExamplesIT {
 
     private static final String README_PLUGINS_DIR = "Path.of(\"/opt/sluice/plugins\")";
@@ -174,9 +190,9 @@ public class ReadmeJavaExamplesIT {
         RecordingEnvironment env = run("file-source", cluster, inputs, e -> Map.of());
 
         // a continuous read: take what the files hold, then the collect ends the job
-        assertThat(env.sources).hasSize(1);
+        assertThat(env.sources()).hasSize(1);
         @SuppressWarnings("unchecked")
-        DataStream<RowData> read = (DataStream<RowData>) env.sources.get(0);
+        DataStream<RowData> read = (DataStream<RowData>) env.sources().get(0);
         List<RowData> rows = read.map(r -> (RowData) GenericRowData.of(
                         r.getLong(0),
                         StringData.fromString(r.getString(1).toString()),
@@ -255,6 +271,120 @@ public class ReadmeJavaExamplesIT {
         }
     }
 
+    /**
+     * The compaction example: two writers' parts of one bucket are merged before they are
+     * published, so each bucket directory holds one Parquet file with every row (without
+     * compaction, each writer publishes its own).
+     */
+    @Test
+    void compactionSinkPublishesOneFilePerBucket(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Map<String, Object> inputs = new HashMap<>();
+        inputs.put("rowType", ID_NAME);
+        inputs.put("path", "s3://bucket/compacted");
+        run("compaction-sink", cluster, inputs, env -> Map.of("rows", idNameRows(env)), Map.of("path", "String"));
+
+        assertThat(S3.openUploads("bucket")).isEmpty();
+        Path copy = S3.download("bucket", "compacted/", tmp.resolve("compacted"));
+        assertThat(CommittedFiles.inProgress(copy)).isEmpty();
+        assertThat(CommittedFiles.uncompacted(copy)).isEmpty();
+        Map<Path, List<Path>> byBucket =
+                CommittedFiles.visible(copy).stream().collect(Collectors.groupingBy(Path::getParent));
+        assertThat(byBucket)
+                .isNotEmpty()
+                .allSatisfy((bucket, files) ->
+                        assertThat(files).as("the files of bucket %s", bucket).hasSize(1));
+        List<Long> ids = CommittedFiles.parquet(copy, g -> {
+            long id = g.getLong("id", 0);
+            assertThat(g.getString("name", 0)).isEqualTo("n" + id);
+            return id;
+        });
+        assertThat(ids).hasSize(ROWS);
+        assertThat(new TreeSet<>(ids)).containsExactlyElementsOf(allIds());
+    }
+
+    /**
+     * The README's conformance tests of "Testing your plugin" compile against the testkit, the
+     * example plugin's factories and, for the classes the README leaves to its reader ({@code
+     * MyTargetFactory}, {@code MyTables} ...), stand-ins this test declares. They are a plugin's
+     * tests, run by JUnit in the plugin's build, so compiling them is what is checked here; the
+     * example plugin runs its own copies of the first two.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "file-enumerator",
+                "file-compactor",
+                "scan-source",
+                "target",
+                "bucket-assigner",
+                "rolling-policy",
+                "commit-policy"
+            })
+    void testkitExampleCompiles(String kit) throws Exception {
+        String pkg = PACKAGE + ".testkit";
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put(
+                "ReadmeTestkit_" + kit.replace('-', '_'),
+                ReadmeJavaExamples.unit(ReadmeJavaExamples.block("compile-only-testkit-" + kit), pkg, TESTKIT_IMPORTS));
+        sources.put(
+                "MyScanSourceFactory", ReadmeJavaExamples.stub(pkg, "MyScanSourceFactory", ScanSourceFactory.class));
+        sources.put("MyTargetFactory", ReadmeJavaExamples.stub(pkg, "MyTargetFactory", TargetFactory.class));
+        sources.put(
+                "MyAssignerFactory", ReadmeJavaExamples.stub(pkg, "MyAssignerFactory", BucketAssignerFactory.class));
+        sources.put("MyPolicyFactory", ReadmeJavaExamples.stub(pkg, "MyPolicyFactory", RollingPolicyFactory.class));
+        sources.put(
+                "MyCommitPolicyFactory",
+                ReadmeJavaExamples.stub(pkg, "MyCommitPolicyFactory", CommitPolicyFactory.class));
+        sources.put("MyTables", MY_TABLES.replace("PACKAGE", pkg));
+        List<Path> examplePlugin;
+        try (Stream<Path> jars = Files.list(
+                Path.of(System.getProperty("sluice.test.example-plugins")).resolve("example/lib"))) {
+            examplePlugin = jars.collect(Collectors.toList());
+        }
+        Path out = tmp.resolve("classes");
+        ReadmeJavaExamples.javac(tmp, pkg, sources, examplePlugin, out);
+        assertThat(out.resolve(pkg.replace('.', '/'))).isDirectoryContaining("glob:**/*ConformanceTest.class");
+    }
+
+    private static final List<String> TESTKIT_IMPORTS = List.of(
+            "import io.sluice.testkit.*;",
+            "import io.sluice.spi.compact.FileCompactorFactory;",
+            "import io.sluice.spi.partition.CommitPolicyFactory;",
+            "import io.sluice.spi.sink.BucketAssignerFactory;",
+            "import io.sluice.spi.sink.RollingPolicyFactory;",
+            "import io.sluice.spi.sink.TargetFactory;",
+            "import io.sluice.spi.source.FileEnumeratorFactory;",
+            "import io.sluice.spi.source.ScanSourceFactory;",
+            "import com.example.sluice.manifest.ManifestEnumeratorFactory;",
+            "import com.example.sluice.sorting.SortedLinesCompactorFactory;",
+            "import org.apache.flink.table.data.RowData;",
+            "import java.io.IOException;",
+            "import java.nio.file.Files;",
+            "import java.nio.file.Path;",
+            "import java.nio.file.StandardOpenOption;",
+            "import java.util.List;",
+            "import java.util.Map;",
+            "import java.util.Set;");
+
+    /** The reader's own table code the scan source and target examples call. */
+    private static final String MY_TABLES = "package PACKAGE;\n\n"
+            + "import org.apache.flink.table.data.RowData;\n"
+            + "import org.apache.flink.table.types.logical.RowType;\n"
+            + "import java.nio.file.Path;\n"
+            + "import java.util.List;\n"
+            + "import java.util.Map;\n\n"
+            + "public final class MyTables {\n"
+            + "    public static Map<String, String> create(Path dir, RowType rowType) {\n"
+            + "        throw new UnsupportedOperationException();\n"
+            + "    }\n"
+            + "    public static void commit(Map<String, String> table, List<RowData> rows) {\n"
+            + "        throw new UnsupportedOperationException();\n"
+            + "    }\n"
+            + "    public static List<String> read(Path dir) {\n"
+            + "        throw new UnsupportedOperationException();\n"
+            + "    }\n"
+            + "}\n";
+
     private static final String PAYMENT = "{\"type\": \"record\", \"name\": \"Payment\", \"fields\": ["
             + "{\"name\": \"id\", \"type\": \"long\"}, {\"name\": \"payer\", \"type\": \"string\"}]}";
 
@@ -317,14 +447,14 @@ public class ReadmeJavaExamplesIT {
         all.put("env", env);
         all.putAll(streams.of(env));
         // only what the example itself reads counts as its source
-        env.sources.clear();
+        env.forgetSources();
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader loader =
                 new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
             Class<?> example = loader.loadClass(PACKAGE + "." + className);
             example.getMethod("run", Map.class).invoke(null, all);
-            if (!block.text.contains("executeAndCollect") && env.sources.isEmpty()) {
+            if (!block.text.contains("executeAndCollect") && env.sources().isEmpty()) {
                 env.execute(name);
             }
         } finally {
@@ -441,31 +571,6 @@ public class ReadmeJavaExamplesIT {
 
         public static RowData toRowData(Event event) {
             return GenericRowData.of(event.id, StringData.fromString(event.day));
-        }
-    }
-
-    /**
-     * The MiniCluster's environment with the compiled example as the job's jar; it remembers the
-     * sources an example adds, so that the test can read what a source example builds.
-     */
-    static final class RecordingEnvironment extends TestStreamEnvironment {
-        final List<DataStream<?>> sources = new ArrayList<>();
-
-        RecordingEnvironment(MiniCluster cluster, Path jar) {
-            super(
-                    cluster,
-                    new org.apache.flink.configuration.Configuration(),
-                    2,
-                    List.of(new org.apache.flink.core.fs.Path(jar.toUri())),
-                    List.of());
-        }
-
-        @Override
-        public <OUT> DataStreamSource<OUT> fromSource(
-                Source<OUT, ?, ?> source, WatermarkStrategy<OUT> timestampsAndWatermarks, String sourceName) {
-            DataStreamSource<OUT> stream = super.fromSource(source, timestampsAndWatermarks, sourceName);
-            sources.add(stream);
-            return stream;
         }
     }
 }

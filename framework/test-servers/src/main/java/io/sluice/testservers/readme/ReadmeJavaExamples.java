@@ -8,6 +8,9 @@ import javax.tools.ToolProvider;
 import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,35 +130,8 @@ public final class ReadmeJavaExamples {
      * compiler's messages.
      */
     public static Path compile(Path work, String pkg, String className, String source) throws IOException {
-        Path src = work.resolve("src/" + pkg.replace('.', '/') + "/" + className + ".java");
-        Files.createDirectories(src.getParent());
-        Files.writeString(src, source);
         Path out = work.resolve("classes-" + className);
-        Files.createDirectories(out);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (var files = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
-            StringWriter log = new StringWriter();
-            Boolean ok = javac.getTask(
-                            log,
-                            files,
-                            diagnostics,
-                            List.of(
-                                    "-classpath",
-                                    System.getProperty("java.class.path"),
-                                    "-d",
-                                    out.toString(),
-                                    "-proc:none",
-                                    "--release",
-                                    "17"),
-                            null,
-                            files.getJavaFileObjects(src.toFile()))
-                    .call();
-            if (!Boolean.TRUE.equals(ok)) {
-                throw new AssertionError("the README's example does not compile:\n" + source + "\n"
-                        + diagnostics.getDiagnostics() + "\n" + log);
-            }
-        }
+        javac(work, pkg, Map.of(className, source), List.of(), out);
         Path jar = work.resolve(className + ".jar");
         try (JarOutputStream jos = new JarOutputStream(Files.newOutputStream(jar));
                 Stream<Path> classes = Files.walk(out)) {
@@ -166,5 +142,100 @@ public final class ReadmeJavaExamples {
             }
         }
         return jar;
+    }
+
+    /**
+     * A block that declares classes rather than running statements (what a plugin's author writes,
+     * such as a conformance test), as a compilation unit of {@code pkg}: {@code imports} and the
+     * block's own on top, then the block as it is.
+     */
+    public static String unit(String block, String pkg, List<String> imports) {
+        List<String> own = new ArrayList<>();
+        List<String> body = new ArrayList<>();
+        for (String line : block.split("\n")) {
+            (line.startsWith("import ") ? own : body).add(line);
+        }
+        return "package " + pkg + ";\n\n"
+                + String.join("\n", imports) + "\n" + String.join("\n", own) + "\n\n"
+                + String.join("\n", body) + "\n";
+    }
+
+    /**
+     * Source of class {@code pkg.className} implementing {@code type}: every abstract method throws.
+     * It stands for a class the README leaves to its reader ({@code MyTargetFactory}), so that a
+     * block naming it compiles; it is never run.
+     */
+    public static String stub(String pkg, String className, Class<?> type) {
+        StringBuilder methods = new StringBuilder();
+        for (Method m : type.getMethods()) {
+            if (!Modifier.isAbstract(m.getModifiers())) {
+                continue;
+            }
+            StringBuilder params = new StringBuilder();
+            Type[] types = m.getGenericParameterTypes();
+            for (int i = 0; i < types.length; i++) {
+                params.append(i == 0 ? "" : ", ")
+                        .append(typeName(types[i]))
+                        .append(" p")
+                        .append(i);
+            }
+            methods.append("    @Override public ")
+                    .append(typeName(m.getGenericReturnType()))
+                    .append(' ')
+                    .append(m.getName())
+                    .append('(')
+                    .append(params)
+                    .append(") {\n        throw new UnsupportedOperationException(\"a stand-in\");\n    }\n");
+        }
+        return "package " + pkg + ";\n\n" + "public class " + className
+                + (type.isInterface() ? " implements " : " extends ") + typeName(type) + " {\n" + methods + "}\n";
+    }
+
+    private static String typeName(Type type) {
+        return type.getTypeName().replace('$', '.');
+    }
+
+    /**
+     * Compiles {@code sources} (class name to source, all of {@code pkg}) together under {@code
+     * work}, against this JVM's class path and {@code classPath}; a compile error fails with the
+     * sources and the compiler's messages. The classes are written to {@code out}.
+     */
+    public static void javac(Path work, String pkg, Map<String, String> sources, List<Path> classPath, Path out)
+            throws IOException {
+        List<File> files = new ArrayList<>();
+        for (Map.Entry<String, String> source : sources.entrySet()) {
+            Path src = work.resolve("src/" + pkg.replace('.', '/') + "/" + source.getKey() + ".java");
+            Files.createDirectories(src.getParent());
+            Files.writeString(src, source.getValue());
+            files.add(src.toFile());
+        }
+        Files.createDirectories(out);
+        List<String> path = new ArrayList<>();
+        path.add(System.getProperty("java.class.path"));
+        classPath.forEach(p -> path.add(p.toString()));
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (var fileManager = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+            StringWriter log = new StringWriter();
+            Boolean ok = javac.getTask(
+                            log,
+                            fileManager,
+                            diagnostics,
+                            List.of(
+                                    "-classpath",
+                                    String.join(File.pathSeparator, path),
+                                    "-d",
+                                    out.toString(),
+                                    "-proc:none",
+                                    "--release",
+                                    "17"),
+                            null,
+                            fileManager.getJavaFileObjectsFromFiles(files))
+                    .call();
+            if (!Boolean.TRUE.equals(ok)) {
+                throw new AssertionError("the README's example does not compile:\n"
+                        + String.join("\n", sources.values()) + "\n" + diagnostics.getDiagnostics() + "\n" + log);
+            }
+        }
     }
 }

@@ -1,22 +1,41 @@
 package io.sluice.plugin.hive.it;
 
+import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.testservers.readme.ReadmeJavaExamples;
+import io.sluice.testservers.readme.RecordingEnvironment;
+
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.InjectClusterRESTAddress;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -44,6 +63,9 @@ class HiveRemoteMetastoreIT {
                     .setNumberTaskManagers(1)
                     .setNumberSlotsPerTaskManager(2)
                     .build());
+
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void onlyAfterPackaging() {
@@ -199,6 +221,94 @@ class HiveRemoteMetastoreIT {
         assertThat(METASTORE.logText().split("Started the new metaserver on port", -1))
                 .hasSize(3);
     }
+
+    /**
+     * The README's DataStream example of the Hive target, run as written ({@link
+     * ReadmeJavaExamples}), with this class's {@code hive-conf-dir} where the README names an
+     * installation's {@code /etc/hive/conf}: a checkpointed STREAMING job appends to {@code
+     * sales.orders}, each partition it wrote is in the metastore with a {@code _SUCCESS} file (the
+     * policies the example names) and holds its rows.
+     */
+    @Test
+    void readmeDataStreamExampleCommitsPartitionsWithSuccessFiles(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.executeSql(catalog("h"));
+        // the README names the table batchInsertsGoToTheRemoteMetastoresPartitions writes: start from none
+        tEnv.executeSql("DROP DATABASE IF EXISTS h.sales CASCADE");
+        tEnv.executeSql("CREATE DATABASE h.sales");
+        tEnv.executeSql("CREATE TABLE h.sales.orders (id BIGINT, name STRING, amount DOUBLE, dt STRING)"
+                + " PARTITIONED BY (dt) WITH ('hive.storage.file-format' = 'parquet')");
+        try {
+            String className = "Readme_hive_datastream_sink";
+            String source = ReadmeJavaExamples.source(
+                    ReadmeJavaExamples.block("hive-datastream-sink"),
+                    README_PACKAGE,
+                    className,
+                    List.of(
+                            "import io.sluice.runtime.sink.TableSinkBuilder;",
+                            "import org.apache.flink.streaming.api.datastream.DataStream;",
+                            "import org.apache.flink.table.data.RowData;",
+                            "import java.util.Map;"),
+                    Map.of("rows", "DataStream<RowData>"),
+                    Map.of("\"/etc/hive/conf\"", "\"" + METASTORE.hiveConfDir() + "\""));
+            Path jar = ReadmeJavaExamples.compile(tmp, README_PACKAGE, className, source);
+            RecordingEnvironment env = new RecordingEnvironment(cluster, jar);
+            env.enableCheckpointing(200);
+            List<RowData> orders = new ArrayList<>();
+            for (long id = 1; id <= 20; id++) {
+                orders.add(GenericRowData.of(
+                        id,
+                        StringData.fromString("n" + id),
+                        id + 0.5,
+                        StringData.fromString(id % 2 == 0 ? "2026-12-01" : "2026-12-02")));
+            }
+            Map<String, Object> in = Map.of("rows", env.fromData(orders, InternalTypeInfo.of(ORDERS)));
+            String previous = System.setProperty(
+                    PluginSettings.PLUGINS_DIR, HivePluginDir.get().toString());
+            ClassLoader context = Thread.currentThread().getContextClassLoader();
+            try (URLClassLoader loader = new URLClassLoader(
+                    new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
+                Thread.currentThread().setContextClassLoader(loader);
+                loader.loadClass(README_PACKAGE + "." + className)
+                        .getMethod("run", Map.class)
+                        .invoke(null, in);
+                env.execute("readme hive-datastream-sink");
+            } finally {
+                Thread.currentThread().setContextClassLoader(context);
+                if (previous == null) {
+                    System.clearProperty(PluginSettings.PLUGINS_DIR);
+                } else {
+                    System.setProperty(PluginSettings.PLUGINS_DIR, previous);
+                }
+            }
+
+            Path table = METASTORE.warehouse().resolve("sales.db").resolve("orders");
+            try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {
+                assertThat(probe.partitionNames("sales", "orders"))
+                        .containsExactlyInAnyOrder("dt=2026-12-01", "dt=2026-12-02");
+                for (String partition : probe.partitionNames("sales", "orders")) {
+                    Path dir = Paths.get(URI.create(probe.partitionLocation("sales", "orders", partition)));
+                    assertThat(dir).isEqualTo(table.resolve(partition));
+                    assertThat(dir.resolve("_SUCCESS")).isRegularFile();
+                    boolean even = partition.endsWith("01");
+                    assertThat(rows(dir))
+                            .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, 20)
+                                    .filter(id -> (id % 2 == 0) == even)
+                                    .mapToObj(id -> id + "|n" + id + "|" + (id + 0.5))
+                                    .collect(Collectors.toList()));
+                }
+            }
+        } finally {
+            tEnv.executeSql("DROP DATABASE h.sales CASCADE");
+        }
+    }
+
+    private static final String README_PACKAGE = "io.sluice.plugin.hive.it.readme";
+
+    private static final RowType ORDERS = RowType.of(
+            new LogicalType[] {new BigIntType(), VarCharType.STRING_TYPE, new DoubleType(), VarCharType.STRING_TYPE},
+            new String[] {"id", "name", "amount", "dt"});
 
     private static TableEnvironment streaming(String restartStrategy) {
         Configuration conf = new Configuration();

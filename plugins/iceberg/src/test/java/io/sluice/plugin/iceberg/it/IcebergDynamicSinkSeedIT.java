@@ -1,13 +1,15 @@
 package io.sluice.plugin.iceberg.it;
 
 import io.sluice.runtime.adapt.iceberg.IcebergAdapters;
-import io.sluice.runtime.sink.dynamic.DynamicRecord;
-import io.sluice.runtime.sink.dynamic.DynamicRecordGenerator;
+import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
+import io.sluice.testservers.readme.ReadmeJavaExamples;
+import io.sluice.testservers.readme.RecordingEnvironment;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -15,8 +17,8 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.Collector;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileScanTask;
@@ -39,8 +41,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -51,9 +56,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The seed's two examples of the dynamic sink, as the README translates them: a generator that
  * builds each record from Iceberg's own {@code TableIdentifier}, {@code Schema}, {@code
  * PartitionSpec} and {@code DistributionMode} through {@link IcebergAdapters} (the job's Iceberg,
- * converted on its side), writing a branch; and a custom generator that sets a record's fields
- * one by one, with the configuration example's sink properties and caches. Read back with
- * Iceberg's generic reader; the compression the sink set is in the files' footers.
+ * converted on its side), writing a branch (IcebergObjectStoreIT runs the README's own block);
+ * and the configuration example, taken from the README as written: a custom generator that sets a
+ * record's fields one by one, with the sink's properties and caches. Read back with Iceberg's
+ * generic reader; the compression the sink set is in the files' footers.
  */
 class IcebergDynamicSinkSeedIT {
 
@@ -63,7 +69,8 @@ class IcebergDynamicSinkSeedIT {
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                     .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(2)
+                    // the README's configuration example writes with four writers
+                    .setNumberSlotsPerTaskManager(4)
                     .build());
 
     static final Schema SCHEMA = new Schema(
@@ -118,47 +125,69 @@ class IcebergDynamicSinkSeedIT {
         assertThat(table.currentSnapshot()).as("nothing on main").isNull();
     }
 
-    /** The seed's {@code CustomRecordGenerator}: a record built field by field. */
-    static final class CustomRecordGenerator implements DynamicRecordGenerator<RowData> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public void generate(RowData row, Collector<DynamicRecord> out) {
-            DynamicRecord record = new DynamicRecord();
-            // the table from the business logic: odd and even ids to two tables
-            TableIdentifier tableIdentifier = TableIdentifier.of("db", row.getLong(0) % 2 == 0 ? "even" : "odd");
-            record.setTable(IcebergAdapters.table(tableIdentifier));
-            record.setSchema(IcebergAdapters.rowType(SCHEMA));
-            record.setSpec(IcebergAdapters.spec(PartitionSpec.unpartitioned()));
-            record.setRow(row);
-            // the maximum number of parallel writers for this table/branch/schema/spec
-            record.setWriteParallelism(2);
-            record.setDistributionMode(io.sluice.spi.distribution.DistributionMode.NONE);
-            out.collect(record);
-        }
-    }
-
+    /**
+     * The README's configuration example, run as written ({@link ReadmeJavaExamples}: compiled
+     * against the test class path, shipped as the job's jar) with the variables it leaves to its
+     * reader given here: its table {@code db.configured} of a {@code hadoop} catalog, written with
+     * four writers; every row is in the table once and every column chunk is gzip-compressed, as
+     * the sink's property says.
+     */
     @Test
-    void theConfigurationExampleSetsWritePropertiesAndCaches() throws Exception {
+    void theConfigurationExampleSetsWritePropertiesAndCaches(@InjectMiniCluster MiniCluster cluster) throws Exception {
         Path warehouse = tmp.resolve("configured");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
+        String className = "Readme_iceberg_dynamic_sink_configured";
+        String source = ReadmeJavaExamples.source(
+                ReadmeJavaExamples.block("iceberg-dynamic-sink-configured"),
+                README_PACKAGE,
+                className,
+                List.of(
+                        "import org.apache.flink.table.data.RowData;",
+                        "import org.apache.flink.streaming.api.datastream.DataStream;",
+                        "import java.util.Map;"),
+                Map.of(
+                        "inputStream", "DataStream<RowData>",
+                        "catalogOptions", "Map<String, String>",
+                        "database", "String",
+                        "tableName", "String",
+                        "schema", "org.apache.iceberg.Schema",
+                        "spec", "org.apache.iceberg.PartitionSpec"),
+                Map.of());
+        Path jar = ReadmeJavaExamples.compile(tmp, README_PACKAGE, className, source);
+        RecordingEnvironment env = new RecordingEnvironment(cluster, jar);
         env.enableCheckpointing(200);
-        DynamicSink.Builder<RowData> builder = DynamicSink.forInput(rows(env));
-        builder.set("write.parquet.compression-codec", "gzip");
-        builder.writeParallelism(2).uidPrefix("dynamic-sink").cacheMaxSize(500).cacheRefreshMs(5000);
-        builder.target("iceberg")
-                .pluginsDir(TestPluginsDir.get())
-                .catalog(Map.of(
-                        "catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()));
-        builder.generator(new CustomRecordGenerator());
-        builder.append();
-        env.execute("the seed's configuration example");
+        Map<String, Object> in = new HashMap<>();
+        in.put("inputStream", rows(env));
+        in.put(
+                "catalogOptions",
+                Map.of("catalog-type", "hadoop", "warehouse", warehouse.toUri().toString()));
+        in.put("database", "db");
+        in.put("tableName", "configured");
+        in.put("schema", SCHEMA);
+        in.put("spec", PartitionSpec.unpartitioned());
+        String previous = System.setProperty(
+                PluginSettings.PLUGINS_DIR, TestPluginsDir.get().toString());
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
+            Thread.currentThread().setContextClassLoader(loader);
+            loader.loadClass(README_PACKAGE + "." + className)
+                    .getMethod("run", Map.class)
+                    .invoke(null, in);
+            env.execute("the README's configuration example");
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
+            if (previous == null) {
+                System.clearProperty(PluginSettings.PLUGINS_DIR);
+            } else {
+                System.setProperty(PluginSettings.PLUGINS_DIR, previous);
+            }
+        }
 
-        for (String name : List.of("even", "odd")) {
+        for (String name : List.of("configured")) {
             Table table = IcebergTables.load(warehouse, "db", name);
             TreeSet<Long> ids = ids(table, null);
-            assertThat(ids).as(name).hasSize((int) COUNT / 2).allMatch(id -> id % 2 == (name.equals("even") ? 0 : 1));
+            assertThat(ids).as(name).hasSize((int) COUNT).first().isEqualTo(1L);
+            assertThat(ids.last()).isEqualTo(COUNT);
             List<String> codecs = new ArrayList<>();
             try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
                 for (FileScanTask task : tasks) {
@@ -180,6 +209,8 @@ class IcebergDynamicSinkSeedIT {
                     .containsOnly("GZIP");
         }
     }
+
+    private static final String README_PACKAGE = "io.sluice.plugin.iceberg.it.readme";
 
     private static TreeSet<Long> ids(Table table, String branch) throws Exception {
         TreeSet<Long> ids = new TreeSet<>();

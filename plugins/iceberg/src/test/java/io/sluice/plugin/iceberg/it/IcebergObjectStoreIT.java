@@ -5,21 +5,19 @@ import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.testservers.hdfs.HdfsServer;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
+import io.sluice.testservers.readme.RecordingEnvironment;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -588,9 +586,9 @@ class IcebergObjectStoreIT {
         }
 
         RecordingEnvironment source = runExample("iceberg-scan-source", cluster);
-        assertThat(source.sources).hasSize(1);
+        assertThat(source.sources()).hasSize(1);
         @SuppressWarnings("unchecked")
-        DataStream<RowData> read = (DataStream<RowData>) source.sources.get(0);
+        DataStream<RowData> read = (DataStream<RowData>) source.sources().get(0);
         List<String> scanned = read.map(r -> r.getLong(0) + "|" + r.getString(1))
                 .returns(org.apache.flink.api.common.typeinfo.Types.STRING)
                 .executeAndCollect(10);
@@ -628,7 +626,7 @@ class IcebergObjectStoreIT {
         in.put("SCHEMA", ID_NAME);
         in.put("rows", idNameRows(env, 1, 20));
         in.put("dataStream", idNameRows(env, 1, 20));
-        env.sources.clear();
+        env.forgetSources();
         String previous = System.setProperty(
                 PluginSettings.PLUGINS_DIR, TestPluginsDir.get().toString());
         ClassLoader context = Thread.currentThread().getContextClassLoader();
@@ -638,7 +636,7 @@ class IcebergObjectStoreIT {
             loader.loadClass(EXAMPLES + "." + className)
                     .getMethod("run", Map.class)
                     .invoke(null, in);
-            if (env.sources.isEmpty()) {
+            if (env.sources().isEmpty()) {
                 env.execute(name);
             }
         } finally {
@@ -758,31 +756,6 @@ class IcebergObjectStoreIT {
             client.dropDatabase(database, false, true, true);
         } finally {
             client.close();
-        }
-    }
-
-    /**
-     * The MiniCluster's environment with the compiled example as the job's jar; remembers the
-     * sources an example adds, so that the test can read what a source example builds.
-     */
-    static final class RecordingEnvironment extends TestStreamEnvironment {
-        final List<DataStream<?>> sources = new ArrayList<>();
-
-        RecordingEnvironment(MiniCluster cluster, Path jar) {
-            super(
-                    cluster,
-                    new org.apache.flink.configuration.Configuration(),
-                    2,
-                    List.of(new org.apache.flink.core.fs.Path(jar.toUri())),
-                    List.of());
-        }
-
-        @Override
-        public <OUT> DataStreamSource<OUT> fromSource(
-                Source<OUT, ?, ?> source, WatermarkStrategy<OUT> timestampsAndWatermarks, String sourceName) {
-            DataStreamSource<OUT> stream = super.fromSource(source, timestampsAndWatermarks, sourceName);
-            sources.add(stream);
-            return stream;
         }
     }
 }

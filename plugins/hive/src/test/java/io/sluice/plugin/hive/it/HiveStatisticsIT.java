@@ -136,6 +136,45 @@ class HiveStatisticsIT {
     }
 
     /**
+     * As upstream, statistics are gathered in BATCH only: a STREAMING job with the option on (its
+     * default) commits partitions and an unpartitioned table whose files are there, without rows
+     * counted in the metastore. Its own metastore directory: one embedded metastore per directory.
+     */
+    @Test
+    void nothingIsGatheredInStreaming() throws Exception {
+        TableEnvironment streaming = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        streaming.getConfig().set("parallelism.default", "1");
+        streaming.getConfig().set("execution.checkpointing.interval", "200 ms");
+        Path streamingMetastore = tmp.resolve("metastore-streaming");
+        streaming.executeSql("CREATE CATALOG hs WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + streamingMetastore + "')");
+        streaming.executeSql("CREATE DATABASE hs.db");
+        streaming.executeSql("CREATE TABLE hs.db.p (id BIGINT, dt STRING) PARTITIONED BY (dt)"
+                + " WITH ('hive.storage.file-format' = 'parquet')");
+        streaming.executeSql("CREATE TABLE hs.db.o (id INT) WITH ('hive.storage.file-format' = 'orc')");
+        streaming
+                .executeSql("INSERT INTO hs.db.p " + POLICY + " VALUES (1, 'x'), (2, 'y'), (3, 'y')")
+                .await();
+        streaming.executeSql("INSERT INTO hs.db.o VALUES (1), (2)").await();
+
+        Path tables = streamingMetastore.resolve("warehouse").resolve("db.db");
+        try (MetastoreProbe probe = MetastoreProbe.of(streaming.getCatalog("hs").orElseThrow())) {
+            for (String partition : List.of("dt=x", "dt=y")) {
+                assertThat(ParquetFiles.dataFiles(tables.resolve("p").resolve(partition)))
+                        .as("files of %s", partition)
+                        .isNotEmpty();
+                assertThat(probe.partitionParameters("db", "p", partition))
+                        .as("statistics of %s", partition)
+                        .doesNotContainKeys("numRows", "rawDataSize");
+            }
+            assertThat(probe.tableParameters("db", "o").getOrDefault("numRows", "0"))
+                    .as("rows counted for the ORC table")
+                    .isEqualTo("0");
+        }
+    }
+
+    /**
      * {@code table.exec.hive.sink.statistic-auto-gather.thread-num}: the footers of a directory's
      * files are read by that many threads, no more. Three writers leave three Parquet files; one
      * thread reads all three footers, two threads share them. The threads are seen in the DEBUG

@@ -45,8 +45,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -448,18 +446,12 @@ public class ReadmeJavaExamplesIT {
         all.putAll(streams.of(env));
         // only what the example itself reads counts as its source
         env.forgetSources();
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader =
-                new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-            Thread.currentThread().setContextClassLoader(loader);
-            Class<?> example = loader.loadClass(PACKAGE + "." + className);
-            example.getMethod("run", Map.class).invoke(null, all);
+        // the class's own plugins directory property stays as set for all examples
+        ReadmeJavaExamples.run(jar, PACKAGE + "." + className, getClass().getClassLoader(), null, all, () -> {
             if (!block.text.contains("executeAndCollect") && env.sources().isEmpty()) {
                 env.execute(name);
             }
-        } finally {
-            Thread.currentThread().setContextClassLoader(previous);
-        }
+        });
         return env;
     }
 

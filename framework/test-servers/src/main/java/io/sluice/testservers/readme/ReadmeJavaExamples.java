@@ -11,6 +11,8 @@ import java.io.StringWriter;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +42,9 @@ public final class ReadmeJavaExamples {
 
     /** The system property naming the reactor's root directory (where README.md is). */
     public static final String REACTOR = "sluice.test.reactor";
+
+    /** The framework's system property of the plugins directory (its {@code PluginSettings}, not a dependency here). */
+    private static final String PLUGINS_DIR = "sluice.plugins.dir";
 
     private static final Pattern PLACEHOLDER =
             Pattern.compile("^(\\s*)([\\w.<>, ?\\[\\]]+?)\\s+(\\w+)\\s*=\\s*\\.\\.\\.;(.*)$");
@@ -142,6 +147,40 @@ public final class ReadmeJavaExamples {
             }
         }
         return jar;
+    }
+
+    /** What runs after an example's statements, in their context: for a sink example, its job. */
+    @FunctionalInterface
+    public interface Then {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs the compiled example {@code qualifiedName} of {@code jar} ({@link #source}'s {@code
+     * run(in)}), then {@code then}, as a user's job would run: the jar's classes in a loader below
+     * {@code parent}, which is the thread's context class loader meanwhile. Unless {@code
+     * pluginsDir} is null, the system property {@code sluice.plugins.dir} names it meanwhile (the
+     * examples name no plugins directory, as a job on a cluster need not). Both are restored after.
+     */
+    public static void run(
+            Path jar, String qualifiedName, ClassLoader parent, Path pluginsDir, Map<String, Object> in, Then then)
+            throws Exception {
+        String previous = pluginsDir == null ? null : System.setProperty(PLUGINS_DIR, pluginsDir.toString());
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, parent)) {
+            Thread.currentThread().setContextClassLoader(loader);
+            loader.loadClass(qualifiedName).getMethod("run", Map.class).invoke(null, in);
+            then.run();
+        } finally {
+            Thread.currentThread().setContextClassLoader(context);
+            if (pluginsDir != null) {
+                if (previous == null) {
+                    System.clearProperty(PLUGINS_DIR);
+                } else {
+                    System.setProperty(PLUGINS_DIR, previous);
+                }
+            }
+        }
     }
 
     /**

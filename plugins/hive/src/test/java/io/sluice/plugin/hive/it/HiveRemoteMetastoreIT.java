@@ -1,6 +1,5 @@
 package io.sluice.plugin.hive.it;
 
-import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
 import io.sluice.testservers.readme.RecordingEnvironment;
 
@@ -28,8 +27,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -264,24 +261,13 @@ class HiveRemoteMetastoreIT {
                         StringData.fromString(id % 2 == 0 ? "2026-12-01" : "2026-12-02")));
             }
             Map<String, Object> in = Map.of("rows", env.fromData(orders, InternalTypeInfo.of(ORDERS)));
-            String previous = System.setProperty(
-                    PluginSettings.PLUGINS_DIR, HivePluginDir.get().toString());
-            ClassLoader context = Thread.currentThread().getContextClassLoader();
-            try (URLClassLoader loader = new URLClassLoader(
-                    new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-                Thread.currentThread().setContextClassLoader(loader);
-                loader.loadClass(README_PACKAGE + "." + className)
-                        .getMethod("run", Map.class)
-                        .invoke(null, in);
-                env.execute("readme hive-datastream-sink");
-            } finally {
-                Thread.currentThread().setContextClassLoader(context);
-                if (previous == null) {
-                    System.clearProperty(PluginSettings.PLUGINS_DIR);
-                } else {
-                    System.setProperty(PluginSettings.PLUGINS_DIR, previous);
-                }
-            }
+            ReadmeJavaExamples.run(
+                    jar,
+                    README_PACKAGE + "." + className,
+                    getClass().getClassLoader(),
+                    HivePluginDir.get(),
+                    in,
+                    () -> env.execute("readme hive-datastream-sink"));
 
             Path table = METASTORE.warehouse().resolve("sales.db").resolve("orders");
             try (MetastoreProbe probe = MetastoreProbe.of(tEnv.getCatalog("h").orElseThrow())) {

@@ -1,7 +1,6 @@
 package io.sluice.plugin.iceberg.it;
 
 import io.sluice.runtime.adapt.iceberg.IcebergAdapters;
-import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
 import io.sluice.testservers.readme.RecordingEnvironment;
@@ -41,8 +40,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -164,24 +161,13 @@ class IcebergDynamicSinkSeedIT {
         in.put("tableName", "configured");
         in.put("schema", SCHEMA);
         in.put("spec", PartitionSpec.unpartitioned());
-        String previous = System.setProperty(
-                PluginSettings.PLUGINS_DIR, TestPluginsDir.get().toString());
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader =
-                new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-            Thread.currentThread().setContextClassLoader(loader);
-            loader.loadClass(README_PACKAGE + "." + className)
-                    .getMethod("run", Map.class)
-                    .invoke(null, in);
-            env.execute("the README's configuration example");
-        } finally {
-            Thread.currentThread().setContextClassLoader(context);
-            if (previous == null) {
-                System.clearProperty(PluginSettings.PLUGINS_DIR);
-            } else {
-                System.setProperty(PluginSettings.PLUGINS_DIR, previous);
-            }
-        }
+        ReadmeJavaExamples.run(
+                jar,
+                README_PACKAGE + "." + className,
+                getClass().getClassLoader(),
+                TestPluginsDir.get(),
+                in,
+                () -> env.execute("the README's configuration example"));
 
         for (String name : List.of("configured")) {
             Table table = IcebergTables.load(warehouse, "db", name);

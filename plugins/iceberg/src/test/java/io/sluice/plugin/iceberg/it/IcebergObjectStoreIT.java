@@ -1,7 +1,6 @@
 package io.sluice.plugin.iceberg.it;
 
 import io.sluice.hadoopbridge.ObjectStores;
-import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.testservers.hdfs.HdfsServer;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
@@ -68,8 +67,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -627,26 +624,12 @@ class IcebergObjectStoreIT {
         in.put("rows", idNameRows(env, 1, 20));
         in.put("dataStream", idNameRows(env, 1, 20));
         env.forgetSources();
-        String previous = System.setProperty(
-                PluginSettings.PLUGINS_DIR, TestPluginsDir.get().toString());
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader =
-                new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-            Thread.currentThread().setContextClassLoader(loader);
-            loader.loadClass(EXAMPLES + "." + className)
-                    .getMethod("run", Map.class)
-                    .invoke(null, in);
-            if (env.sources().isEmpty()) {
-                env.execute(name);
-            }
-        } finally {
-            Thread.currentThread().setContextClassLoader(context);
-            if (previous == null) {
-                System.clearProperty(PluginSettings.PLUGINS_DIR);
-            } else {
-                System.setProperty(PluginSettings.PLUGINS_DIR, previous);
-            }
-        }
+        ReadmeJavaExamples.run(
+                jar, EXAMPLES + "." + className, getClass().getClassLoader(), TestPluginsDir.get(), in, () -> {
+                    if (env.sources().isEmpty()) {
+                        env.execute(name);
+                    }
+                });
         return env;
     }
 

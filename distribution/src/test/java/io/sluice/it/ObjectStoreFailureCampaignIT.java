@@ -163,6 +163,12 @@ class ObjectStoreFailureCampaignIT {
             List<String> hidden = copyVisibleFiles(hdfs, "/" + table, copy);
             System.out.println("campaign hdfs seed " + seed + ": " + hidden.size() + " hidden files left " + hidden);
             run.check(copy, "filesystem-hdfs", run.injectedFailures() + (duringJob ? 1 : 0), "hdfs, " + restart);
+            // Every in-progress file has an owner that removes it: a failing writer those it began
+            // after its checkpoint, the next attempt those of its predecessors (their ids are
+            // computable, WriterLineage), the committer the rest. Deletes are NameNode operations
+            // that neither a dead DataNode nor a held lease stops, and a resumed file is truncated
+            // in place (no second in-progress file), so nothing hidden is left.
+            assertThat(hidden).as("hidden files left; hdfs, " + restart).isEmpty();
         }
     }
 

@@ -69,7 +69,7 @@ public interface TargetFactory extends SluiceFactory {
      * table writers opened after the last checkpoint are found after a failure. Without it a dynamic
      * sink's table writers have no lineage (a writer id must never repeat) and choose their own ids.
      *
-     * @since 2.8.0
+     * @since 2.9.0
      */
     @io.sluice.spi.Experimental
     default boolean supportsWriterOpenings() {

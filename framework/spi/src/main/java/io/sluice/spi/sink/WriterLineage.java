@@ -82,6 +82,8 @@ public final class WriterLineage {
      * @param opening this writer's opening number, from 0
      * @param reopened whether a writer of the same id was opened before in this attempt: its files
      *     are not leftovers then, so this writer does not clean up under its own id
+     *
+     * @since 2.9.0
      */
     public static WriterLineage ofOpening(
             String writerId,
@@ -121,6 +123,8 @@ public final class WriterLineage {
      * Earlier writers of which only those opened from the given opening number on left leftovers
      * (all their files then); for a target that {@link TargetFactory#supportsWriterOpenings()
      * supports openings} only, empty otherwise.
+     *
+     * @since 2.9.0
      */
     public Map<String, Integer> laterOpenings() {
         return laterOpenings;
@@ -130,6 +134,8 @@ public final class WriterLineage {
      * This writer's opening number among the writers its operator opened in this attempt: 0 for a
      * single-table sink's writer. A target that supports openings names files after the writer id
      * and the opening, so that the writers of one id never name two files alike.
+     *
+     * @since 2.9.0
      */
     public int opening() {
         return opening;
@@ -138,6 +144,8 @@ public final class WriterLineage {
     /**
      * Whether a writer of this id was opened before in this attempt (and its files may be pending
      * a commit): such a writer does not treat files under its own id as leftovers.
+     *
+     * @since 2.9.0
      */
     public boolean reopened() {
         return reopened;

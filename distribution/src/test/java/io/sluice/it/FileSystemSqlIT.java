@@ -84,6 +84,38 @@ class FileSystemSqlIT {
         assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
 
+    /**
+     * A BATCH insert into many partitions: the planner sorts the rows by partition before the
+     * writer (the target asks for it, as upstream's filesystem sink does), so a writer has one
+     * partition's file open at a time and writes one file per partition. Unsorted, 1,000 open
+     * Parquet files do not fit the smallest memory budget, which then rolls files of a few rows.
+     */
+    @Test
+    void aBatchInsertIntoManyPartitionsWritesOneFilePerPartition() throws Exception {
+        Path out = tmp.resolve("many");
+        int partitions = 1000;
+        int rowsPerPartition = 3;
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        tEnv.executeSql("CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '"
+                + partitions * rowsPerPartition + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '0',"
+                + " 'fields.id.end' = '" + (partitions * rowsPerPartition - 1) + "')");
+        tEnv.executeSql("CREATE TABLE many (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
+                + "'connector' = 'sluice', 'target' = 'filesystem', " + pluginsDirOption() + ", "
+                + "'path' = '" + out + "', 'format' = 'parquet', 'sink.writer.memory-budget' = '4mb')");
+        // consecutive ids go to different partitions: every partition's rows are spread over the input
+        String insert = "INSERT INTO many SELECT id, CAST(MOD(id, " + partitions + ") AS STRING) FROM gen";
+        assertThat(tEnv.explainSql(insert)).contains("Sort(orderBy=[");
+        tEnv.executeSql(insert).await();
+
+        List<Path> files = CommittedFiles.visible(out);
+        assertThat(files).hasSize(partitions);
+        assertThat(files.stream().map(Path::getParent).distinct().count()).isEqualTo(partitions);
+        List<Long> ids = CommittedFiles.parquet(out, g -> g.getLong("id", 0));
+        assertThat(ids).hasSize(partitions * rowsPerPartition).doesNotHaveDuplicates();
+        assertThat(CommittedFiles.inProgress(out)).isEmpty();
+    }
+
     @Test
     void csvAndJsonRowFormats() throws Exception {
         Path csv = tmp.resolve("csv");

@@ -147,8 +147,22 @@ public final class FileSystemTargetFactory implements TargetFactory {
                 .rollingCheckIntervalMillis(
                         options.get(FileOptions.ROLLING_CHECK_INTERVAL).toMillis())
                 .writerMemoryBudget(options)
+                .groupedInput(context.inputGroupedByPartition())
                 .build()
                 .createWriter(restoredState, context.writerLineage().orElse(null));
+    }
+
+    /**
+     * A BATCH SQL job hands a partitioned table's writers their rows sorted by partition, as
+     * upstream's filesystem sink asks its planner to: a writer then has one partition's file open
+     * at a time and writes one file per partition, where unsorted rows over many partitions keep
+     * them all open until the memory budget rolls files of a few rows each. Only with the {@code
+     * partition} bucket assigner, whose buckets are the partitions; another assigner's buckets
+     * need not follow the sort.
+     */
+    @Override
+    public boolean requiresPartitionGrouping(SinkContext context) {
+        return bucketAssignerKind(context).equals("partition");
     }
 
     /** The engine as this target's options configure it: part files below {@code path}, in its bucket directories. */
@@ -167,11 +181,8 @@ public final class FileSystemTargetFactory implements TargetFactory {
 
     /** The format's writers; the partition assigner's columns are in the directory names, not in the files. */
     private static PartWriters partWriters(SinkContext context) {
-        List<String> keys = context.partitionKeys();
-        String assigner = context.options()
-                .getOptional(FileOptions.BUCKET_ASSIGNER)
-                .orElse(keys.isEmpty() ? "base-path" : "partition");
-        List<String> pathColumns = assigner.equals("partition") ? keys : Collections.emptyList();
+        List<String> pathColumns =
+                bucketAssignerKind(context).equals("partition") ? context.partitionKeys() : Collections.emptyList();
         return PartWriters.create(
                 context.extensions(),
                 context.options().get(FileOptions.FORMAT),
@@ -210,10 +221,16 @@ public final class FileSystemTargetFactory implements TargetFactory {
     }
 
     private static BucketAssigner bucketAssigner(SinkContext context) {
-        String kind = context.options()
+        return context.extensions()
+                .find(BucketAssignerFactory.class, bucketAssignerKind(context))
+                .create(context);
+    }
+
+    /** The {@code bucket-assigner} option, by default the partitions of a partitioned table. */
+    private static String bucketAssignerKind(SinkContext context) {
+        return context.options()
                 .getOptional(FileOptions.BUCKET_ASSIGNER)
                 .orElse(context.partitionKeys().isEmpty() ? "base-path" : "partition");
-        return context.extensions().find(BucketAssignerFactory.class, kind).create(context);
     }
 
     /** The configured policy; the engine also rolls a bulk format's files at every checkpoint (they cannot be resumed). */

@@ -56,6 +56,7 @@ class ManyPartitionsBenchmark {
     private static final int PARTITIONS = Integer.getInteger("sluice.bench.partitions", 10_000);
     private static final int ROWS_PER_PARTITION = 10;
     private static final String HEAP = System.getProperty("sluice.bench.heap", "1g");
+    private static final int SQL_ROWS_PER_PARTITION = Integer.getInteger("sluice.bench.sql-rows-per-partition", 20);
     private static final long CHILD_TIMEOUT_MINUTES = 15;
 
     static final RowType ROW = RowType.of(
@@ -92,13 +93,51 @@ class ManyPartitionsBenchmark {
         deleteTree(root);
     }
 
+    /**
+     * The same number of partitions from SQL, BATCH: {@code sluice.bench.partitions} partitions of
+     * {@code sluice.bench.sql-rows-per-partition} (20) rows each, every partition's rows spread over
+     * the input ({@code MOD(id, partitions)}), one writer, {@code -Xmx} as above; Sluice's {@code
+     * filesystem} target beside upstream's {@code 'connector' = 'filesystem'}, csv and Parquet.
+     * Both ask the planner to sort the rows by partition, so a writer holds one open file; reported
+     * with the number of files each wrote.
+     */
+    @Test
+    void manyPartitionsFromSqlInBatch() throws Exception {
+        java.nio.file.Path root = Paths.get("target", "bench-partitions-sql").toAbsolutePath();
+        String load = loadAverage();
+        StringBuilder report = new StringBuilder("### Many partitions from SQL: " + PARTITIONS + " partitions, "
+                + SQL_ROWS_PER_PARTITION + " rows each spread over the input, one writer, BATCH, -Xmx" + HEAP
+                + " per side\n\nCPU: " + cpuModel() + ", "
+                + Runtime.getRuntime().availableProcessors()
+                + " cores; load average " + load + " at start\n\n| side | format | result | wall s | peak heap MB |"
+                + " files |\n|---|---|---|---:|---:|---:|\n");
+        for (String format : List.of("csv", "parquet")) {
+            for (String side : List.of("sluice", "filesystem")) {
+                deleteTree(root);
+                String row = runSide("sql:" + side + ":" + format, root.resolve(side));
+                report.append(row.replaceFirst("\\| sql:" + side + ":" + format, "| " + side + " | " + format))
+                        .append('\n');
+            }
+        }
+        report.append("\nload average at end ").append(loadAverage()).append('\n');
+        System.out.println(report);
+        String file = System.getProperty("sluice.bench.results", "target/benchmark-results.md");
+        Files.write(
+                Paths.get(file).resolveSibling("many-partitions-sql-results.md"),
+                report.toString().getBytes(StandardCharsets.UTF_8));
+        deleteTree(root);
+    }
+
     private static String runSide(String side, java.nio.file.Path out) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + HEAP,
                 "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-                "-Dsluice.test.dist=" + System.getProperty("sluice.test.dist")));
+                "-Dsluice.test.dist=" + System.getProperty("sluice.test.dist"),
+                // the sizes as this run was given them
+                "-Dsluice.bench.partitions=" + PARTITIONS,
+                "-Dsluice.bench.sql-rows-per-partition=" + SQL_ROWS_PER_PARTITION));
         // the test JVM's --add-opens (Flink's Kryo on Java 17)
         for (String arg :
                 System.getProperty("sluice.bench.childJvmArgs", "").trim().split("\\s+")) {
@@ -160,6 +199,11 @@ class ManyPartitionsBenchmark {
     public static void main(String[] args) throws Exception {
         String side = args[0];
         String out = args[1];
+        if (side.startsWith("sql:")) {
+            String[] parts = side.split(":");
+            runSql(parts[1], parts[2], out);
+            return;
+        }
         long rows = (long) PARTITIONS * ROWS_PER_PARTITION;
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
@@ -203,14 +247,65 @@ class ManyPartitionsBenchmark {
             result = "failed: " + root;
         }
         double wall = (System.nanoTime() - start) / 1e9;
+        System.out.println(
+                "RESULT " + result + " | " + String.format("%.1f", wall) + " | " + (peakHeap() >> 20) + " |");
+        System.exit(0);
+    }
+
+    /** A SQL side in the child JVM: prints {@code RESULT <result> | <wall> | <peak> | <files> |}. */
+    private static void runSql(String side, String format, String out) {
+        long rows = (long) PARTITIONS * SQL_ROWS_PER_PARTITION;
+        org.apache.flink.table.api.TableEnvironment tEnv = org.apache.flink.table.api.TableEnvironment.create(
+                org.apache.flink.table.api.EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        tEnv.getConfig().set("restart-strategy.type", "none");
+        tEnv.executeSql("CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '" + rows
+                + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '" + (rows - 1) + "')");
+        String connector = side.equals("sluice")
+                ? "'connector' = 'sluice', 'target' = 'filesystem', 'sluice.plugins.dir' = '"
+                        + TestDistribution.pluginsDir() + "'"
+                : "'connector' = 'filesystem'";
+        String options = format.equals("parquet") ? ", 'parquet.compression' = 'SNAPPY'" : "";
+        tEnv.executeSql("CREATE TABLE t (id BIGINT, s STRING, d DOUBLE, p STRING) PARTITIONED BY (p) WITH ("
+                + connector + ", 'path' = '" + Paths.get(out).toUri() + "', 'format' = '" + format + "'" + options
+                + ")");
+        long start = System.nanoTime();
+        String result;
+        try {
+            tEnv.executeSql("INSERT INTO t SELECT id, CONCAT('value-', CAST(MOD(id, 50) AS STRING)), id * 0.5,"
+                            + " CONCAT('p', CAST(MOD(id, " + PARTITIONS + ") AS STRING)) FROM gen")
+                    .await();
+            result = "finished";
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            result = "failed: " + root;
+        }
+        double wall = (System.nanoTime() - start) / 1e9;
+        long files;
+        try (java.util.stream.Stream<java.nio.file.Path> all = Files.walk(Paths.get(out))) {
+            files = all.filter(Files::isRegularFile)
+                    .map(f -> f.getFileName().toString())
+                    .filter(n -> !n.startsWith(".") && !n.startsWith("_"))
+                    .count();
+        } catch (java.io.IOException e) {
+            files = -1;
+        }
+        System.out.println("RESULT " + result + " | " + String.format("%.1f", wall) + " | " + (peakHeap() >> 20) + " | "
+                + files + " |");
+        System.exit(0);
+    }
+
+    private static long peakHeap() {
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
                 peak += pool.getPeakUsage().getUsed();
             }
         }
-        System.out.println("RESULT " + result + " | " + String.format("%.1f", wall) + " | " + (peak >> 20) + " |");
-        System.exit(0);
+        return peak;
     }
 
     static String partition(long id) {

@@ -114,6 +114,61 @@ class FileSystemBuilderMethodsIT {
         assertThat(ids(out)).containsExactly(1L, 2L, 3L);
     }
 
+    /**
+     * A BATCH DataStream job into many partitions, every partition's rows spread over the input:
+     * the sink sorts each writer's rows by partition (as the planner does for SQL), so one writer
+     * writes one file per partition, also where the writer's parallelism is not the source's.
+     * Unsorted, 500 open Parquet files do not fit the smallest memory budget, which then rolls
+     * files of a row or two. Input declared grouped ({@code withInputGroupedByPartition}) is not
+     * sorted again.
+     */
+    @Test
+    void aBatchJobIntoManyPartitionsWritesOneFilePerPartition() throws Exception {
+        int partitions = 500;
+        long rows = 3L * partitions;
+        for (boolean declaredGrouped : new boolean[] {false, true}) {
+            Path out = tmp.resolve(declaredGrouped ? "grouped" : "spread");
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            env.setParallelism(2);
+            env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+            RowType row =
+                    RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(20)}, new String[] {"id", "p"});
+            SluiceSinkBuilder sink = SluiceSink.forRowData(row)
+                    .withTarget("filesystem")
+                    .withPluginsDir(TestDistribution.pluginsDir())
+                    .withPath(out.toString())
+                    .withFormat("parquet")
+                    .withPartitionKeys("p")
+                    .withOption("sink.writer.memory-budget", "4mb");
+            if (declaredGrouped) {
+                sink.withInputGroupedByPartition();
+            }
+            // spread: consecutive ids in different partitions; grouped: three consecutive ids a partition
+            env.fromSequence(0, rows - 1)
+                    .setParallelism(declaredGrouped ? 1 : 2)
+                    .map(
+                            id -> (RowData) GenericRowData.of(
+                                    id, StringData.fromString("p" + (declaredGrouped ? id / 3 : id % partitions))),
+                            InternalTypeInfo.of(row))
+                    .setParallelism(declaredGrouped ? 1 : 2)
+                    .sinkTo(sink.build())
+                    .setParallelism(1);
+            String plan = env.getExecutionPlan();
+            if (declaredGrouped) {
+                assertThat(plan).doesNotContain("Sort by partition");
+            } else {
+                assertThat(plan).contains("Sort by partition");
+            }
+            env.execute();
+
+            List<Path> files = CommittedFiles.visible(out);
+            assertThat(files).as(out.toString()).hasSize(partitions);
+            assertThat(files.stream().map(Path::getParent).distinct().count()).isEqualTo(partitions);
+            List<Long> ids = CommittedFiles.parquet(out, g -> g.getLong("id", 0));
+            assertThat(ids).hasSize((int) rows).doesNotHaveDuplicates();
+        }
+    }
+
     @Test
     void maxPartSizeRollsAFileOnceItHoldsMoreThanTheSize() throws Exception {
         Path out = tmp.resolve("out");

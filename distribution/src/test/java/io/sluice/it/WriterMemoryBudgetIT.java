@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * One writer subtask with 10,000 partitions of Parquet open at once, in a JVM of 1 GB heap (its
  * own Failsafe execution, {@code distribution/pom.xml}): 100,000 rows, ten consecutive rows per
- * partition, BATCH, so no checkpoint rolls a file and every partition's file stays open to the end
+ * partition, STREAMING without checkpoints, so no checkpoint rolls a file, nothing sorts the rows by
+ * partition (BATCH would: one file open at a time) and every partition's file stays open to the end
  * of input unless the writer memory budget rolls it. An open file of these three columns holds
  * about 80 KB (DirectParquetWriterHeapTest), 10,000 of them more than the heap; the budget (its
  * default, an eighth of the heap) rolls the largest, and parquet-java reads every number back once.
@@ -73,7 +74,7 @@ class WriterMemoryBudgetIT {
         Path out = tmp.resolve("out");
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.setParallelism(1);
         env.fromSequence(1, ROWS)
                 .map(i -> (RowData) GenericRowData.of(

@@ -68,6 +68,13 @@ public final class SluiceSink
      */
     private final String sinkId = UUID.randomUUID().toString();
 
+    /**
+     * Whether this sink sorts its writers' input by partition ({@link PartitionGrouping}): Flink
+     * may build the topology more than once (an execution plan, then the job), and the second time
+     * the descriptor already says the input is grouped.
+     */
+    private boolean sortsByPartition;
+
     SluiceSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
     }
@@ -194,11 +201,18 @@ public final class SluiceSink
      */
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
-        descriptor = descriptor.withModeDefaults(JobMode.isBatch(input));
+        boolean batch = JobMode.isBatch(input);
+        descriptor = descriptor.withModeDefaults(batch);
         TargetFactory target = descriptor.targetFactory();
         SinkContext context = SinkValidation.clientContext(descriptor);
         if (!target.acceptsChanges(context)) {
-            return WriterDistribution.apply(input, descriptor, context);
+            DataStream<RowData> distributed = WriterDistribution.apply(input, descriptor, context);
+            if (batch && (sortsByPartition || PartitionGrouping.applies(descriptor, context))) {
+                sortsByPartition = true;
+                descriptor = descriptor.withPartitionGrouping(true);
+                return PartitionGrouping.sortEachWritersInput(distributed, descriptor);
+            }
+            return distributed;
         }
         List<String> key = target.changeKey(context);
         if (WriterDistribution.mode(descriptor, context) == io.sluice.spi.distribution.DistributionMode.RANGE) {

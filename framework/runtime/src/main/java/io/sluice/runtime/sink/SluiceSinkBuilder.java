@@ -41,6 +41,7 @@ public final class SluiceSinkBuilder {
     private final List<String> partitionKeys = new ArrayList<>();
     private final List<String> primaryKey = new ArrayList<>();
     private boolean overwrite;
+    private boolean inputGroupedByPartition;
     private final Map<String, String> jobConfiguration = new LinkedHashMap<>();
 
     SluiceSinkBuilder(RowType rowType) {
@@ -151,6 +152,17 @@ public final class SluiceSinkBuilder {
                 String.valueOf(weight));
     }
 
+    /**
+     * The rows come grouped by partition already (a BATCH job's sorted input): a target that asks
+     * for partition grouping gets them as they are, without the sort the sink adds before its
+     * writers otherwise, and each writer closes a partition's file when the next partition begins.
+     * Rows that are not grouped are still written correctly, into more files.
+     */
+    public SluiceSinkBuilder withInputGroupedByPartition() {
+        this.inputGroupedByPartition = true;
+        return this;
+    }
+
     /** The job's configuration, where a target looks for write options after the sink's own. */
     public SluiceSinkBuilder withJobConfiguration(Map<String, String> configuration) {
         jobConfiguration.putAll(configuration);
@@ -187,6 +199,7 @@ public final class SluiceSinkBuilder {
             // FileSink's default, for a target of buckets: hourly buckets by processing time
             all.putAll(BucketAssigners.dateTime().options());
         }
-        return new SluiceSink(SinkPlanner.plan(all, rowType, partitionKeys, primaryKey, jobConfiguration, overwrite));
+        SinkDescriptor planned = SinkPlanner.plan(all, rowType, partitionKeys, primaryKey, jobConfiguration, overwrite);
+        return new SluiceSink(inputGroupedByPartition ? planned.withPartitionGrouping(true) : planned);
     }
 }

@@ -13,6 +13,9 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -23,8 +26,11 @@ import java.util.zip.ZipFile;
  * whose writers the target uses ({@code sluice.test.formats-zip}) and the {@code filesystem} plugin
  * for its success-file policy ({@code sluice.test.filesystem-zip}), unpacked once per JVM, and the
  * test-only {@code hive-chaos} plugin (failures injected around the {@code hive} target and the
- * {@code metastore} policy), compiled from {@code src/test/plugin-sources/hive-chaos}. The
- * plugins load from it through their own class loaders, as on a cluster.
+ * {@code metastore} policy), compiled from {@code src/test/plugin-sources/hive-chaos}. Test
+ * classes that must live in the hive plugin's class loader (a Hadoop file system its Hadoop finds
+ * by {@code fs.<scheme>.impl}) are compiled from {@code src/test/plugin-sources/hive-lib} into a jar
+ * in the hive plugin's {@code lib/}. The plugins load from it through their own class loaders, as
+ * on a cluster.
  */
 final class HivePluginDir {
 
@@ -65,6 +71,17 @@ final class HivePluginDir {
             }
         }
         unzip(zip, plugins.resolve("hive"));
+        // test classes the hive plugin's own class loader must see (its Hadoop loads them by name)
+        Map<String, String> lib = new TreeMap<>();
+        Path libSources = Paths.get("src", "test", "plugin-sources", "hive-lib").toAbsolutePath();
+        try (Stream<Path> files = Files.walk(libSources)) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                lib.put(className(libSources, f), Files.readString(f));
+            }
+        }
+        Path compiled = TestPlugins.compileJar(plugins.resolve("hive-lib.jar"), lib, Map.of(), List.of());
+        withoutExtensionIndex(compiled, plugins.resolve("hive/lib/sluice-it-hive-lib.jar"));
+        Files.delete(compiled);
         for (String other : new String[] {"formats", "filesystem"}) {
             String otherZip = System.getProperty("sluice.test." + other + "-zip");
             if (otherZip == null || !Files.isRegularFile(Paths.get(otherZip))) {
@@ -78,13 +95,37 @@ final class HivePluginDir {
         Path sources = Paths.get("src", "test", "plugin-sources", "hive-chaos").toAbsolutePath();
         try (Stream<Path> files = Files.walk(sources)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                String className =
-                        sources.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
-                chaos.source(className, Files.readString(f));
+                chaos.source(className(sources, f), Files.readString(f));
             }
         }
         chaos.build();
         return plugins;
+    }
+
+    /**
+     * A copy of the jar without the (empty) extension index the compiler writes: PF4J reads one
+     * index per plugin class loader, and this one could hide the plugin's own.
+     */
+    private static void withoutExtensionIndex(Path jar, Path to) throws IOException {
+        try (ZipFile in = new ZipFile(jar.toFile());
+                java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(to))) {
+            Enumeration<? extends ZipEntry> entries = in.entries();
+            while (entries.hasMoreElements()) {
+                ZipEntry e = entries.nextElement();
+                if (e.getName().equals("META-INF/extensions.idx")) {
+                    continue;
+                }
+                out.putNextEntry(new ZipEntry(e.getName()));
+                try (InputStream data = in.getInputStream(e)) {
+                    data.transferTo(out);
+                }
+                out.closeEntry();
+            }
+        }
+    }
+
+    private static String className(Path sources, Path file) {
+        return sources.relativize(file).toString().replace('/', '.').replaceAll("\\.java$", "");
     }
 
     private static void unzip(Path zip, Path to) throws IOException {

@@ -161,6 +161,78 @@ class HiveReadIT {
     }
 
     /**
+     * The two thread pools of upstream's split enumerator, counted: {@code
+     * table.exec.hive.calculate-partition-size.thread-num} threads size an ORC table's partitions
+     * (for the split size), then {@code table.exec.hive.load-partition-splits.thread-num} threads
+     * split them. The four partitions are in a file system of the test's ({@code probefs}, in the
+     * hive plugin's class loader through {@code hadoop-conf-dir}) that holds each pool's first call
+     * per partition until the pool's threads are all inside, and reports how many were at once.
+     */
+    @Test
+    void theEnumeratorSizesAndSplitsPartitionsWithTheConfiguredThreads() throws Exception {
+        Path hadoopConf = java.nio.file.Files.createDirectories(tmp.resolve("hadoop-conf-probe"));
+        java.nio.file.Files.writeString(
+                hadoopConf.resolve("core-site.xml"),
+                "<configuration><property>"
+                        + "<name>fs.probefs.impl</name><value>io.sluice.it.hivefs.ConcurrencyProbeFileSystem</value>"
+                        + "</property></configuration>");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        Path metastore = tmp.resolve("metastore-threads");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', 'hadoop-conf-dir' = '" + hadoopConf + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.useCatalog("h");
+        tEnv.executeSql("CREATE TABLE written (x INT, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'orc', 'sink.partition-commit.policy.kind' = 'metastore')");
+        tEnv.executeSql("INSERT INTO written VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
+                .await();
+        Path written = metastore.resolve("warehouse/written");
+        tEnv.executeSql("CREATE TABLE probed (x INT, dt STRING) PARTITIONED BY (dt) WITH ("
+                + " 'hive.is-external' = 'true', 'hive.location-uri' = '" + written.toUri() + "',"
+                + " 'hive.storage.file-format' = 'orc')");
+        for (String dt : List.of("a", "b", "c", "d")) {
+            tEnv.executeSql("ALTER TABLE probed ADD PARTITION (dt = '" + dt + "') WITH ('hive.location-uri' = "
+                    + "'probefs://" + written.resolve("dt=" + dt).toAbsolutePath() + "')");
+        }
+        tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "none"); // one planning per query
+
+        // {size threads, split threads} set, or null for the default (3)
+        int[][] runs = {{1, 2}, {2, 1}, null};
+        for (int[] run : runs) {
+            if (run != null) {
+                tEnv.getConfig().set("table.exec.hive.calculate-partition-size.thread-num", String.valueOf(run[0]));
+                tEnv.getConfig().set("table.exec.hive.load-partition-splits.thread-num", String.valueOf(run[1]));
+            } else {
+                tEnv.getConfig()
+                        .getConfiguration()
+                        .removeConfig(org.apache.flink.configuration.ConfigOptions.key(
+                                        "table.exec.hive.calculate-partition-size.thread-num")
+                                .intType()
+                                .noDefaultValue());
+                tEnv.getConfig()
+                        .getConfiguration()
+                        .removeConfig(org.apache.flink.configuration.ConfigOptions.key(
+                                        "table.exec.hive.load-partition-splits.thread-num")
+                                .intType()
+                                .noDefaultValue());
+            }
+            System.clearProperty("sluice.it.probefs.calculate-partition-size");
+            System.clearProperty("sluice.it.probefs.load-partition-splits");
+            String label = run == null ? "defaults" : "thread-num " + run[0] + " and " + run[1];
+            assertThat(collect(tEnv, "SELECT x, dt FROM probed"))
+                    .as(label)
+                    .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]", "+I[3, c]", "+I[4, d]");
+            assertThat(System.getProperty("sluice.it.probefs.calculate-partition-size"))
+                    .as("threads sizing the partitions at once, %s", label)
+                    .isEqualTo(String.valueOf(run == null ? 3 : run[0]));
+            assertThat(System.getProperty("sluice.it.probefs.load-partition-splits"))
+                    .as("threads splitting the partitions at once, %s", label)
+                    .isEqualTo(String.valueOf(run == null ? 3 : run[1]));
+        }
+    }
+
+    /**
      * Upstream's parallelism inference from the number of splits (three partitions of one file
      * each): {@code static} fixes the source's parallelism in the plan (capped by {@code .max}),
      * {@code none} keeps the configured one, {@code dynamic} (the default) lets Flink's adaptive

@@ -110,6 +110,64 @@ class HiveTemporalJoinIT {
                         .await());
     }
 
+    /**
+     * The defaults of {@code streaming-source.monitor-interval}, seen without waiting them out: a
+     * streaming read of a table that sets none plans every minute, a temporal join of the latest
+     * partition looks for a newer one every hour. They are what the plugin answers the framework
+     * for the tables of the catalog (the interval the source is built with, the reload interval of
+     * the lookup); a table's own interval replaces both.
+     */
+    @Test
+    void theMonitorIntervalDefaultsToAMinuteForAReadAndAnHourForAJoin() throws Exception {
+        TableEnvironment batch = batch();
+        batch.executeSql("CREATE TABLE h.db.events (k BIGINT, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'orc', 'streaming-source.enable' = 'true')");
+        batch.executeSql("CREATE TABLE h.db.dim (k BIGINT, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'orc', 'streaming-source.enable' = 'true',"
+                + " 'streaming-source.partition.include' = 'latest')");
+        org.apache.flink.table.types.logical.RowType rowType = org.apache.flink.table.types.logical.RowType.of(
+                new org.apache.flink.table.types.logical.LogicalType[] {
+                    new org.apache.flink.table.types.logical.BigIntType(),
+                    new org.apache.flink.table.types.logical.VarCharType(
+                            org.apache.flink.table.types.logical.VarCharType.MAX_LENGTH)
+                },
+                new String[] {"k", "dt"});
+
+        java.util.Map<String, String> events = tableOptions(batch, "events");
+        assertThat(io.sluice.runtime.source.scan.ScanSourcePlanner.plan(
+                                events, rowType, List.of("dt"), java.util.Map.of())
+                        .monitorIntervalMillis())
+                .as("a streaming read's interval")
+                .isEqualTo(60_000L);
+        java.util.Map<String, String> dim = tableOptions(batch, "dim");
+        assertThat(io.sluice.runtime.source.scan.ScanSourcePlanner.lookupReloadInterval(
+                        io.sluice.runtime.source.scan.ScanSourcePlanner.plan(
+                                dim, rowType, List.of("dt"), java.util.Map.of())))
+                .as("a temporal join's interval")
+                .contains(java.time.Duration.ofHours(1));
+
+        events.put("streaming-source.monitor-interval", "7 s");
+        dim.put("streaming-source.monitor-interval", "7 s");
+        assertThat(io.sluice.runtime.source.scan.ScanSourcePlanner.plan(
+                                events, rowType, List.of("dt"), java.util.Map.of())
+                        .monitorIntervalMillis())
+                .isEqualTo(7_000L);
+        assertThat(io.sluice.runtime.source.scan.ScanSourcePlanner.lookupReloadInterval(
+                        io.sluice.runtime.source.scan.ScanSourcePlanner.plan(
+                                dim, rowType, List.of("dt"), java.util.Map.of())))
+                .contains(java.time.Duration.ofSeconds(7));
+    }
+
+    /** A table's options as the catalog hands them to the table factory ({@code connector} aside). */
+    private static java.util.Map<String, String> tableOptions(TableEnvironment tEnv, String table) throws Exception {
+        java.util.Map<String, String> options = new java.util.HashMap<>(tEnv.getCatalog("h")
+                .orElseThrow()
+                .getTable(new org.apache.flink.table.catalog.ObjectPath("db", table))
+                .getOptions());
+        options.remove("connector");
+        return options;
+    }
+
     private interface Change {
         void run() throws Exception;
     }

@@ -91,10 +91,11 @@ public interface SinkContext {
     }
 
     /**
-     * Whether the rows come grouped by partition: a bounded SQL job whose planner sorted them by the
-     * dynamic partition columns because the target asked ({@link
-     * TargetFactory#requiresPartitionGrouping}). A writer may then close a partition's file as soon
-     * as the next partition's rows begin.
+     * Whether the rows come grouped by partition: a BATCH job whose rows were sorted by partition
+     * because the target asked ({@link TargetFactory#requiresPartitionGrouping}; by the planner in
+     * SQL, by the framework in a DataStream job), or whose DataStream sink was told its input comes
+     * grouped. A writer may then close a partition's file as soon as the next partition's rows
+     * begin.
      *
      * @since 2.1.0
      */

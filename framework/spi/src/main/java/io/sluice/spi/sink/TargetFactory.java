@@ -138,11 +138,12 @@ public interface TargetFactory extends SluiceFactory {
     }
 
     /**
-     * Whether a bounded SQL job should hand this sink's writers their rows grouped by the dynamic
-     * partition columns: the planner then sorts them (and shuffles them by those columns) before
-     * the sink, as for upstream's Hive sink, so that a writer has one partition's file open at a
-     * time ({@link SinkContext#inputGroupedByPartition()}). Asked on the client, for a partitioned
-     * sink in BATCH mode only; never for a DataStream job, whose rows come as they are.
+     * Whether a BATCH job should hand this sink's writers their rows grouped by the partition
+     * columns, so that a writer has one partition's file open at a time ({@link
+     * SinkContext#inputGroupedByPartition()}): in SQL the planner sorts them by the dynamic
+     * partition columns, as for upstream's filesystem and Hive sinks; in a DataStream job the
+     * framework sorts each writer's rows (unless the job declares its input grouped). Asked on the
+     * client, for a partitioned sink in BATCH mode only.
      *
      * @since 2.1.0
      */

@@ -119,7 +119,8 @@ class HiveRemoteMetastoreIT {
         tEnv.executeSql("CREATE DATABASE h.logs");
         tEnv.executeSql("CREATE TABLE h.logs.events (id BIGINT, msg STRING, bucket STRING) PARTITIONED BY (bucket)"
                 + " WITH ('hive.storage.file-format' = 'parquet')");
-        tEnv.executeSql(numbers(rows, 200));
+        // five seconds of rows: a loaded machine's first checkpoint can take two
+        tEnv.executeSql(numbers(rows, 80));
         tEnv.executeSql("INSERT INTO h.logs.events /*+ OPTIONS("
                         + "'sink.partition-commit.policy.kind' = 'metastore,success-file') */"
                         + " SELECT id, CONCAT('m', CAST(id AS STRING)), CAST(id % 3 AS STRING) FROM numbers")

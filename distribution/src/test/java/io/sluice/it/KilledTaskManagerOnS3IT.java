@@ -61,6 +61,9 @@ import static org.assertj.core.api.Assertions.fail;
  *   <li>{@link Moment#ICEBERG_UPLOAD}, {@link Moment#ICEBERG_COMMIT}: an Iceberg table of the
  *       {@code hive} catalog, its warehouse in the bucket: a writer's PUT of a data file at a
  *       checkpoint (dropped), the committer's PUT of the table's next metadata file.
+ *   <li>{@link Moment#ICEBERG_MULTIPART}: the same table with rows of a wide random column and S3A
+ *       parts of 5 MB: a writer's upload of a part of a data file larger than one part, after the
+ *       first commit. The restored writers abort the uploads their dead predecessors began.
  *   <li>{@link Moment#HIVE_UPLOAD}, {@link Moment#HIVE_COMMIT}: a Hive table at an {@code s3a://}
  *       location, {@code metastore,success-file}: a writer's upload of a Parquet file's last part
  *       at a checkpoint (dropped), the committer's completion of a file's upload.
@@ -84,6 +87,22 @@ class KilledTaskManagerOnS3IT {
     private static final int ROWS_PER_SECOND = 400;
     private static final int PARTITIONS = 4;
 
+    /**
+     * S3A's part size in the cluster (its minimum): a file past it goes up as a multipart upload.
+     * Only {@link Moment#ICEBERG_MULTIPART} writes files that large.
+     */
+    private static final String PART_SIZE = "5M";
+
+    /**
+     * {@link Moment#ICEBERG_MULTIPART}: the bytes of its random column per row, and its rows per
+     * second; in one partition and with checkpoints {@link #WIDE_CHECKPOINT_MS} apart a writer's
+     * file holds about 4 MB a second, two parts or more.
+     */
+    private static final int WIDE_BYTES = 8192;
+
+    private static final int WIDE_ROWS_PER_SECOND = 1000;
+    private static final long WIDE_CHECKPOINT_MS = 2500;
+
     /** Which request of the job the TaskManager dies in, and the target that job writes. */
     enum Moment {
         PERSIST(
@@ -102,6 +121,16 @@ class KilledTaskManagerOnS3IT {
         ICEBERG_UPLOAD(
                 "iceberg",
                 r -> r.kind() == S3Request.Kind.PUT
+                        && r.key().contains("/data/")
+                        && r.key().endsWith(".parquet")),
+        /**
+         * A writer's upload of a part of a data file larger than one part: the job's rows carry a
+         * wide random column and the cluster's S3A sends anything past {@link #PART_SIZE} as a
+         * multipart upload, so the writer dies with an upload it began and never completed.
+         */
+        ICEBERG_MULTIPART(
+                "iceberg",
+                r -> r.kind() == S3Request.Kind.UPLOAD_PART
                         && r.key().contains("/data/")
                         && r.key().endsWith(".parquet")),
         /** The committer's write of the table's next metadata file, before the metastore's swap. */
@@ -159,6 +188,10 @@ class KilledTaskManagerOnS3IT {
         // Flink's S3 file system as a cluster has it: a folder of the cluster's plugins directory
         FlinkS3FileSystem.pluginsDirectory(work.resolve("flink-plugins"), FlinkS3FileSystem.HADOOP);
         Map<String, String> config = new TreeMap<>(S3.flinkConfig());
+        // S3A's block output stream (the iceberg target writes its data files through it) begins a
+        // multipart upload once a file passes one part; the other targets' files stay below
+        config.put("s3.multipart.size", PART_SIZE);
+        config.put("s3.multipart.threshold", PART_SIZE);
         // recovery settings and why: KilledTaskManagerIT
         config.put("restart-strategy.type", "fixed-delay");
         config.put("restart-strategy.fixed-delay.attempts", "5");
@@ -211,8 +244,10 @@ class KilledTaskManagerOnS3IT {
     private void runKillAndCheck(Moment moment, long seed) throws Exception {
         String prefix = moment.name().toLowerCase() + "-" + seed;
         Random random = new Random(seed);
-        long checkpointInterval = 300 + random.nextInt(500);
-        int nth = 1 + random.nextInt(4);
+        boolean wide = moment == Moment.ICEBERG_MULTIPART;
+        long checkpointInterval = wide ? WIDE_CHECKPOINT_MS + random.nextInt(500) : 300 + random.nextInt(500);
+        // a file spans parts only at a checkpoint's close: the first part after the armed fault
+        int nth = wide ? 1 : 1 + random.nextInt(4);
         boolean serverGetsIt = moment.commits() && random.nextBoolean();
         System.out.printf(
                 "%s seed %d: checkpoints every %d ms, the TaskManager dies in request %d of its kind, which the "
@@ -225,12 +260,21 @@ class KilledTaskManagerOnS3IT {
                 cluster.host(), cluster.restPort(), new Configuration());
         env.setParallelism(2);
         env.enableCheckpointing(checkpointInterval);
+        if (wide) {
+            // closing files of several parts makes a checkpoint longer than the interval: without a
+            // pause the next one's uploads, where the TaskManager dies, overlap the commit of the
+            // last, and a commit killed under the metastore's table lock blocks the next for minutes
+            env.getCheckpointConfig().setMinPauseBetweenCheckpoints(WIDE_CHECKPOINT_MS);
+        }
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
-        tEnv.executeSql("CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', "
-                + "'number-of-rows' = '" + ROWS + "', 'rows-per-second' = '" + ROWS_PER_SECOND + "', "
-                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "')");
-        String select = "SELECT id, CONCAT('n', CAST(id AS STRING)), CONCAT('p', CAST(MOD(id, " + PARTITIONS
-                + ") AS STRING)) FROM src";
+        tEnv.executeSql("CREATE TABLE src (id BIGINT, pad BYTES) WITH ('connector' = 'datagen', "
+                + "'number-of-rows' = '" + ROWS + "', 'rows-per-second' = '"
+                + (wide ? WIDE_ROWS_PER_SECOND : ROWS_PER_SECOND) + "', "
+                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "', "
+                + "'fields.pad.length' = '" + (wide ? WIDE_BYTES : 1) + "')");
+        // the wide rows in one partition: each writer's one file per checkpoint passes a part
+        String select = "SELECT id, CONCAT('n', CAST(id AS STRING)), CONCAT('p', CAST(MOD(id, "
+                + (wide ? 1 : PARTITIONS) + ") AS STRING))" + (wide ? ", pad" : "") + " FROM src";
         // a database per run, in the run's own prefix: Hive names are lower case, no '-'
         String database = prefix.replace('-', '_');
         TableResult result;
@@ -239,7 +283,8 @@ class KilledTaskManagerOnS3IT {
                 result = writeFileSystemTables(tEnv, prefix, select);
                 break;
             case "iceberg":
-                tEnv.executeSql("CREATE TABLE ice (id BIGINT, name STRING, part STRING) PARTITIONED BY (part) WITH ("
+                tEnv.executeSql("CREATE TABLE ice (id BIGINT, name STRING, part STRING" + (wide ? ", pad BYTES" : "")
+                        + ") PARTITIONED BY (part) WITH ("
                         + "'connector' = 'sluice', 'target' = 'iceberg', "
                         + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
                         + "'catalog-type' = 'hive', 'uri' = '" + METASTORE.uri() + "', "
@@ -279,6 +324,9 @@ class KilledTaskManagerOnS3IT {
             fail("No " + moment + " request " + nth + " of the job within 60 s: "
                     + S3.traffic().countsByKind());
         }
+        if (wide) {
+            awaitFirstCommit(database);
+        }
         Set<String> running = cluster.taskManagersOf(job);
         assertThat(running)
                 .as("TaskManagers running the job: one runs every task")
@@ -312,6 +360,19 @@ class KilledTaskManagerOnS3IT {
                 replacement,
                 checkpoints.path("counts"),
                 S3.traffic().countsByKind());
+        if (wide) {
+            // the server's log: the data files really went up in parts
+            Map<S3Request.Kind, Long> dataRequests = S3.traffic().requests().stream()
+                    .filter(r -> r.key().startsWith(prefix + "/") && r.key().contains("/data/"))
+                    .collect(Collectors.groupingBy(S3Request::kind, TreeMap::new, Collectors.counting()));
+            System.out.printf("%s seed %d: requests on data files %s%n", moment, seed, dataRequests);
+            assertThat(dataRequests.getOrDefault(S3Request.Kind.MULTIPART_INIT, 0L))
+                    .as("multipart uploads of data files begun")
+                    .isPositive();
+            assertThat(dataRequests.getOrDefault(S3Request.Kind.MULTIPART_COMPLETE, 0L))
+                    .as("multipart uploads of data files completed")
+                    .isPositive();
+        }
         assertThat(details.path("state").asText()).isEqualTo("FINISHED");
         assertThat(checkpoints.path("counts").path("restored").asInt())
                 .as("restores from a checkpoint")
@@ -439,6 +500,33 @@ class KilledTaskManagerOnS3IT {
                     .as("partitions in the metastore")
                     .containsExactlyElementsOf(partitions);
         }
+    }
+
+    /**
+     * Until the metastore names the table's first committed metadata, and a moment more: the
+     * committer of the first checkpoint commits while the writers close the next checkpoint's
+     * files (large ones are slow), and a TaskManager killed under the metastore's table lock leaves
+     * it held for minutes, which is not this moment's failure.
+     */
+    private static void awaitFirstCommit(String database) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        try (IcebergClients iceberg = IcebergClients.fromPlugin(TestDistribution.pluginsDir())) {
+            while (System.nanoTime() < deadline) {
+                String metadata;
+                try {
+                    metadata = iceberg.metadataLocation(METASTORE.uri(), database, "t");
+                } catch (Exception notYet) {
+                    metadata = null;
+                }
+                if (metadata != null
+                        && !metadata.substring(metadata.lastIndexOf('/') + 1).startsWith("00000-")) {
+                    Thread.sleep(1000);
+                    return;
+                }
+                Thread.sleep(200);
+            }
+        }
+        fail("The table has no commit within 60 s");
     }
 
     private static void awaitCompletedCheckpoint(String job, Duration timeout) throws Exception {

@@ -1,5 +1,6 @@
 package io.sluice.partfiles;
 
+import io.sluice.hadoopbridge.OpenUploads;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
@@ -136,7 +137,7 @@ final class FileTargetCommitter implements TargetCommitter {
         publishedSinceSweep.clear();
         lastSweep = System.currentTimeMillis();
         try {
-            int aborted = OpenUploads.abortUnder(basePath, published::contains);
+            int aborted = OpenUploads.abortUnder(FileSystems.of(basePath), basePath, published::contains);
             if (aborted > 0) {
                 LOG.info(
                         "Aborted {} orphaned multipart upload(s) under the keys of published files of {}",

@@ -1,5 +1,6 @@
 package io.sluice.partfiles;
 
+import io.sluice.hadoopbridge.OpenUploads;
 import io.sluice.spi.NonRecoverableException;
 import io.sluice.spi.PathNames;
 import io.sluice.spi.Payload;
@@ -504,6 +505,7 @@ final class FileTargetWriter implements TargetWriter {
     private void abortLeftoverUploads(Map<String, Long> deadWriters, java.util.Set<String> published) {
         try {
             int aborted = OpenUploads.abortUnder(
+                    FileSystems.of(basePath),
                     basePath,
                     name -> names.isUploadedPart(name, deadWriters)
                             // a part file already published has no upload of its own left: a second
@@ -663,6 +665,7 @@ final class FileTargetWriter implements TargetWriter {
                 removed += Math.max(
                         0,
                         OpenUploads.abortUnder(
+                                FileSystems.of(basePath),
                                 basePath,
                                 name -> names.isUploadedPart(name, self) && !rolledSinceSnapshot.contains(name)));
             } catch (Exception | LinkageError e) {

@@ -250,6 +250,7 @@ public final class IcebergTargetFactory implements TargetFactory {
             WriteSettings settings = WriteSettings.of(table.table(), context);
             Table t = table.table();
             LeftoverDataFiles.delete(t, context.jobId(), earlier);
+            LeftoverDataFiles.abortUploads(t, earlier);
             RowType writeType = WriteSchemas.writeType(t, rowType);
             // appends write flat Parquet rows themselves (AppendTaskWriterFactory); upserts and
             // deletes by key need Iceberg's delta writers

@@ -1,5 +1,8 @@
 package io.sluice.plugin.iceberg;
 
+import io.sluice.hadoopbridge.ObjectStores;
+import io.sluice.hadoopbridge.OpenUploads;
+
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -48,6 +51,11 @@ import java.util.regex.Pattern;
  * to clean up after; only names of the given writers are considered, so files of other jobs,
  * other subtasks and other sinks are never touched, and nothing outside the table's location is.
  * Failures to list or delete only cost space: they are logged and the writer starts anyway.
+ *
+ * <p>On an object store a file larger than one part that a writer was sending when it died is no
+ * file but an open multipart upload, which no listing of files shows and the store keeps (and
+ * bills) until someone aborts it: {@link #abortUploads} aborts those of the same writers, under the
+ * same data location.
  */
 final class LeftoverDataFiles {
 
@@ -204,6 +212,54 @@ final class LeftoverDataFiles {
                     earlier,
                     e.toString());
             return List.of();
+        }
+    }
+
+    /**
+     * Aborts the open multipart uploads of files of {@code earlier} under {@code table}'s data
+     * location: every writer {@code earlier} names is dead (the restored state or the lineage says
+     * so), so none of those uploads will ever be completed, and an upload is never a committed
+     * file. Only on an object store, through Flink's file system of the location ({@link
+     * OpenUploads}, the S3 specifics); elsewhere a file being written is a file, which {@link
+     * #delete} sees. A failure only costs space: it is logged and the writer starts anyway.
+     *
+     * @return the number of uploads aborted
+     */
+    static int abortUploads(Table table, Collection<Earlier> earlier) {
+        if (earlier.isEmpty()) {
+            return 0;
+        }
+        String tableLocation = LocationUtil.stripTrailingSlash(table.location());
+        String dataLocation = LocationUtil.stripTrailingSlash(dataLocation(table));
+        if (!ObjectStores.isObjectStore(dataLocation) || !path(dataLocation).startsWith(path(tableLocation) + "/")) {
+            return 0;
+        }
+        try {
+            org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(dataLocation);
+            int aborted = OpenUploads.abortUnder(base.getFileSystem(), base, name -> {
+                for (Earlier e : earlier) {
+                    if (e.matches(name)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+            if (aborted > 0) {
+                LOG.info(
+                        "Iceberg table {}: aborted {} multipart uploads of data files that earlier writers {} began",
+                        table.name(),
+                        aborted,
+                        earlier);
+            }
+            return Math.max(aborted, 0);
+        } catch (Exception | LinkageError e) {
+            LOG.warn(
+                    "Iceberg table {}: cannot abort the uploads of earlier writers {} under {}, they may stay open: {}",
+                    table.name(),
+                    earlier,
+                    dataLocation,
+                    e.toString());
+            return 0;
         }
     }
 

@@ -1,4 +1,4 @@
-package io.sluice.partfiles;
+package io.sluice.hadoopbridge;
 
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -15,15 +15,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * Aborts the open multipart uploads of part files nobody will ever commit, on S3 through Flink's
- * {@code flink-s3-fs-hadoop}. A writer that dies leaves the uploads of the part files it began
- * after its last checkpoint open (FLINK-39786): the store keeps and bills their parts. Flink's
- * {@code FileSystem} has no call for them, so this reaches S3A inside Flink's S3 plugin by
- * reflection, through Hadoop's public API only ({@code S3AFileSystem.listMultipartUploads} and
- * {@code MultipartUploader.abort}). On any other file system it does nothing: HDFS and local
- * files stage in-progress files that {@link FileTargetWriter} deletes as files.
+ * Aborts the open multipart uploads of files nobody will ever complete, on S3 through Flink's
+ * {@code flink-s3-fs-hadoop}: the one place that knows S3's uploads, for every target that writes
+ * to S3 through Flink's file systems. A writer that dies leaves the uploads it began open (a part
+ * file's after its last checkpoint, FLINK-39786; an Iceberg data file's larger than one part that
+ * S3A's output stream was sending): the store keeps and bills their parts. Flink's {@code
+ * FileSystem} has no call for them, so this reaches S3A inside Flink's S3 plugin by reflection,
+ * through Hadoop's public API only ({@code S3AFileSystem.listMultipartUploads} and {@code
+ * MultipartUploader.abort}). On any other file system it does nothing: HDFS and local files stage
+ * in-progress files that their writers delete as files.
  */
-final class OpenUploads {
+public final class OpenUploads {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenUploads.class);
     private static final long ABORT_TIMEOUT_SECONDS = 60;
@@ -33,10 +35,11 @@ final class OpenUploads {
     /**
      * Aborts every open upload under {@code base} whose file name {@code abort} accepts.
      *
+     * @param fileSystem Flink's file system of {@code base}
      * @return the number aborted, or -1 when the file system of {@code base} is not S3A
      */
-    static int abortUnder(Path base, Predicate<String> abort) throws Exception {
-        FileSystem fs = unwrapped(FileSystems.of(base));
+    public static int abortUnder(FileSystem fileSystem, Path base, Predicate<String> abort) throws Exception {
+        FileSystem fs = unwrapped(fileSystem);
         Object hadoopFs = hadoopFileSystemOf(fs);
         if (hadoopFs == null) {
             LOG.debug("No Hadoop file system inside {} ({}): no multipart uploads to abort", fs, base);

@@ -4,7 +4,6 @@ import io.sluice.it.TestDistribution;
 import io.sluice.runtime.sink.SluiceSink;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -205,10 +204,12 @@ class ManyPartitionsBenchmark {
             return;
         }
         long rows = (long) PARTITIONS * ROWS_PER_PARTITION;
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        // an option rather than RestartStrategies, which Flink 2 removed
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         env.setParallelism(1);
-        env.setRestartStrategy(RestartStrategies.noRestart());
         long start = System.nanoTime();
         if (side.equals("sluice")) {
             env.fromSequence(1, rows)

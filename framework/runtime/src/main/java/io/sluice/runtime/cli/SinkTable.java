@@ -62,10 +62,11 @@ final class SinkTable {
             Map<String, String> options = new HashMap<>(table.getResolvedTable().getOptions());
             options.putAll(sink.getDynamicOptions());
             String path = options.get(PATH);
-            if ((path == null || path.trim().isEmpty()) && table.getCatalog().orElse(null) instanceof SluiceCatalog) {
+            if (path == null || path.trim().isEmpty()) {
                 // a catalog's table (a Hive table): its location, from the catalog
-                path = ((SluiceCatalog) table.getCatalog().get())
-                        .filesLocation(table.getIdentifier().toObjectPath())
+                path = SluiceCatalog.of(table.getCatalog().orElse(null))
+                        .flatMap(catalog ->
+                                catalog.filesLocation(table.getIdentifier().toObjectPath()))
                         .orElse(null);
             }
             if (path != null && !path.trim().isEmpty()) {

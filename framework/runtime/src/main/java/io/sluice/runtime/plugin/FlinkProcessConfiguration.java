@@ -27,6 +27,13 @@ import java.util.Optional;
 final class FlinkProcessConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlinkProcessConfiguration.class);
+    /**
+     * Flink 1.x's old configuration file, which {@link GlobalConfiguration} reads when there is no
+     * {@code config.yaml}. Flink 2 dropped the constant and reads only {@code config.yaml}, so
+     * there a directory with only this file yields no settings, as for Flink itself.
+     */
+    static final String LEGACY_FLINK_CONF_FILENAME = "flink-conf.yaml";
+
     private static volatile Map<String, String> loaded;
 
     private FlinkProcessConfiguration() {}
@@ -56,7 +63,7 @@ final class FlinkProcessConfiguration {
             return Map.of();
         }
         if (!Files.isRegularFile(dir.resolve(GlobalConfiguration.FLINK_CONF_FILENAME))
-                && !Files.isRegularFile(dir.resolve(GlobalConfiguration.LEGACY_FLINK_CONF_FILENAME))) {
+                && !Files.isRegularFile(dir.resolve(LEGACY_FLINK_CONF_FILENAME))) {
             return Map.of();
         }
         try {

@@ -2,6 +2,7 @@ package io.sluice.runtime.sink;
 
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
+import io.sluice.runtime.compat.SluiceSinkBase;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
@@ -17,7 +18,6 @@ import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
@@ -47,9 +47,8 @@ import java.util.UUID;
  * JVM's plugin registry when it creates its writer or committer. Build one with {@link
  * #forRowData(RowType)}, or {@link #forAdapter(RowAdapter)} for records of another type.
  */
-public final class SluiceSink
-        implements Sink<RowData>,
-                SupportsWriterState<RowData, WriterState>,
+public final class SluiceSink extends SluiceSinkBase<RowData>
+        implements SupportsWriterState<RowData, WriterState>,
                 SupportsCommitter<Committable>,
                 SupportsPreCommitTopology<Committable, Committable>,
                 SupportsPreWriteTopology<RowData> {
@@ -100,12 +99,6 @@ public final class SluiceSink
 
     public SinkDescriptor descriptor() {
         return descriptor;
-    }
-
-    @Override
-    @Deprecated
-    public SinkWriter<RowData> createWriter(InitContext context) {
-        throw new UnsupportedOperationException("Flink calls createWriter(WriterInitContext)");
     }
 
     @Override

@@ -7,14 +7,14 @@ import io.sluice.spi.FileOptions;
 import io.sluice.spi.catalog.CatalogContext;
 import io.sluice.spi.catalog.TargetCatalogFactory;
 
+import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
-import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
-import org.apache.flink.table.factories.Factory;
-import org.apache.flink.table.factories.TableFactory;
+import org.apache.flink.util.TemporaryClassLoaderContext;
 
+import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +26,6 @@ import java.util.Optional;
  * another) and the catalog's plugin settings, so a job reads and writes it like a {@code
  * 'connector' = 'sluice'} table.
  */
-@SuppressWarnings("deprecation") // Catalog#getTableFactory: Flink's legacy stack, which Sluice does not use
 public final class SluiceCatalog extends TcclCatalog {
 
     private final String target;
@@ -36,7 +35,7 @@ public final class SluiceCatalog extends TcclCatalog {
     /** The catalog's secret table options, by key: its tables carry them masked. */
     private final Map<String, String> hidden = new java.util.concurrent.ConcurrentHashMap<>();
 
-    SluiceCatalog(
+    private SluiceCatalog(
             TcclCatalog plugin,
             String target,
             TargetCatalogFactory factory,
@@ -49,42 +48,55 @@ public final class SluiceCatalog extends TcclCatalog {
         this.pluginSettings = pluginSettings;
     }
 
-    @Override
-    public Optional<Factory> getFactory() {
-        return Optional.of(new SluiceDynamicTableFactory(hidden));
+    /** The catalog Flink gets for a target's plugin catalog {@code plugin}. */
+    static Catalog create(
+            TcclCatalog plugin,
+            String target,
+            TargetCatalogFactory factory,
+            CatalogContext context,
+            Map<String, String> pluginSettings) {
+        return new SluiceCatalog(plugin, target, factory, context, pluginSettings).proxy();
     }
 
-    @Override
-    public Optional<TableFactory> getTableFactory() {
-        return Optional.empty();
+    /** The Sluice catalog behind {@code catalog}, if it is one. */
+    public static Optional<SluiceCatalog> of(Object catalog) {
+        return handlerOf(catalog).filter(SluiceCatalog.class::isInstance).map(SluiceCatalog.class::cast);
     }
 
     /**
-     * None: the planner then instantiates a catalog function's class from the job's class loader,
-     * as for any catalog without one. A plugin's own factory (upstream's Hive catalog has one) would
-     * hand Flink plugin objects, and for a Hive UDF wrap it in plugin classes that end up in the job
-     * graph, where the tasks cannot load them (ARCHITECTURE.md, rule 1).
+     * What this catalog answers itself; every other method is the plugin's catalog's.
+     *
+     * <ul>
+     *   <li>{@code getFactory}: Sluice's table factory, for its tables' sources and sinks.
+     *   <li>{@code getTableFactory} (Flink 1.x only, the legacy factory stack Sluice does not use):
+     *       none.
+     *   <li>{@code getFunctionDefinitionFactory}: none. The planner then instantiates a catalog
+     *       function's class from the job's class loader, as for any catalog without one. A
+     *       plugin's own factory (upstream's Hive catalog has one) would hand Flink plugin objects,
+     *       and for a Hive UDF wrap it in plugin classes that end up in the job graph, where the
+     *       tasks cannot load them (ARCHITECTURE.md, rule 1).
+     *   <li>{@code supportsManagedTable} (Flink 1.x only): false, its tables are Sluice's, never
+     *       Flink-managed ones, whatever the plugin's catalog supports.
+     *   <li>{@code getTable}: the plugin's table with Sluice's options.
+     * </ul>
+     *
+     * Matched by name: some of these methods exist on one Flink line only.
      */
     @Override
-    public Optional<org.apache.flink.table.factories.FunctionDefinitionFactory> getFunctionDefinitionFactory() {
-        return Optional.empty();
-    }
-
-    /** Its tables are Sluice's, never Flink-managed ones, whatever the plugin's catalog supports. */
-    @Override
-    public boolean supportsManagedTable() {
-        return false;
-    }
-
-    @Override
-    public CatalogBaseTable getTable(ObjectPath objectPath) throws TableNotExistException, CatalogException {
-        return asSluiceTable(objectPath, super.getTable(objectPath));
-    }
-
-    @Override
-    public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp)
-            throws TableNotExistException, CatalogException {
-        return asSluiceTable(objectPath, super.getTable(objectPath, timestamp));
+    protected Object call(Method method, Object[] args) throws Throwable {
+        if (is(method, "getFactory")) {
+            return Optional.of(new SluiceDynamicTableFactory(hidden));
+        }
+        if (is(method, "getTableFactory") || is(method, "getFunctionDefinitionFactory")) {
+            return Optional.empty();
+        }
+        if (is(method, "supportsManagedTable")) {
+            return false;
+        }
+        if (is(method, "getTable", ObjectPath.class) || is(method, "getTable", ObjectPath.class, long.class)) {
+            return asSluiceTable((ObjectPath) args[0], (CatalogBaseTable) callPlugin(method, args));
+        }
+        return callPlugin(method, args);
     }
 
     /**
@@ -93,8 +105,9 @@ public final class SluiceCatalog extends TcclCatalog {
      * report of what an INSERT committed, which tables with a {@code path} option get anyway.
      */
     public Optional<String> filesLocation(ObjectPath objectPath) {
-        try {
-            return Optional.ofNullable(super.getTable(objectPath).getOptions().get(FileOptions.PATH.key()))
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return Optional.ofNullable(
+                            delegate.getTable(objectPath).getOptions().get(FileOptions.PATH.key()))
                     .map(String::trim)
                     .filter(location -> !location.isEmpty());
         } catch (TableNotExistException | RuntimeException e) {

@@ -71,8 +71,9 @@ public final class SluiceCatalogFactory implements CatalogFactory {
             PluginRegistry registry = PluginRegistry.get(PluginSettings.fromOptions(settings));
             TargetCatalogFactory factory = registry.find(TargetCatalogFactory.class, target);
             CatalogContext catalogContext = new PluginCatalogContext(context.getName(), options, registry);
-            TcclCatalog plugin = (TcclCatalog) factory.createCatalog(catalogContext);
-            return new SluiceCatalog(plugin, target, factory, catalogContext, settings);
+            TcclCatalog plugin = TcclCatalog.handlerOf(factory.createCatalog(catalogContext))
+                    .orElseThrow(() -> new IllegalStateException("not a plugin's catalog"));
+            return SluiceCatalog.create(plugin, target, factory, catalogContext, settings);
         } catch (RuntimeException e) {
             String message = e instanceof IllegalArgumentException || e instanceof IllegalStateException
                     ? "Invalid options of catalog '" + context.getName() + "' ('type' = 'sluice'): " + e.getMessage()

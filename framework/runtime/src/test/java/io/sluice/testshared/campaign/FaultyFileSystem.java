@@ -160,7 +160,7 @@ public final class FaultyFileSystem extends FileSystem {
         return false;
     }
 
-    @Override
+    /** Abstract in Flink 1.x, gone in Flink 2: no {@code @Override}, so it compiles on both. */
     public FileSystemKind getKind() {
         return FileSystemKind.FILE_SYSTEM;
     }

@@ -1,57 +1,60 @@
 package io.sluice.runtime.plugin.wrap;
 
 import org.apache.flink.table.catalog.Catalog;
-import org.apache.flink.table.catalog.CatalogBaseTable;
-import org.apache.flink.table.catalog.CatalogDatabase;
-import org.apache.flink.table.catalog.CatalogFunction;
-import org.apache.flink.table.catalog.CatalogPartition;
-import org.apache.flink.table.catalog.CatalogPartitionSpec;
-import org.apache.flink.table.catalog.ObjectPath;
-import org.apache.flink.table.catalog.TableChange;
-import org.apache.flink.table.catalog.exceptions.CatalogException;
-import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
-import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
-import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
-import org.apache.flink.table.catalog.exceptions.FunctionAlreadyExistException;
-import org.apache.flink.table.catalog.exceptions.FunctionNotExistException;
-import org.apache.flink.table.catalog.exceptions.PartitionAlreadyExistsException;
-import org.apache.flink.table.catalog.exceptions.PartitionNotExistException;
-import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
-import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
-import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
-import org.apache.flink.table.catalog.exceptions.TableNotExistException;
-import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
-import org.apache.flink.table.catalog.exceptions.TablePartitionedException;
-import org.apache.flink.table.catalog.stats.CatalogColumnStatistics;
-import org.apache.flink.table.catalog.stats.CatalogTableStatistics;
-import org.apache.flink.table.expressions.Expression;
-import org.apache.flink.table.factories.Factory;
-import org.apache.flink.table.factories.FunctionDefinitionFactory;
-import org.apache.flink.table.factories.TableFactory;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
-import java.util.List;
-import java.util.Optional;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 
 /**
- * A plugin's Flink {@link Catalog}, every call under the plugin's context class loader. Not final:
- * the framework's catalog of a target extends it to add what Flink needs of a Sluice catalog.
+ * A plugin's Flink {@link Catalog}, every call under the plugin's context class loader.
+ *
+ * <p>A dynamic proxy rather than a class that implements {@code Catalog}: the interface differs
+ * between Flink lines (methods whose types are gone, defaults added for new kinds of objects), and
+ * a proxy forwards whatever methods the running Flink declares, default methods included, so
+ * one binary wraps a catalog on every line. Not final: the framework's catalog of a target
+ * extends it to answer some methods itself.
  */
-@SuppressWarnings("deprecation") // Catalog#getTableFactory: Flink's legacy factory stack, passed on unchanged
-public class TcclCatalog implements Catalog, PluginBound {
+public class TcclCatalog implements InvocationHandler, PluginBound {
+
+    private static final Method PLUGIN_CLASS_LOADER = method(PluginBound.class, "pluginClassLoader");
+    private static final Method UNWRAP = method(PluginBound.class, "unwrap");
 
     protected final Catalog delegate;
     protected final ClassLoader loader;
 
-    public TcclCatalog(Catalog delegate, ClassLoader loader) {
+    protected TcclCatalog(Catalog delegate, ClassLoader loader) {
         this.delegate = delegate;
         this.loader = loader;
     }
 
-    /** The same plugin catalog, for a subclass that adds to it. */
+    /** The same plugin catalog, for a subclass that answers some methods itself. */
     protected TcclCatalog(TcclCatalog wrapped) {
         this(wrapped.delegate, wrapped.loader);
+    }
+
+    /** {@code delegate} behind a {@link Catalog} that is also {@link PluginBound}. */
+    public static Catalog wrap(Catalog delegate, ClassLoader loader) {
+        return new TcclCatalog(delegate, loader).proxy();
+    }
+
+    /** The handler behind {@code catalog}, if it is a catalog this class or a subclass made. */
+    public static java.util.Optional<TcclCatalog> handlerOf(Object catalog) {
+        if (catalog != null
+                && Proxy.isProxyClass(catalog.getClass())
+                && Proxy.getInvocationHandler(catalog) instanceof TcclCatalog) {
+            return java.util.Optional.of((TcclCatalog) Proxy.getInvocationHandler(catalog));
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** A new {@link Catalog} whose every call goes to this handler. */
+    protected final Catalog proxy() {
+        // the framework's loader: it sees Catalog and PluginBound, the proxy class is the framework's
+        return (Catalog) Proxy.newProxyInstance(
+                TcclCatalog.class.getClassLoader(), new Class<?>[] {Catalog.class, PluginBound.class}, this);
     }
 
     @Override
@@ -65,406 +68,53 @@ public class TcclCatalog implements Catalog, PluginBound {
     }
 
     @Override
-    public Optional<Factory> getFactory() {
+    public final Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (method.getDeclaringClass() == Object.class) {
+            switch (method.getName()) {
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                default:
+                    return getClass().getSimpleName() + "(" + delegate + ")";
+            }
+        }
+        if (method.equals(PLUGIN_CLASS_LOADER)) {
+            return loader;
+        }
+        if (method.equals(UNWRAP)) {
+            return delegate;
+        }
+        return call(method, args);
+    }
+
+    /**
+     * A {@link Catalog} method; the plugin's, under its loader, unless a subclass answers it.
+     * Exceptions of the plugin's catalog reach the caller as they are.
+     */
+    protected Object call(Method method, Object[] args) throws Throwable {
+        return callPlugin(method, args);
+    }
+
+    /** {@code method} of the plugin's catalog, under the plugin's loader. */
+    protected final Object callPlugin(Method method, Object[] args) throws Throwable {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getFactory();
+            return method.invoke(delegate, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 
-    @Override
-    public Optional<TableFactory> getTableFactory() {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getTableFactory();
-        }
+    /** Whether {@code method} is {@code name} with these parameter types (by name: some are not on every line). */
+    protected static boolean is(Method method, String name, Class<?>... parameters) {
+        return method.getName().equals(name) && java.util.Arrays.equals(method.getParameterTypes(), parameters);
     }
 
-    @Override
-    public Optional<FunctionDefinitionFactory> getFunctionDefinitionFactory() {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getFunctionDefinitionFactory();
-        }
-    }
-
-    @Override
-    public void open() throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.open();
-        }
-    }
-
-    @Override
-    public void close() throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.close();
-        }
-    }
-
-    @Override
-    public String getDefaultDatabase() throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getDefaultDatabase();
-        }
-    }
-
-    @Override
-    public List<String> listDatabases() throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listDatabases();
-        }
-    }
-
-    @Override
-    public CatalogDatabase getDatabase(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getDatabase(databaseName);
-        }
-    }
-
-    @Override
-    public boolean databaseExists(String databaseName) throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.databaseExists(databaseName);
-        }
-    }
-
-    @Override
-    public void createDatabase(String databaseName, CatalogDatabase database, boolean ignoreIfExists)
-            throws DatabaseAlreadyExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.createDatabase(databaseName, database, ignoreIfExists);
-        }
-    }
-
-    @Override
-    public void dropDatabase(String databaseName, boolean ignoreIfNotExists)
-            throws DatabaseNotExistException, DatabaseNotEmptyException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.dropDatabase(databaseName, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void dropDatabase(String databaseName, boolean ignoreIfNotExists, boolean cascade)
-            throws DatabaseNotExistException, DatabaseNotEmptyException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.dropDatabase(databaseName, ignoreIfNotExists, cascade);
-        }
-    }
-
-    @Override
-    public void alterDatabase(String databaseName, CatalogDatabase database, boolean ignoreIfNotExists)
-            throws DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterDatabase(databaseName, database, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public List<String> listTables(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listTables(databaseName);
-        }
-    }
-
-    @Override
-    public List<String> listViews(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listViews(databaseName);
-        }
-    }
-
-    @Override
-    public CatalogBaseTable getTable(ObjectPath objectPath) throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getTable(objectPath);
-        }
-    }
-
-    @Override
-    public CatalogBaseTable getTable(ObjectPath objectPath, long timestamp)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getTable(objectPath, timestamp);
-        }
-    }
-
-    @Override
-    public boolean tableExists(ObjectPath objectPath) throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.tableExists(objectPath);
-        }
-    }
-
-    @Override
-    public void dropTable(ObjectPath objectPath, boolean ignoreIfNotExists)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.dropTable(objectPath, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void renameTable(ObjectPath objectPath, String newName, boolean ignoreIfNotExists)
-            throws TableNotExistException, TableAlreadyExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.renameTable(objectPath, newName, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void createTable(ObjectPath objectPath, CatalogBaseTable table, boolean ignoreIfExists)
-            throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.createTable(objectPath, table, ignoreIfExists);
-        }
-    }
-
-    @Override
-    public void alterTable(ObjectPath objectPath, CatalogBaseTable table, boolean ignoreIfNotExists)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterTable(objectPath, table, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void alterTable(
-            ObjectPath objectPath, CatalogBaseTable table, List<TableChange> changes, boolean ignoreIfNotExists)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterTable(objectPath, table, changes, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public boolean supportsManagedTable() {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.supportsManagedTable();
-        }
-    }
-
-    @Override
-    public List<CatalogPartitionSpec> listPartitions(ObjectPath objectPath)
-            throws TableNotExistException, TableNotPartitionedException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listPartitions(objectPath);
-        }
-    }
-
-    @Override
-    public List<CatalogPartitionSpec> listPartitions(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
-            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException,
-                    CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listPartitions(objectPath, partitionSpec);
-        }
-    }
-
-    @Override
-    public List<CatalogPartitionSpec> listPartitionsByFilter(ObjectPath objectPath, List<Expression> filters)
-            throws TableNotExistException, TableNotPartitionedException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listPartitionsByFilter(objectPath, filters);
-        }
-    }
-
-    @Override
-    public CatalogPartition getPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getPartition(objectPath, partitionSpec);
-        }
-    }
-
-    @Override
-    public boolean partitionExists(ObjectPath objectPath, CatalogPartitionSpec partitionSpec) throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.partitionExists(objectPath, partitionSpec);
-        }
-    }
-
-    @Override
-    public void createPartition(
-            ObjectPath objectPath,
-            CatalogPartitionSpec partitionSpec,
-            CatalogPartition partition,
-            boolean ignoreIfExists)
-            throws TableNotExistException, TableNotPartitionedException, PartitionSpecInvalidException,
-                    PartitionAlreadyExistsException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.createPartition(objectPath, partitionSpec, partition, ignoreIfExists);
-        }
-    }
-
-    @Override
-    public void dropPartition(ObjectPath objectPath, CatalogPartitionSpec partitionSpec, boolean ignoreIfNotExists)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.dropPartition(objectPath, partitionSpec, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void alterPartition(
-            ObjectPath objectPath,
-            CatalogPartitionSpec partitionSpec,
-            CatalogPartition partition,
-            boolean ignoreIfNotExists)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterPartition(objectPath, partitionSpec, partition, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public List<String> listFunctions(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listFunctions(databaseName);
-        }
-    }
-
-    @Override
-    public List<String> listProcedures(String databaseName) throws DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.listProcedures(databaseName);
-        }
-    }
-
-    @Override
-    public CatalogFunction getFunction(ObjectPath objectPath) throws FunctionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getFunction(objectPath);
-        }
-    }
-
-    @Override
-    public Procedure getProcedure(ObjectPath objectPath) throws ProcedureNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getProcedure(objectPath);
-        }
-    }
-
-    @Override
-    public boolean functionExists(ObjectPath objectPath) throws CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.functionExists(objectPath);
-        }
-    }
-
-    @Override
-    public void createFunction(ObjectPath objectPath, CatalogFunction function, boolean ignoreIfExists)
-            throws FunctionAlreadyExistException, DatabaseNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.createFunction(objectPath, function, ignoreIfExists);
-        }
-    }
-
-    @Override
-    public void alterFunction(ObjectPath objectPath, CatalogFunction function, boolean ignoreIfNotExists)
-            throws FunctionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterFunction(objectPath, function, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void dropFunction(ObjectPath objectPath, boolean ignoreIfNotExists)
-            throws FunctionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.dropFunction(objectPath, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public CatalogTableStatistics getTableStatistics(ObjectPath objectPath)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getTableStatistics(objectPath);
-        }
-    }
-
-    @Override
-    public CatalogColumnStatistics getTableColumnStatistics(ObjectPath objectPath)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getTableColumnStatistics(objectPath);
-        }
-    }
-
-    @Override
-    public CatalogTableStatistics getPartitionStatistics(ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getPartitionStatistics(objectPath, partitionSpec);
-        }
-    }
-
-    @Override
-    public List<CatalogTableStatistics> bulkGetPartitionStatistics(
-            ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.bulkGetPartitionStatistics(objectPath, partitionSpecs);
-        }
-    }
-
-    @Override
-    public CatalogColumnStatistics getPartitionColumnStatistics(
-            ObjectPath objectPath, CatalogPartitionSpec partitionSpec)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.getPartitionColumnStatistics(objectPath, partitionSpec);
-        }
-    }
-
-    @Override
-    public List<CatalogColumnStatistics> bulkGetPartitionColumnStatistics(
-            ObjectPath objectPath, List<CatalogPartitionSpec> partitionSpecs)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.bulkGetPartitionColumnStatistics(objectPath, partitionSpecs);
-        }
-    }
-
-    @Override
-    public void alterTableStatistics(
-            ObjectPath objectPath, CatalogTableStatistics statistics, boolean ignoreIfNotExists)
-            throws TableNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterTableStatistics(objectPath, statistics, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void alterTableColumnStatistics(
-            ObjectPath objectPath, CatalogColumnStatistics columnStatistics, boolean ignoreIfNotExists)
-            throws TableNotExistException, CatalogException, TablePartitionedException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterTableColumnStatistics(objectPath, columnStatistics, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void alterPartitionStatistics(
-            ObjectPath objectPath,
-            CatalogPartitionSpec partitionSpec,
-            CatalogTableStatistics statistics,
-            boolean ignoreIfNotExists)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterPartitionStatistics(objectPath, partitionSpec, statistics, ignoreIfNotExists);
-        }
-    }
-
-    @Override
-    public void alterPartitionColumnStatistics(
-            ObjectPath objectPath,
-            CatalogPartitionSpec partitionSpec,
-            CatalogColumnStatistics columnStatistics,
-            boolean ignoreIfNotExists)
-            throws PartitionNotExistException, CatalogException {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            delegate.alterPartitionColumnStatistics(objectPath, partitionSpec, columnStatistics, ignoreIfNotExists);
+    private static Method method(Class<?> type, String name) {
+        try {
+            return type.getMethod(name);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

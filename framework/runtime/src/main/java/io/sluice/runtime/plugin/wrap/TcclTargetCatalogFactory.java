@@ -16,9 +16,9 @@ public final class TcclTargetCatalogFactory extends TcclFactory<TargetCatalogFac
     }
 
     @Override
-    public TcclCatalog createCatalog(CatalogContext context) {
+    public org.apache.flink.table.catalog.Catalog createCatalog(CatalogContext context) {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return new TcclCatalog(delegate.createCatalog(context), loader);
+            return TcclCatalog.wrap(delegate.createCatalog(context), loader);
         }
     }
 

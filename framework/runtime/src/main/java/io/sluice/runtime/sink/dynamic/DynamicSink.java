@@ -258,15 +258,18 @@ public final class DynamicSink {
                     updater.name("Dynamic table updater: " + base.target()).uid(prefix + "-updater");
             CommittableMessageTypeInfo<Committable> committables =
                     (CommittableMessageTypeInfo<Committable>) CommittableMessageTypeInfo.of(CommittableSerializer::new);
-            DataStream<CommittableMessage<Committable>> shuffledCommittables = routed.union(updated)
-                    .partitionCustom((writer, n) -> writer % n, RoutedRow::writer)
-                    .transform("Dynamic writer: " + base.target(), committables, new DynamicWriterOperator(base))
+            DataStream<CommittableMessage<Committable>> shuffledCommittables = chainAlways(routed.union(updated)
+                            .partitionCustom((writer, n) -> writer % n, RoutedRow::writer)
+                            .transform(
+                                    "Dynamic writer: " + base.target(), committables, new DynamicWriterOperator(base)))
                     .setParallelism(writers)
                     .uid(prefix + "-writer");
-            DataStream<CommittableMessage<Committable>> forwardCommittables = routed.getSideOutput(
-                            DynamicRouter.FORWARD)
-                    .transform(
-                            "Dynamic forward writer: " + base.target(), committables, new DynamicWriterOperator(base))
+            DataStream<CommittableMessage<Committable>> forwardCommittables = chainAlways(
+                            routed.getSideOutput(DynamicRouter.FORWARD)
+                                    .transform(
+                                            "Dynamic forward writer: " + base.target(),
+                                            committables,
+                                            new DynamicWriterOperator(base)))
                     .setParallelism(routed.getParallelism())
                     .uid(prefix + "-forward-writer");
             return shuffledCommittables
@@ -296,5 +299,17 @@ public final class DynamicSink {
         public String getKey(RoutedRow row) {
             return row.target().table();
         }
+    }
+
+    /**
+     * The forward writer runs in the router's task, as upstream's does: forward rows then pass by
+     * reference instead of through a serializer and a network buffer. The shuffled writer is behind
+     * a custom partitioner, which never chains. Set on the operator's factory (through its
+     * transformation), not on the operator: Flink 2 keeps the strategy only there.
+     */
+    private static <T> SingleOutputStreamOperator<T> chainAlways(SingleOutputStreamOperator<T> writer) {
+        ((org.apache.flink.streaming.api.transformations.PhysicalTransformation<T>) writer.getTransformation())
+                .setChainingStrategy(org.apache.flink.streaming.api.operators.ChainingStrategy.ALWAYS);
+        return writer;
     }
 }

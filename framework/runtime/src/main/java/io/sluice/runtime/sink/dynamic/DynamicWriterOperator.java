@@ -96,10 +96,6 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
 
     DynamicWriterOperator(SinkDescriptor base) {
         this.base = base;
-        // the forward writer runs in the router's task, as upstream's does: forward rows then pass
-        // by reference instead of through a serializer and a network buffer. The shuffled writer
-        // is behind a custom partitioner, which never chains.
-        this.chainingStrategy = org.apache.flink.streaming.api.operators.ChainingStrategy.ALWAYS;
     }
 
     @Override

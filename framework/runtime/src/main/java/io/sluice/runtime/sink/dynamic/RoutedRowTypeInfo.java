@@ -46,7 +46,7 @@ public final class RoutedRowTypeInfo extends TypeInformation<RoutedRow> {
         return new RoutedRowSerializer();
     }
 
-    @Override
+    /** Abstract in Flink 1.x, gone from Flink 2's TypeInformation: no {@code @Override}, so it compiles on both. */
     @Deprecated
     public TypeSerializer<RoutedRow> createSerializer(org.apache.flink.api.common.ExecutionConfig config) {
         return new RoutedRowSerializer();

@@ -1,5 +1,6 @@
 package io.sluice.runtime.sink.distribution.range;
 
+import io.sluice.runtime.compat.StreamOperatorBase;
 import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.TaskSinkContext;
@@ -20,8 +21,8 @@ import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
 import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 
@@ -55,7 +56,7 @@ import java.nio.charset.StandardCharsets;
  * Sketch) and {@code rangeStatisticsCheckpoint} (the checkpoint whose statistics are applied, -1
  * before any).
  */
-final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, RowData>>
+final class RangeShuffleOperator extends StreamOperatorBase<Tuple2<Integer, RowData>>
         implements OneInputStreamOperator<RowData, Tuple2<Integer, RowData>>, OperatorEventHandler {
 
     private static final long serialVersionUID = 1L;
@@ -89,8 +90,23 @@ final class RangeShuffleOperator extends AbstractStreamOperator<Tuple2<Integer, 
     private transient int writers;
     private transient int nextRoundRobin;
 
+    /** One that Flink sets up itself (a test harness's). */
     RangeShuffleOperator(
             SinkDescriptor descriptor, StatisticsType type, double baseWeight, OperatorEventGateway coordinator) {
+        this.descriptor = descriptor;
+        this.type = type;
+        this.baseWeight = baseWeight;
+        this.coordinator = coordinator;
+    }
+
+    /** One that {@link RangeShuffleOperatorFactory} creates, set up with its parameters. */
+    RangeShuffleOperator(
+            StreamOperatorParameters<Tuple2<Integer, RowData>> parameters,
+            SinkDescriptor descriptor,
+            StatisticsType type,
+            double baseWeight,
+            OperatorEventGateway coordinator) {
+        super(parameters);
         this.descriptor = descriptor;
         this.type = type;
         this.baseWeight = baseWeight;

@@ -45,8 +45,7 @@ final class RangeShuffleOperatorFactory extends AbstractStreamOperatorFactory<Tu
             StreamOperatorParameters<Tuple2<Integer, RowData>> parameters) {
         OperatorID operatorId = parameters.getStreamConfig().getOperatorID();
         OperatorEventGateway gateway = parameters.getOperatorEventDispatcher().getOperatorEventGateway(operatorId);
-        RangeShuffleOperator operator = new RangeShuffleOperator(descriptor, type, baseWeight, gateway);
-        operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
+        RangeShuffleOperator operator = new RangeShuffleOperator(parameters, descriptor, type, baseWeight, gateway);
         parameters.getOperatorEventDispatcher().registerEventHandler(operatorId, operator);
         return (T) operator;
     }

@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -33,6 +34,7 @@ public final class TaskSourceContext implements SourceContext {
     private final OptionalLong pushedLimit;
     private final Boundedness boundedness;
     private final boolean lookup;
+    private final OptionalInt readers;
 
     public TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
         this(descriptor, extensions, false);
@@ -52,7 +54,8 @@ public final class TaskSourceContext implements SourceContext {
                 Optional.empty(),
                 OptionalLong.empty(),
                 boundedness(descriptor.isContinuous() && !lookup),
-                lookup);
+                lookup,
+                lookup ? OptionalInt.of(1) : OptionalInt.empty()); // each join subtask reads every split
     }
 
     private TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions, boolean lookup) {
@@ -65,7 +68,8 @@ public final class TaskSourceContext implements SourceContext {
                 descriptor.pushedFilters(),
                 lookup ? OptionalLong.empty() : descriptor.pushedLimit(), // a lookup reads the whole table
                 boundedness(descriptor.isContinuous() && !lookup),
-                lookup);
+                lookup,
+                lookup ? OptionalInt.of(1) : OptionalInt.empty()); // each join subtask reads every split
     }
 
     /**
@@ -94,9 +98,11 @@ public final class TaskSourceContext implements SourceContext {
             Optional<Payload> pushedFilters,
             OptionalLong pushedLimit,
             Boundedness boundedness,
-            boolean lookup) {
+            boolean lookup,
+            OptionalInt readers) {
         this.boundedness = boundedness;
         this.lookup = lookup;
+        this.readers = readers;
         this.pushedFilters = pushedFilters;
         this.pushedLimit = pushedLimit;
         this.rowType = rowType;
@@ -105,6 +111,31 @@ public final class TaskSourceContext implements SourceContext {
         this.options = Configuration.fromMap(rawOptions);
         this.jobConfiguration = Configuration.fromMap(jobConfiguration);
         this.extensions = extensions;
+    }
+
+    private TaskSourceContext(TaskSourceContext context, OptionalInt readers) {
+        this.rowType = context.rowType;
+        this.partitionKeys = context.partitionKeys;
+        this.rawOptions = context.rawOptions;
+        this.options = context.options;
+        this.jobConfiguration = context.jobConfiguration;
+        this.extensions = context.extensions;
+        this.pushedFilters = context.pushedFilters;
+        this.pushedLimit = context.pushedLimit;
+        this.boundedness = context.boundedness;
+        this.lookup = context.lookup;
+        this.readers = readers;
+    }
+
+    /**
+     * This context for an enumerator that plans splits for {@code readers} readers (its {@code
+     * SplitEnumeratorContext#currentParallelism}): {@link SourceContext#readers()} gives it.
+     */
+    public TaskSourceContext withReaders(int readers) {
+        if (readers < 1) {
+            throw new IllegalArgumentException("A source has at least one reader, not " + readers);
+        }
+        return new TaskSourceContext(this, OptionalInt.of(readers));
     }
 
     @Override
@@ -159,5 +190,10 @@ public final class TaskSourceContext implements SourceContext {
     @Override
     public boolean lookup() {
         return lookup;
+    }
+
+    @Override
+    public OptionalInt readers() {
+        return readers;
     }
 }

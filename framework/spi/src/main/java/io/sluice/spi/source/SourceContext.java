@@ -11,6 +11,7 @@ import org.apache.flink.table.types.logical.RowType;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /** What the framework tells the parts of a source (enumerators, formats) about the source. */
@@ -83,5 +84,21 @@ public interface SourceContext {
     @io.sluice.spi.Experimental
     default boolean lookup() {
         return false;
+    }
+
+    /**
+     * The number of readers the splits are planned for, when the framework knows it: the source's
+     * parallelism where its enumerator plans at run time ({@link ScanSourceFactory#createPlanner}
+     * in the split enumerator), 1 for a temporal join's load (each join subtask reads every split
+     * itself). Empty on the client ({@code validate}, {@code pushFilters}, {@code monitorInterval},
+     * {@code inferParallelism}), where no parallelism is decided yet. A planner that sizes its
+     * splits by how many readers share them (Hive's {@code table.exec.hive.file-open-cost}: no
+     * smaller than the open cost, else the table's size over the readers) asks here.
+     *
+     * @since 2.10.0
+     */
+    @io.sluice.spi.Experimental
+    default OptionalInt readers() {
+        return OptionalInt.empty();
     }
 }

@@ -21,8 +21,9 @@ import java.util.List;
  * Plans a bounded read (and the one load of a temporal join: the whole table, or with {@code
  * streaming-source.partition.include = latest} the latest partition): every partition the metastore lists (the table itself when it has none)
  * that the query's partition filters allow ({@link HivePartitionFilters}),
- * split by upstream's enumerator (file splits of {@code table.exec.hive.split-max-size}, upstream's
- * defaults). Each split travels as upstream's serialized {@link HiveSourceSplit}.
+ * split by upstream's enumerator for the source's readers (file splits of at most {@code
+ * table.exec.hive.split-max-size}, fewer when {@code table.exec.hive.file-open-cost} says a split
+ * per reader costs more to open than to read; upstream's defaults). Each split travels as upstream's serialized {@link HiveSourceSplit}.
  */
 final class HiveScanPlanner implements ScanPlanner {
 
@@ -69,8 +70,11 @@ final class HiveScanPlanner implements ScanPlanner {
      * source's parallelism: for ORC, splits no larger than the table's size (with {@code
      * table.exec.hive.file-open-cost} per file) divided by {@code
      * table.exec.hive.infer-source-parallelism.max}, and no smaller than the open cost. The read
-     * itself does not know the source's parallelism and plans them as for one reader: at most
-     * {@code table.exec.hive.split-max-size} each.
+     * itself plans them, as upstream's enumerator, for the readers that share them ({@link
+     * SourceContext#readers}, one when the framework does not say): for ORC, at most {@code
+     * table.exec.hive.split-max-size} and the table's size (open costs included) over the readers,
+     * but no smaller than the open cost; other formats ask their input format for at least that
+     * many splits.
      */
     static List<HiveSourceSplit> splits(SourceContext context, boolean forInference) throws IOException {
         HiveTableInfo table;
@@ -98,7 +102,8 @@ final class HiveScanPlanner implements ScanPlanner {
                         HivePartitionFilters.allowed(context.pushedFilters().get());
                 partitions.removeIf(p -> !HivePartitionFilters.matches(p.getPartitionSpec(), allowed));
             }
-            splits = HiveSourceFileEnumerator.createInputSplits(0, partitions, jobConf, forInference);
+            int readers = forInference ? 0 : context.readers().orElse(1);
+            splits = HiveSourceFileEnumerator.createInputSplits(readers, partitions, jobConf, forInference);
         } catch (RuntimeException e) {
             throw new IOException("Cannot plan a read of Hive table " + table.path.getFullName() + ": " + e, e);
         }

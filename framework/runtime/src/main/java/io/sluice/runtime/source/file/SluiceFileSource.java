@@ -124,7 +124,7 @@ public final class SluiceFileSource
 
     private SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator(
             SplitEnumeratorContext<FileSourceSplit> context) {
-        FileEnumerator files = fileEnumerator();
+        FileEnumerator files = fileEnumerator(context);
         if (descriptor.isContinuous()) {
             return FileSplitEnumerator.continuous(
                     context, files, descriptor.flinkPaths(), descriptor.configuration(), null);
@@ -145,16 +145,22 @@ public final class SluiceFileSource
             SplitEnumeratorContext<FileSourceSplit> context, EnumeratorState checkpoint) {
         if (descriptor.isContinuous()) {
             return FileSplitEnumerator.continuous(
-                    context, fileEnumerator(), descriptor.flinkPaths(), descriptor.configuration(), checkpoint);
+                    context, fileEnumerator(context), descriptor.flinkPaths(), descriptor.configuration(), checkpoint);
         }
         return new FileSplitEnumerator(
-                context, fileEnumerator(), descriptor.flinkPaths(), 0, checkpoint.seen(), checkpoint.pendingSplits());
+                context,
+                fileEnumerator(context),
+                descriptor.flinkPaths(),
+                0,
+                checkpoint.seen(),
+                checkpoint.pendingSplits());
     }
 
-    private FileEnumerator fileEnumerator() {
+    /** The plugin's file enumerator, told the readers its splits are for (the enumerator's parallelism). */
+    private FileEnumerator fileEnumerator(SplitEnumeratorContext<FileSourceSplit> context) {
         PluginRegistry registry = descriptor.registry();
         return registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
-                .create(new TaskSourceContext(descriptor, registry));
+                .create(new TaskSourceContext(descriptor, registry).withReaders(context.currentParallelism()));
     }
 
     @Override

@@ -75,7 +75,8 @@ public final class ScanSource
     public SourceReader<RowData, ScanSourceSplit> createReader(SourceReaderContext readerContext) throws Exception {
         PluginLifecycle.Attachment attachment = PluginLifecycle.attach(readerContext.getUserCodeClassLoader());
         try {
-            ScanSplitReader splitReader = factory().createReader(context());
+            ScanSplitReader splitReader =
+                    factory().createReader(new TaskSourceContext(descriptor, descriptor.registry()));
             ScanReadingFormat format = new ScanReadingFormat(splitReader, descriptor.rowType());
             // Flink's file reader does not close its format, so the plugin's split reader is closed with it
             return new AttachedSourceReader<>(
@@ -115,7 +116,7 @@ public final class ScanSource
 
     private SplitEnumerator<ScanSourceSplit, ScanEnumeratorState> enumerator(
             SplitEnumeratorContext<ScanSourceSplit> context) throws Exception {
-        ScanPlanner planner = factory().createPlanner(context());
+        ScanPlanner planner = factory().createPlanner(context(context));
         if (descriptor.isContinuous()) {
             return ScanSplitEnumerator.continuous(
                     context,
@@ -140,7 +141,7 @@ public final class ScanSource
         if (descriptor.isContinuous()) {
             return ScanSplitEnumerator.continuous(
                     context,
-                    factory().createPlanner(context()),
+                    factory().createPlanner(context(context)),
                     descriptor.pluginId(),
                     descriptor.target(),
                     descriptor.monitorIntervalMillis(),
@@ -153,9 +154,10 @@ public final class ScanSource
         return descriptor.registry().find(ScanSourceFactory.class, descriptor.target());
     }
 
-    private TaskSourceContext context() {
+    /** The context of a planner in the enumerator: it plans the splits for the source's readers. */
+    private TaskSourceContext context(SplitEnumeratorContext<ScanSourceSplit> enumeratorContext) {
         PluginRegistry registry = descriptor.registry();
-        return new TaskSourceContext(descriptor, registry);
+        return new TaskSourceContext(descriptor, registry).withReaders(enumeratorContext.currentParallelism());
     }
 
     @Override

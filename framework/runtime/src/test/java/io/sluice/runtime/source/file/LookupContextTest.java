@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What a plugin's parts learn when they are called for a temporal join's read of a file table. */
 class LookupContextTest {
@@ -52,5 +53,29 @@ class LookupContextTest {
         assertThat(lookup.boundedness()).isEqualTo(Boundedness.BOUNDED);
         assertThat(lookup.rawOptions()).isEqualTo(scan.rawOptions());
         assertThat(lookup.rowType()).isEqualTo(scan.rowType());
+    }
+
+    @Test
+    void theReadersAreTheEnumeratorsParallelismOneForALookupAndUnknownOnTheClient() {
+        FileSourceDescriptor bounded = new FileSourceDescriptor(
+                Map.of("path", "/t", "format", "csv"),
+                (RowType)
+                        DataTypes.ROW(DataTypes.FIELD("k", DataTypes.BIGINT())).getLogicalType(),
+                Collections.emptyList(),
+                List.of("/t"),
+                "recursive",
+                PluginSettings.of(Paths.get("/no-plugins")));
+
+        TaskSourceContext client = new TaskSourceContext(bounded, NONE);
+        assertThat(client.readers()).isEmpty();
+        assertThat(TaskSourceContext.forLookup(bounded, NONE).readers()).hasValue(1);
+
+        TaskSourceContext enumerator = client.withReaders(3);
+        assertThat(enumerator.readers()).hasValue(3);
+        assertThat(enumerator.rawOptions()).isEqualTo(client.rawOptions());
+        assertThat(enumerator.rowType()).isEqualTo(client.rowType());
+        assertThat(enumerator.boundedness()).isEqualTo(client.boundedness());
+        assertThat(enumerator.lookup()).isFalse();
+        assertThatThrownBy(() -> client.withReaders(0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

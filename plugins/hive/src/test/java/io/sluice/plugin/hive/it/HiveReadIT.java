@@ -298,6 +298,10 @@ class HiveReadIT {
      * for many readers, which is when it infers the parallelism (for {@code
      * infer-source-parallelism.max} splits): at its 4mb default the small file stays one split, at
      * one byte it is split by stripe. The number of splits is what static inference gives the source.
+     * The read plans its splits the same way for the readers it has: with four readers (the file's
+     * size, footer included, over four is about one and a half stripes) the file is cut by stripes
+     * when opening costs a byte, and stays one split at 4mb; the splits read are counted from
+     * upstream's reader log, one line per split, and every row comes once.
      */
     @Test
     void splitMaxSizeAndFileOpenCostDecideTheSplitsOfAnOrcTable() throws Exception {
@@ -345,8 +349,29 @@ class HiveReadIT {
         tEnv.getConfig().set("table.exec.hive.split-max-size", "100b");
         tEnv.getConfig().set("table.exec.hive.infer-source-parallelism.mode", "none");
         tEnv.getConfig().set("parallelism.default", "2");
-        assertThat(collect(tEnv, "SELECT COUNT(*), COUNT(DISTINCT id), SUM(id) FROM h.db.o"))
-                .containsExactly("+I[20000, 20000, 200010000]");
+        String all = "SELECT COUNT(*), COUNT(DISTINCT id), SUM(id) FROM h.db.o";
+        assertThat(collect(tEnv, all)).containsExactly("+I[20000, 20000, 200010000]");
+
+        // four readers share the file: a split is a quarter of it unless opening costs more
+        tEnv.getConfig().set("parallelism.default", "4");
+        tEnv.getConfig().set("table.exec.hive.split-max-size", "128mb");
+        tEnv.getConfig().set("table.exec.hive.file-open-cost", "1b");
+        List<String> cheap = splitsRead(tEnv, all);
+        assertThat(cheap).as("splits read, file-open-cost 1b").hasSizeBetween(2, stripes);
+        tEnv.getConfig().set("table.exec.hive.file-open-cost", "4mb");
+        assertThat(splitsRead(tEnv, all)).as("splits read, file-open-cost 4mb").hasSize(1);
+    }
+
+    /** The splits of {@code h.db.o} the query's readers read, each once, as upstream's reader logs them. */
+    private static List<String> splitsRead(TableEnvironment tEnv, String query) throws Exception {
+        List<String> rows = new ArrayList<>();
+        String log = readerLog("o", () -> rows.addAll(collect(tEnv, query)));
+        assertThat(rows).as(query).containsExactly("+I[20000, 20000, 200010000]");
+        List<String> splits = log.lines()
+                .filter(line -> line.contains("Use native orc reader for"))
+                .toList();
+        assertThat(splits).as(log).doesNotHaveDuplicates().isNotEmpty();
+        return splits;
     }
 
     /**

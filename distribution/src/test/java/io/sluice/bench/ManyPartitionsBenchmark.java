@@ -225,14 +225,14 @@ class ManyPartitionsBenchmark {
                             .withOptions(Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true"))
                             .build());
         } else {
-            org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
-            conf.set("parquet.compression", "SNAPPY");
+            org.apache.hadoop.conf.Configuration hadoopConf = new org.apache.hadoop.conf.Configuration();
+            hadoopConf.set("parquet.compression", "SNAPPY");
             env.fromSequence(1, rows)
                     .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("value-" + i % 50), i * 0.5))
                     .returns(InternalTypeInfo.of(FILE_ROW))
                     .sinkTo(FileSink.forBulkFormat(
                                     new Path(Paths.get(out).toUri()),
-                                    ParquetRowDataBuilder.createWriterFactory(FILE_ROW, conf, true))
+                                    ParquetRowDataBuilder.createWriterFactory(FILE_ROW, hadoopConf, true))
                             .withBucketAssigner(new PartitionOfId())
                             .build());
         }

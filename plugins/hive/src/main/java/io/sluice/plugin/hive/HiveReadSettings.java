@@ -34,7 +34,8 @@ final class HiveReadSettings {
         conf.set(
                 org.apache.hadoop.mapreduce.lib.input.FileInputFormat.INPUT_DIR_RECURSIVE,
                 String.valueOf(get(job, HiveOptions.TABLE_EXEC_HIVE_READ_PARTITION_WITH_SUBDIRECTORY_ENABLED)));
-        // no parallelism inference yet: the enumerator splits by size, as upstream without it
+        // upstream's enumerator infers nothing here: the plugin infers the source's parallelism on
+        // the client and plans the splits for the readers the job runs with (SourceContext#readers)
         conf.setBoolean(HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM.key(), false);
         conf.set(
                 HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX.key(),

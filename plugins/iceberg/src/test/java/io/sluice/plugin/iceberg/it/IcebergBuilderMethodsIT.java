@@ -394,6 +394,58 @@ class IcebergBuilderMethodsIT {
         assertThat(ids(table, "audit")).containsExactly(1L, 2L);
     }
 
+    /**
+     * A dynamic record of mode RANGE is distributed as HASH, as upstream's dynamic sink does: every
+     * row of a partition reaches one writer. The same rows with NONE go round-robin, so a partition
+     * meets several writers.
+     */
+    @Test
+    void dynamicRangeRecordsGoToTheirPartitionsWriterAsHash() throws Exception {
+        Path warehouse = tmp.resolve("dyn-range");
+        Map<String, Set<String>> ranged = dynamicWritersPerPartition(warehouse, "ranged", DistributionMode.RANGE);
+        assertThat(ranged)
+                .hasSize(5)
+                .allSatisfy((dt, writers) ->
+                        assertThat(writers).as("writers of dt=%s", dt).hasSize(1));
+        Map<String, Set<String>> spread = dynamicWritersPerPartition(warehouse, "spread", DistributionMode.NONE);
+        assertThat(spread.values()).anySatisfy(writers -> assertThat(writers).hasSizeGreaterThan(1));
+    }
+
+    /** dt -> the writer subtasks whose files hold rows of dt; 60 rows, dt = id % 5, over 3 writers. */
+    private Map<String, Set<String>> dynamicWritersPerPartition(Path warehouse, String name, DistributionMode mode)
+            throws Exception {
+        List<RowData> input = new ArrayList<>();
+        for (long i = 1; i <= 60; i++) {
+            input.add(row(i, "n", "d" + i % 5));
+        }
+        StreamExecutionEnvironment env = batch(SLOTS);
+        dynamic(
+                        env,
+                        warehouse,
+                        input,
+                        (r, out) -> out.collect(
+                                new DynamicRecord("db." + name, null, ROW, r, List.of("identity(dt)"), mode, SLOTS)))
+                .append();
+        env.execute("dynamic " + mode + " " + name);
+
+        Table table = IcebergTables.load(warehouse, "db", name);
+        Map<String, Set<String>> writers = new TreeMap<>();
+        long count = 0;
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                // data file names start with the writer's subtask index
+                String file = Path.of(task.file().location()).getFileName().toString();
+                for (Record r : IcebergTables.parquet(table, task.file(), table.schema())) {
+                    writers.computeIfAbsent((String) r.getField("dt"), k -> new TreeSet<>())
+                            .add(file.substring(0, file.indexOf('-')));
+                    count++;
+                }
+            }
+        }
+        assertThat(count).as("every row once").isEqualTo(60);
+        return writers;
+    }
+
     @Test
     void dynamicSetAllAppliesWriteOptionsToEveryTable() throws Exception {
         Path warehouse = tmp.resolve("dyn-setall");

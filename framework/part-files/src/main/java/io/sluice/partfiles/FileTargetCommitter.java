@@ -209,6 +209,8 @@ final class FileTargetCommitter implements TargetCommitter {
 
     /** Runs one unit with a {@link UnitCompaction} no other thread uses meanwhile. */
     private void runOne(CompactionUnit unit) throws IOException {
+        // the thread in the log line shows how many units of a commit run at once
+        LOG.debug("Compacting {} file(s) of bucket '{}'", unit.inputs().size(), unit.bucketId());
         UnitCompaction units = idle.poll();
         if (units == null) {
             units = compaction.get();

@@ -5,6 +5,7 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,6 +101,60 @@ class HiveBatchCompactionIT {
                     .containsExactlyInAnyOrderElementsOf(expectedLarge);
             assertStatistics(probe.partitionParameters("db", "t", "dt=small"), small, expectedSmall.size(), format);
             assertStatistics(probe.partitionParameters("db", "t", "dt=large"), large, expectedLarge.size(), format);
+        }
+    }
+
+    /**
+     * {@code compaction.parallelism}: the units of the final commit run on that many threads. Four
+     * small partitions give four units; at 2 they are compacted by two named threads, at 1 by the
+     * committer's own thread. Each unit's DEBUG line names its thread.
+     */
+    @Test
+    void theUnitsOfACommitAreCompactedByCompactionParallelismThreads() throws Exception {
+        Path metastore = tmp.resolve("parallel-metastore");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "2");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + metastore + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
+                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '400', "
+                + "'number-of-rows' = '400')");
+        for (int threads : new int[] {2, 1}) {
+            String name = "p" + threads;
+            tEnv.executeSql("CREATE TABLE h.db." + name + " (id BIGINT, dt STRING) PARTITIONED BY (dt)"
+                    + " WITH ('hive.storage.file-format' = 'parquet')");
+            Path log = Path.of(System.getProperty("java.io.tmpdir"), "test.log");
+            long before = Files.exists(log) ? Files.size(log) : 0;
+            tEnv.executeSql("INSERT INTO h.db." + name + " /*+ OPTIONS('auto-compaction' = 'true',"
+                            + " 'compaction.parallelism' = '" + threads + "', 'sink.parallelism' = '2',"
+                            + " 'sink.partition-commit.policy.kind' = 'metastore') */"
+                            + " SELECT id, CONCAT('d', CAST(MOD(id, 4) AS STRING)) FROM numbers")
+                    .await();
+            byte[] all = Files.readAllBytes(log);
+            List<String> lines = new String(
+                            all, (int) before, all.length - (int) before, java.nio.charset.StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(line -> line.contains("FileTargetCommitter - Compacting"))
+                    .filter(line -> line.contains("'dt=d"))
+                    .collect(java.util.stream.Collectors.toList());
+            // "HH:mm:ss,SSS LEVEL thread logger - message": the thread is the third field
+            Set<String> compactors = lines.stream()
+                    .map(line -> line.trim().split("\\s+")[2])
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+            assertThat(lines).as("one line per unit: %s", lines).hasSize(4);
+            assertThat(compactors).as("%s", lines).hasSize(threads);
+            if (threads > 1) {
+                assertThat(compactors).allMatch(t -> t.startsWith("sluice-compaction-"));
+            }
+            Path table = metastore.resolve("warehouse").resolve("db.db").resolve(name);
+            assertThat(HiveFiles.hiddenFiles(table)).as("hidden files left").isEmpty();
+            for (int d = 0; d < 4; d++) {
+                assertThat(ParquetFiles.dataFiles(table.resolve("dt=d" + d)))
+                        .as("dt=d%s", d)
+                        .hasSize(1);
+            }
         }
     }
 

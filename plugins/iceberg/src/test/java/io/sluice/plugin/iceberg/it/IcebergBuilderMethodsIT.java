@@ -192,20 +192,28 @@ class IcebergBuilderMethodsIT {
 
         Table table = IcebergTables.load(warehouse, "db", name);
         assertThat(table.spec().isUnpartitioned()).isTrue();
-        Map<Long, Set<String>> writers = new TreeMap<>();
+        return writersPerValue(table, "k", 60);
+    }
+
+    /**
+     * The writer subtasks whose data files hold rows of each value of {@code column}, after checking
+     * that the table holds {@code rows} rows: data file names start with the writer's subtask index.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> Map<T, Set<String>> writersPerValue(Table table, String column, long rows) throws Exception {
+        Map<T, Set<String>> writers = new TreeMap<>();
         long count = 0;
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
             for (FileScanTask task : tasks) {
-                // upstream's file names start with the writer's subtask index
                 String file = Path.of(task.file().location()).getFileName().toString();
                 for (Record r : IcebergTables.parquet(table, task.file(), table.schema())) {
-                    writers.computeIfAbsent((Long) r.getField("k"), k -> new TreeSet<>())
+                    writers.computeIfAbsent((T) r.getField(column), k -> new TreeSet<>())
                             .add(file.substring(0, file.indexOf('-')));
                     count++;
                 }
             }
         }
-        assertThat(count).as("every row once").isEqualTo(60);
+        assertThat(count).as("every row once").isEqualTo(rows);
         return writers;
     }
 
@@ -428,22 +436,7 @@ class IcebergBuilderMethodsIT {
                 .append();
         env.execute("dynamic " + mode + " " + name);
 
-        Table table = IcebergTables.load(warehouse, "db", name);
-        Map<String, Set<String>> writers = new TreeMap<>();
-        long count = 0;
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            for (FileScanTask task : tasks) {
-                // data file names start with the writer's subtask index
-                String file = Path.of(task.file().location()).getFileName().toString();
-                for (Record r : IcebergTables.parquet(table, task.file(), table.schema())) {
-                    writers.computeIfAbsent((String) r.getField("dt"), k -> new TreeSet<>())
-                            .add(file.substring(0, file.indexOf('-')));
-                    count++;
-                }
-            }
-        }
-        assertThat(count).as("every row once").isEqualTo(60);
-        return writers;
+        return writersPerValue(IcebergTables.load(warehouse, "db", name), "dt", 60);
     }
 
     @Test

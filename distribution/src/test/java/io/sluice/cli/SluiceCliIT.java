@@ -836,16 +836,8 @@ class SluiceCliIT {
                 second, List.of(hiveCatalog(metastore), "USE CATALOG h;", "SHOW DATABASES;"), StandardCharsets.UTF_8);
 
         Path logs = Files.createTempDirectory(tmp, "run");
-        // as from a terminal: a build started in the background of a script (nohup ... &) runs with
-        // SIGINT ignored, every child inherits that, and a shell cannot trap a signal ignored when it
-        // started (POSIX), so bin/sluice would never see the interrupt. env resets it first.
         ProcessBuilder builder = new ProcessBuilder(
-                        "env",
-                        "--default-signal=INT",
-                        dist.resolve("bin/sluice").toString(),
-                        "sql",
-                        "-f",
-                        endless.toString())
+                        dist.resolve("bin/sluice").toString(), "sql", "-f", endless.toString())
                 .directory(tmp.toFile())
                 .redirectOutput(logs.resolve("stdout").toFile())
                 .redirectError(logs.resolve("stderr").toFile());

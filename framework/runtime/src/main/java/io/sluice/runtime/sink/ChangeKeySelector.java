@@ -8,8 +8,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The values of a row's change key (its upsert key) as one string: the key that routes every
- * version of a row to the same writer subtask (see {@code TargetFactory#changeKey}).
+ * The values of some of a row's columns as one string: the change key (its upsert key) that routes
+ * every version of a row to the same writer subtask (see {@code TargetFactory#changeKey}), or the
+ * partition columns a BATCH sink sorts each writer's rows by ({@link PartitionGrouping}; a string
+ * sorts, so equal partitions come together).
  */
 final class ChangeKeySelector implements KeySelector<RowData, String> {
 

@@ -2,17 +2,9 @@ package io.sluice.runtime.sink;
 
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.operators.Order;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
-
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * A BATCH DataStream job's rows sorted by partition before the writers, for a target that asks for
@@ -36,50 +28,12 @@ final class PartitionGrouping {
     /** The rows of each writer, sorted by their partition values. */
     static DataStream<RowData> sortEachWritersInput(DataStream<RowData> input, SinkDescriptor descriptor) {
         SingleOutputStreamOperator<RowData> sorted = input.fullWindowPartition()
-                .sortPartition(new PartitionValues(descriptor.rowType(), descriptor.partitionKeys()), Order.ASCENDING);
+                .sortPartition(
+                        new ChangeKeySelector(descriptor.rowType(), descriptor.partitionKeys()), Order.ASCENDING);
         // Flink gives the sort its input's parallelism; the writers' may differ, and a rebalance
         // between sort and writer would undo the sort: with the default, Flink's sink translation
         // gives the sort the writers' parallelism, so the two chain
         sorted.getTransformation().setParallelism(ExecutionConfig.PARALLELISM_DEFAULT);
         return sorted.name("Sort by partition");
-    }
-
-    /**
-     * The partition values of a row as one string that sorts (null apart from every value):
-     * equal partitions give equal keys, so their rows come together.
-     */
-    static final class PartitionValues implements KeySelector<RowData, String>, ResultTypeQueryable<String> {
-
-        private static final long serialVersionUID = 1L;
-
-        private final RowData.FieldGetter[] getters;
-
-        PartitionValues(RowType rowType, List<String> partitionKeys) {
-            getters = new RowData.FieldGetter[partitionKeys.size()];
-            for (int i = 0; i < getters.length; i++) {
-                int field = rowType.getFieldIndex(partitionKeys.get(i));
-                getters[i] = RowData.createFieldGetter(rowType.getTypeAt(field), field);
-            }
-        }
-
-        @Override
-        public String getKey(RowData row) {
-            StringBuilder key = new StringBuilder();
-            for (RowData.FieldGetter getter : getters) {
-                Object value = getter.getFieldOrNull(row);
-                if (value == null) {
-                    key.append('\u0001');
-                } else {
-                    key.append('\u0002').append(value instanceof byte[] ? Arrays.toString((byte[]) value) : value);
-                }
-                key.append('\u0000');
-            }
-            return key.toString();
-        }
-
-        @Override
-        public TypeInformation<String> getProducedType() {
-            return Types.STRING;
-        }
     }
 }

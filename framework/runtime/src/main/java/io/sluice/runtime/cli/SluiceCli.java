@@ -44,43 +44,11 @@ public final class SluiceCli {
             System.setProperty("sluice.log.console.level", "WARN");
         }
         JulToLog.install();
-        endShutdownWithin(SHUTDOWN_DEADLINE_MS);
         int code = run(args, System.out, System.err);
         System.out.flush();
         System.err.flush();
         // a MiniCluster may leave non-daemon threads behind; the command is over either way
         System.exit(code);
-    }
-
-    /** How long the JVM's shutdown may take once it began (a signal, or the end of the command). */
-    static final long SHUTDOWN_DEADLINE_MS = 30_000;
-
-    /**
-     * Ends the JVM at most {@code deadlineMs} after its shutdown began. A signal (Ctrl-C, the
-     * script's TERM) runs the shutdown hooks while a job may still be starting its MiniCluster, and
-     * a hook of Flink's that waits for it can keep the process alive for good (seen once in CI: a
-     * run interrupted early never ended); the script then never removes the run's temporary
-     * directory. The deadline is a daemon thread, so a shutdown that ends in time ends at once.
-     */
-    static void endShutdownWithin(long deadlineMs) {
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            Thread deadline = new Thread(
-                                    () -> {
-                                        try {
-                                            Thread.sleep(deadlineMs);
-                                        } catch (InterruptedException e) {
-                                            return;
-                                        }
-                                        // 143: the exit code of a process ended by TERM
-                                        Runtime.getRuntime().halt(143);
-                                    },
-                                    "sluice-shutdown-deadline");
-                            deadline.setDaemon(true);
-                            deadline.start();
-                        },
-                        "sluice-shutdown-watchdog"));
     }
 
     /** Runs a command; returns its exit code. */

@@ -6,11 +6,14 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.hive.client.HiveShimLoader;
+import org.apache.flink.table.catalog.hive.util.HiveTypeUtil;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.ql.exec.FileSinkOperator;
+import org.apache.hadoop.hive.serde.serdeConstants;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapred.JobConf;
 
@@ -19,6 +22,8 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Properties;
+import java.util.StringJoiner;
 import java.util.function.Function;
 
 /**
@@ -34,11 +39,35 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient HiveTableInfo table;
+    private final String tableName;
+    private final String outputFormat;
+    private final String serde;
+    private final Properties serdeProperties;
+    private final transient Configuration hadoopConf;
     private final transient RowType fileType;
 
     HiveMapredWriterFactory(HiveTableInfo table, RowType fileType) {
-        this.table = table;
+        this(
+                table.path.getFullName(),
+                table.outputFormat,
+                table.serde,
+                table.serdeProperties,
+                table.hiveConf,
+                fileType);
+    }
+
+    HiveMapredWriterFactory(
+            String tableName,
+            String outputFormat,
+            String serde,
+            Properties serdeProperties,
+            Configuration hadoopConf,
+            RowType fileType) {
+        this.tableName = tableName;
+        this.outputFormat = outputFormat;
+        this.serde = serde;
+        this.serdeProperties = serdeProperties;
+        this.hadoopConf = hadoopConf;
         this.fileType = fileType;
     }
 
@@ -59,6 +88,29 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
         }
     }
 
+    /**
+     * The table's SerDe properties with the columns of this writer's rows. Hive's ORC and Parquet
+     * writers take the file's schema from {@code columns} and {@code columns.types}, while the rows
+     * come with the writer's own type: a dynamic sink evolves the table under writers that still
+     * write the older schema (or that write the newer one before the metastore has it), and the
+     * metastore's columns would give the file a column no row sets (an NPE in ORC's writer at the
+     * first flush) or rows with a column the file lacks.
+     */
+    static Properties fileSchemaProperties(Properties tableProperties, RowType fileType) {
+        Properties properties = new Properties();
+        properties.putAll(tableProperties);
+        StringJoiner names = new StringJoiner(",");
+        StringJoiner types = new StringJoiner(":");
+        for (RowType.RowField field : fileType.getFields()) {
+            names.add(field.getName());
+            types.add(HiveTypeUtil.toHiveTypeInfo(TypeConversions.fromLogicalToDataType(field.getType()), false)
+                    .getTypeName());
+        }
+        properties.setProperty(serdeConstants.LIST_COLUMNS, names.toString());
+        properties.setProperty(serdeConstants.LIST_COLUMN_TYPES, types.toString());
+        return properties;
+    }
+
     private BulkWriter<RowData> createUnderPluginLoader(FSDataOutputStream out) throws IOException {
         java.nio.file.Path local = Files.createTempFile("sluice-hive-mapred-", ".part");
         Files.delete(local); // Hive's writers create the file themselves
@@ -66,20 +118,19 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
         for (RowType.RowField field : fileType.getFields()) {
             columns.add(Column.physical(field.getName(), TypeConversions.fromLogicalToDataType(field.getType())));
         }
-        Class<?> outputFormat;
+        Class<?> outputFormatClass;
         try {
-            outputFormat = Class.forName(table.outputFormat, true, HiveMapredWriterFactory.class.getClassLoader());
+            outputFormatClass = Class.forName(outputFormat, true, HiveMapredWriterFactory.class.getClassLoader());
         } catch (ClassNotFoundException e) {
-            throw new IOException(
-                    "Hive table " + table.path.getFullName() + ": no output format " + table.outputFormat, e);
+            throw new IOException("Hive table " + tableName + ": no output format " + outputFormat, e);
         }
         HiveWriterFactory factory = new HiveWriterFactory(
-                new JobConf(table.hiveConf),
-                outputFormat,
-                new SerDeInfo(null, table.serde, new HashMap<>()),
+                new JobConf(hadoopConf),
+                outputFormatClass,
+                new SerDeInfo(null, serde, new HashMap<>()),
                 ResolvedSchema.of(columns),
                 new String[0],
-                table.serdeProperties,
+                fileSchemaProperties(serdeProperties, fileType),
                 HiveShimLoader.loadHiveShim(HiveShimLoader.getHiveVersion()),
                 false);
         FileSinkOperator.RecordWriter writer = factory.createRecordWriter(new org.apache.hadoop.fs.Path(local.toUri()));

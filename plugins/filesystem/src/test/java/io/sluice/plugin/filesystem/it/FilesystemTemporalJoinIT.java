@@ -3,6 +3,7 @@ package io.sluice.plugin.filesystem.it;
 import io.sluice.runtime.source.lookup.HandFedSource;
 
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
@@ -179,9 +180,12 @@ class FilesystemTemporalJoinIT {
         write(table.resolve("part-0.csv"), "1,apple\n");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StreamTableEnvironment streaming = StreamTableEnvironment.create(env);
-        DataStream<Row> orders = env.addSource(
-                HandFedSource.feed("fs-event-time"),
-                Types.ROW_NAMED(new String[] {"order_id", "ts"}, Types.LONG, Types.LOCAL_DATE_TIME));
+        DataStream<Row> orders = env.fromSource(
+                HandFedSource.feed(
+                        "fs-event-time",
+                        Types.ROW_NAMED(new String[] {"order_id", "ts"}, Types.LONG, Types.LOCAL_DATE_TIME)),
+                WatermarkStrategy.noWatermarks(),
+                "orders");
         streaming.createTemporaryView(
                 "timed_orders",
                 orders,
@@ -203,10 +207,16 @@ class FilesystemTemporalJoinIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> orders = env.addSource(
-                HandFedSource.feed(feed),
-                Types.ROW_NAMED(
-                        new String[] {"order_id", "product_id", "region"}, Types.LONG, Types.LONG, Types.STRING));
+        DataStream<Row> orders = env.fromSource(
+                HandFedSource.feed(
+                        feed,
+                        Types.ROW_NAMED(
+                                new String[] {"order_id", "product_id", "region"},
+                                Types.LONG,
+                                Types.LONG,
+                                Types.STRING)),
+                WatermarkStrategy.noWatermarks(),
+                "orders");
         tEnv.createTemporaryView(
                 "orders",
                 orders,

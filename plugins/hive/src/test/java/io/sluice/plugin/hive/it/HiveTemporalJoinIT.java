@@ -2,6 +2,7 @@ package io.sluice.plugin.hive.it;
 
 import io.sluice.runtime.source.lookup.HandFedSource;
 
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -248,8 +249,10 @@ class HiveTemporalJoinIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> orders = env.addSource(
-                        HandFedSource.feed(feed), Types.ROW_NAMED(new String[] {"id"}, Types.LONG))
+        DataStream<Row> orders = env.fromSource(
+                        HandFedSource.feed(feed, Types.ROW_NAMED(new String[] {"id"}, Types.LONG)),
+                        WatermarkStrategy.noWatermarks(),
+                        "orders")
                 .setParallelism(1);
         tEnv.createTemporaryView(
                 "orders",

@@ -2,6 +2,7 @@ package io.sluice.plugin.iceberg.it;
 
 import io.sluice.runtime.source.lookup.HandFedSource;
 
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -175,9 +176,11 @@ class IcebergTemporalJoinIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> orders = env.addSource(
-                HandFedSource.feed(feed),
-                Types.ROW_NAMED(new String[] {"order_id", "product_id"}, Types.LONG, Types.LONG));
+        DataStream<Row> orders = env.fromSource(
+                HandFedSource.feed(
+                        feed, Types.ROW_NAMED(new String[] {"order_id", "product_id"}, Types.LONG, Types.LONG)),
+                WatermarkStrategy.noWatermarks(),
+                "orders");
         tEnv.createTemporaryView(
                 "orders",
                 orders,

@@ -8,7 +8,7 @@
 -- the old ones (INSERT INTO appends); delete the directory to start over.
 --
 -- On an object store, the tables' files go to a bucket and the metastore stays local (with Flink's
--- S3 file system and the s3.* keys set up as the README's "Storage" section shows):
+-- S3 file system and the s3.* keys set up as docs/storage.md shows):
 --
 --   bin/sluice sql -f examples/quickstart.sql -D lake=s3://my-bucket/quickstart
 

@@ -953,14 +953,14 @@ class SluiceCliIT {
     /** The {@code lake=...} of the README's command that runs the quickstart on S3. */
     private static String readmesQuickstartLake() throws IOException {
         String command = "bin/sluice sql -f examples/quickstart.sql -D ";
-        List<String> lakes =
-                Files.readAllLines(Paths.get(System.getProperty("sluice.test.reactor"))
-                                .resolve("README.md"))
-                        .stream()
-                        .filter(line -> line.startsWith(command + "lake="))
-                        .map(line -> line.substring(command.length()).trim())
-                        .collect(Collectors.toList());
-        assertThat(lakes).as("the README's quickstart command on S3").hasSize(1);
+        List<String> lakes = Files.readAllLines(Paths.get(System.getProperty("sluice.test.reactor"))
+                        .resolve("docs")
+                        .resolve("storage.md"))
+                .stream()
+                .filter(line -> line.startsWith(command + "lake="))
+                .map(line -> line.substring(command.length()).trim())
+                .collect(Collectors.toList());
+        assertThat(lakes).as("the storage page's quickstart command on S3").hasSize(1);
         assertThat(lakes.get(0)).startsWith("lake=s3://bucket/");
         return lakes.get(0);
     }

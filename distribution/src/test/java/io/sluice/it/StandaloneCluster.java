@@ -311,10 +311,10 @@ final class StandaloneCluster implements AutoCloseable {
 
     /** The properties block after the README's {@code flink-log4j-snippet} marker. */
     static String readmeLog4jSnippet() throws IOException {
-        String readme = Files.readString(java.nio.file.Paths.get("..", "README.md"));
+        String readme = Files.readString(java.nio.file.Paths.get("..", "docs", "install.md"));
         int marker = readme.indexOf("<!-- flink-log4j-snippet");
         if (marker < 0) {
-            throw new IllegalStateException("README.md has no flink-log4j-snippet marker");
+            throw new IllegalStateException("docs/install.md has no flink-log4j-snippet marker");
         }
         int start = readme.indexOf("```properties\n", marker) + "```properties\n".length();
         return readme.substring(start, readme.indexOf("```", start));

@@ -97,9 +97,9 @@ class StandaloneClusterIT {
                         + "(filesystem|formats|iceberg)"
                         + java.util.regex.Pattern.quote(
                                 "]. Please provide the jar files for the plugin or delete the directory."));
-        String readme = Files.readString(Paths.get("..", "README.md"));
+        String readme = Files.readString(Paths.get("..", "docs", "install.md"));
         assertThat(readme)
-                .as("README's troubleshooting")
+                .as("the install page's troubleshooting")
                 .contains("Cannot find any jar files for plugin in directory [/opt/flink/plugins/filesystem]. "
                         + "Please provide the jar files for the plugin or delete the directory.");
     }

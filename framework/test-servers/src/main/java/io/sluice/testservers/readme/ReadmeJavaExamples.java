@@ -51,22 +51,42 @@ public final class ReadmeJavaExamples {
 
     private ReadmeJavaExamples() {}
 
-    /** The text of the README's block {@code name}, between its fences. */
+    /** The text of the documentation's block {@code name}, between its fences. */
     public static String block(String name) throws IOException {
         String root = System.getProperty(REACTOR);
         if (root == null) {
             throw new IllegalStateException("set the system property " + REACTOR + " to the reactor's root");
         }
-        List<String> lines = Files.readAllLines(Paths.get(root).resolve("README.md"));
-        int marker = lines.indexOf("<!-- java-example: " + name + " -->");
-        if (marker < 0 || !lines.get(marker + 1).equals("```java")) {
-            throw new AssertionError("the README marks no Java example " + name);
+        String marker = "<!-- java-example: " + name + " -->";
+        for (Path page : pages(Paths.get(root))) {
+            List<String> lines = Files.readAllLines(page);
+            int at = lines.indexOf(marker);
+            if (at < 0) {
+                continue;
+            }
+            if (!lines.get(at + 1).equals("```java")) {
+                throw new AssertionError(page + ": the Java example " + name + " is not a java block");
+            }
+            int end = at + 2;
+            while (!lines.get(end).equals("```")) {
+                end++;
+            }
+            return String.join("\n", lines.subList(at + 2, end));
         }
-        int end = marker + 2;
-        while (!lines.get(end).equals("```")) {
-            end++;
+        throw new AssertionError("no page of the documentation marks a Java example " + name);
+    }
+
+    /** The documentation's pages: the README, the pages under {@code docs/} and the benchmarks' page. */
+    public static List<Path> pages(Path root) throws IOException {
+        List<Path> pages = new ArrayList<>();
+        pages.add(root.resolve("README.md"));
+        try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
+            docs.filter(p -> p.getFileName().toString().endsWith(".md"))
+                    .sorted()
+                    .forEach(pages::add);
         }
-        return String.join("\n", lines.subList(marker + 2, end));
+        pages.add(root.resolve("benchmarks").resolve("README.md"));
+        return pages;
     }
 
     /**

@@ -19,6 +19,7 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -248,6 +249,14 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         operatorId = getOperatorID().toHexString();
         epoch = UUID.randomUUID().toString();
         checkpointing = getOperatorConfig().isCheckpointingEnabled();
+        if (descriptor.overwrite() && checkpointing) {
+            // an overwrite per checkpoint would delete what the previous checkpoint published; and
+            // the id of a commit cannot tell the end of input (Flink 2 numbers it as a checkpoint):
+            // an overwrite commits once, at the end of input, in a job without checkpoints
+            throw new SuppressRestartsException(new IllegalStateException("Overwrite of target '"
+                    + descriptor.target() + "' needs bounded input run in BATCH mode (or without checkpoints);"
+                    + " this job takes checkpoints"));
+        }
         committer = committers.create(descriptor, jobId, getMetricGroup());
         if (!restoredUncommitted.isEmpty()) {
             // made for the checkpoint this job restored from, which completed: commit (again)
@@ -289,11 +298,6 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
     public void processElement(StreamRecord<CommittableMessage<Committable>> record) {
         CommittableMessage<Committable> message = record.getValue();
         if (message instanceof CommittableWithLineage) {
-            if (descriptor.overwrite() && message.getCheckpointIdOrEOI() != CommittableMessage.EOI) {
-                // an overwrite per checkpoint would delete what the previous checkpoint published
-                throw new IllegalStateException("Overwrite of target '" + descriptor.target() + "' needs bounded input"
-                        + " run in BATCH mode; this job committed at checkpoint " + message.getCheckpointIdOrEOI());
-            }
             Committable c = ((CommittableWithLineage<Committable>) message).getCommittable();
             pending.computeIfAbsent(message.getCheckpointIdOrEOI(), k -> new ArrayList<>())
                     .addAll(c.entries());

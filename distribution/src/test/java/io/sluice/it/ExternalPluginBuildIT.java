@@ -102,7 +102,8 @@ class ExternalPluginBuildIT {
         assertThat(Files.readString(plugins.resolve("shout/plugin.properties")))
                 .contains("plugin.id=shout")
                 .contains("plugin.version=3.4.5")
-                .contains("plugin.requires=^");
+                .contains("plugin.requires=^")
+                .endsWith("\n");
         assertThat(plugins.resolve("shout/lib/shout-format-3.4.5.jar")).exists();
         try (Stream<Path> lib = Files.list(plugins.resolve("shout/lib"))) {
             assertThat(lib.map(p -> p.getFileName().toString()))

@@ -43,6 +43,14 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
     }
 
     @Test
+    void withoutInvalidOptionsTheirCheckIsSkippedNotPassed() {
+        // CorrectManifest keeps the kit's default invalidOptions()
+        assertThat(ConformanceRuns.skippedChecks(
+                        CorrectManifest.class, KEEPS, AGAIN, LATE, INDEPENDENT, FAILURE, OPTIONS))
+                .contains(OPTIONS);
+    }
+
+    @Test
     void correctPoliciesPassEverything() {
         assertThat(failedChecks(CorrectMarker.class)).isEmpty();
         assertThat(failedChecks(CorrectManifest.class)).isEmpty();

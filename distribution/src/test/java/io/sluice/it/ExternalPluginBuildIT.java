@@ -17,6 +17,8 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -25,11 +27,12 @@ import java.util.zip.ZipInputStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A third party builds a plugin outside Sluice's tree, from a pom of a dozen lines that inherits
- * {@code sluice-plugin-parent}, with nothing but Sluice's published artifacts (the parent poms and
- * the SPI jar, copied into a fresh local repository as a Maven repository would serve them) and
- * the libraries any Maven build has; the zip it gets loads from a plugins directory and its format
- * writes a table in a job.
+ * A third party builds a plugin outside Sluice's tree, from the pom docs/writing-a-plugin.md shows (it inherits
+ * {@code sluice-plugin-parent}, has a version of its own and runs the testkit's format checks),
+ * with nothing but Sluice's published artifacts (the parent poms, the SPI, the testkit and what the
+ * testkit needs, copied into a fresh local repository as a Maven repository would serve them) and
+ * the libraries any Maven build has; the kit's tests run, and the zip it gets loads from a plugins
+ * directory and its format writes a table in a job.
  */
 class ExternalPluginBuildIT {
 
@@ -55,9 +58,16 @@ class ExternalPluginBuildIT {
                 "sluice-spi",
                 reactor.resolve("framework/spi/pom.xml"),
                 reactor.resolve("framework/spi/target/sluice-spi-" + version + ".jar"));
+        for (String module : List.of("testkit", "runtime", "flink1-shim")) {
+            publish(
+                    repo,
+                    "sluice-" + module,
+                    reactor.resolve("framework/" + module + "/pom.xml"),
+                    reactor.resolve("framework/" + module + "/target/sluice-" + module + "-" + version + ".jar"));
+        }
 
         Path project = tmp.resolve("shout-format");
-        copyProject(project, version);
+        copyProject(project, reactor.resolve("docs").resolve("writing-a-plugin.md"), version);
         Path settings = tmp.resolve("settings.xml");
         // every other artifact from the build's own local repository, served as a remote one: no network
         Files.writeString(
@@ -67,7 +77,7 @@ class ExternalPluginBuildIT {
                         + Paths.get(System.getProperty("sluice.test.local-repo"))
                                 .toUri() + "</url></mirror></mirrors></settings>");
         Path log = tmp.resolve("build.log");
-        Process build = new ProcessBuilder("mvn", "-B", "-s", settings.toString(), "package", "-DskipTests")
+        Process build = new ProcessBuilder("mvn", "-B", "-s", settings.toString(), "package")
                 .directory(project.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -77,15 +87,29 @@ class ExternalPluginBuildIT {
                 .isTrue();
         assertThat(build.exitValue()).as("the plugin build:\n%s", tail(log)).isZero();
 
-        Path zip = project.resolve("target/shout-format-1.0.0-plugin.zip");
+        // the kit's checks ran in the plugin's own build, against Sluice's runtime, not one of the plugin's version
+        assertThat(Files.readString(
+                        project.resolve("target/surefire-reports/TEST-com.acme.shout.ShoutFormatConformanceTest.xml")))
+                .contains("tests=\"")
+                .doesNotContain("tests=\"0\"")
+                .contains("failures=\"0\"")
+                .contains("errors=\"0\"");
+        Path zip = project.resolve("target/shout-format-3.4.5-plugin.zip");
         assertThat(zip).exists();
         Path plugins = tmp.resolve("plugins");
         TestDistribution.copyTree(TestDistribution.pluginsDir(), plugins);
         unzip(zip, plugins.resolve("shout"));
         assertThat(Files.readString(plugins.resolve("shout/plugin.properties")))
                 .contains("plugin.id=shout")
-                .contains("plugin.requires=^");
-        assertThat(plugins.resolve("shout/lib/shout-format-1.0.0.jar")).exists();
+                .contains("plugin.version=3.4.5")
+                .contains("plugin.requires=^")
+                .endsWith("\n");
+        assertThat(plugins.resolve("shout/lib/shout-format-3.4.5.jar")).exists();
+        try (Stream<Path> lib = Files.list(plugins.resolve("shout/lib"))) {
+            assertThat(lib.map(p -> p.getFileName().toString()))
+                    .as("test-scoped kit and runtime stay out of the zip")
+                    .containsExactly("shout-format-3.4.5.jar");
+        }
 
         Path out = tmp.resolve("out");
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
@@ -108,14 +132,33 @@ class ExternalPluginBuildIT {
         }
     }
 
-    private static void copyProject(Path project, String version) throws Exception {
-        Path template = Paths.get(ExternalPluginBuildIT.class
-                        .getResource("/external-plugin/pom.xml")
-                        .toURI())
-                .getParent();
+    /**
+     * The project's sources from the test resources and its pom from docs/writing-a-plugin.md, the
+     * first xml block of the page that inherits the plugin parent, so the documented pom is the one
+     * that is built; only the parent's version becomes this build's.
+     */
+    private static void copyProject(Path project, Path readme, String version) throws Exception {
+        Path template = Paths.get(
+                ExternalPluginBuildIT.class.getResource("/external-plugin").toURI());
         TestDistribution.copyTree(template, project);
-        Path pom = project.resolve("pom.xml");
-        Files.writeString(pom, Files.readString(pom).replace("@sluice.version@", version));
+        String text = Files.readString(readme);
+        int section = 0;
+        Matcher block = Pattern.compile("```xml\n(<project>.*?</project>\n)```", Pattern.DOTALL)
+                .matcher(text);
+        String pom = null;
+        for (int from = section; block.find(from); from = block.end()) {
+            if (block.group(1).contains("<artifactId>sluice-plugin-parent</artifactId>")) {
+                pom = block.group(1);
+                break;
+            }
+        }
+        assertThat(pom).as("the documented pom of a third party's plugin").isNotNull();
+        assertThat(pom.lines().count()).as("the documented pom stays short").isLessThanOrEqualTo(16);
+        Files.writeString(
+                project.resolve("pom.xml"),
+                pom.replaceFirst(
+                        "(<artifactId>sluice-plugin-parent</artifactId><version>)[^<]+(</version>)",
+                        "$1" + Matcher.quoteReplacement(version) + "$2"));
     }
 
     private static void unzip(Path zip, Path to) throws IOException {

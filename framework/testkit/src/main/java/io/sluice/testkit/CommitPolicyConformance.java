@@ -27,6 +27,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Conformance tests for a {@link CommitPolicyFactory}: extend this class in a plugin's tests,
@@ -50,6 +51,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  *       leaves what a single commit of the larger partition leaves;
  *   <li>partitions are independent: committing one does not change what committing another
  *       leaves;
+ *   <li>the commit goes by the partition's visible files, not by a listing of its directory: a
+ *       data file in the directory that is not visible (one no commit published, as a table
+ *       format that tracks its files can have) changes nothing the commit leaves;
  *   <li>a failure propagates: when the partition's visible files cannot be listed, a policy that
  *       asks for them fails the commit; when the partition's directory cannot be written, a
  *       policy that writes into it (as the normal commit shows) fails the commit; committed again
@@ -88,7 +92,7 @@ public abstract class CommitPolicyConformance {
         return Collections.emptyMap();
     }
 
-    /** Option sets the factory must each reject; empty (the default) skips that check. */
+    /** Option sets the factory must each reject; empty (the default) skips that check, reported as skipped. */
     protected List<Map<String, String>> invalidOptions() {
         return Collections.emptyList();
     }
@@ -163,6 +167,29 @@ public abstract class CommitPolicyConformance {
     }
 
     @Test
+    void aFileInTheDirectoryThatIsNotVisibleChangesNothing(@TempDir java.nio.file.Path dir) throws Exception {
+        Kit visibleOnly = new Kit(dir.resolve("visible-only"));
+        Partition p = visibleOnly.partitions.get(0);
+        visibleOnly.create().commit(p.context());
+
+        Kit withInvisible = new Kit(dir.resolve("with-invisible"));
+        Partition q = withInvisible.partitions.get(0);
+        q.addInvisibleFile(Partition.INVISIBLE, "a row no commit published");
+        withInvisible.create().commit(q.context());
+        Map<String, String> after = withInvisible.below(q.dir);
+        assertThat(after.remove(Partition.INVISIBLE))
+                .as("the invisible file, left as it was")
+                .isEqualTo("a row no commit published");
+        assertThat(after)
+                .as(
+                        "files of %s committed with a file in its directory that visibleFiles() does not return,"
+                                + " against committed without it (a policy must use visibleFiles(), not list the"
+                                + " directory)",
+                        q.id)
+                .isEqualTo(visibleOnly.below(p.dir));
+    }
+
+    @Test
     void aFailureFailsTheCommitAndTheRetryIsComplete(@TempDir java.nio.file.Path dir) throws Exception {
         Kit normal = new Kit(dir.resolve("normal"));
         Partition sound = normal.partitions.get(0);
@@ -196,7 +223,11 @@ public abstract class CommitPolicyConformance {
 
     @Test
     void rejectsInvalidOptions() {
-        for (Map<String, String> invalid : invalidOptions()) {
+        List<Map<String, String>> all = invalidOptions();
+        assumeTrue(
+                all != null && !all.isEmpty(),
+                "invalidOptions() is empty: the factory has no options to get wrong, nothing to check");
+        for (Map<String, String> invalid : all) {
             Throwable t = catchThrowable(() -> policyFactory().create(context(invalid)));
             assertThat(t).as("create with invalid options %s", invalid).isInstanceOf(IllegalArgumentException.class);
             assertThat(invalid.keySet())
@@ -296,6 +327,8 @@ public abstract class CommitPolicyConformance {
     /** One partition directory of the kit's table, with data files. */
     private static final class Partition {
         static final String LISTING_FAILS = "kit: the partition's files cannot be listed";
+        /** A data file's name for a file in the directory that is not among the visible files. */
+        static final String INVISIBLE = "part-9-0";
 
         final LinkedHashMap<String, String> spec = new LinkedHashMap<>();
         final String id;
@@ -316,6 +349,11 @@ public abstract class CommitPolicyConformance {
             java.nio.file.Path file = dir.resolve(name);
             Files.write(file, content.getBytes(StandardCharsets.UTF_8));
             files.add(new Path(file.toUri()));
+        }
+
+        /** A file in the partition's directory that {@code visibleFiles()} does not return. */
+        void addInvisibleFile(String name, String content) throws IOException {
+            Files.write(dir.resolve(name), content.getBytes(StandardCharsets.UTF_8));
         }
 
         Recording context() {

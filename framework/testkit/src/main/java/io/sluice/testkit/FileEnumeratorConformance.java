@@ -58,9 +58,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *       enumerator replaces them with ids made from file, offset and modification time, so they
  *       stay unique across restores too);
  *   <li>hidden, in-progress and {@code _}-prefixed files are never listed;
- *   <li>in the framework's continuous split enumerator, files added after a listing are handed
- *       out exactly once, and after a restore from the serialized enumerator state no file is
- *       handed out again and none is skipped;
+ *   <li>in the framework's continuous split enumerator, with the factory created for a continuous
+ *       read ({@link SourceContext#boundedness()} {@code CONTINUOUS_UNBOUNDED}), files added after
+ *       a listing are handed out exactly once, and after a restore from the serialized enumerator
+ *       state no file is handed out again and none is skipped; for a factory that refuses
+ *       continuous reads ({@link #readsContinuously()} false) these two are skipped and the kit
+ *       checks instead that {@code create} refuses a continuous context with an {@link
+ *       IllegalArgumentException};
  *   <li>invalid options ({@link #invalidOptions()}) fail {@code create} with an {@link
  *       IllegalArgumentException} naming the option.
  * </ul>
@@ -129,6 +133,30 @@ public abstract class FileEnumeratorConformance {
         return new TestSourceContext(options);
     }
 
+    /**
+     * The context of a continuous read: {@link #sourceContext} made {@link
+     * TestSourceContext#continuous()}. Override it too if {@code sourceContext} returns another
+     * kind of context.
+     */
+    protected SourceContext continuousSourceContext(Map<String, String> options) {
+        SourceContext context = sourceContext(options);
+        if (context instanceof TestSourceContext) {
+            return ((TestSourceContext) context).continuous();
+        }
+        throw new IllegalStateException(
+                "sourceContext() returns a " + context.getClass().getName()
+                        + ", not a TestSourceContext: override continuousSourceContext() to give a continuous one");
+    }
+
+    /**
+     * Whether the factory serves continuous reads ({@code source.monitor-interval} set); false for
+     * one that lists once and must refuse a continuous context with an {@link
+     * IllegalArgumentException} from {@code create} (the kit checks that it does).
+     */
+    protected boolean readsContinuously() {
+        return true;
+    }
+
     // ---------------------------------------------------------------- the checks
 
     /** Every expected file once, with its size and modification time, its splits covering it. */
@@ -168,11 +196,12 @@ public abstract class FileEnumeratorConformance {
     /** A continuous read hands out the first files and the ones added later, each exactly once. */
     @Test
     void continuousReadHandsOutEveryNewFileExactlyOnce(@TempDir Path dir) throws Exception {
+        assumeTrue(readsContinuously(), "readsContinuously() is false: the factory refuses continuous reads");
         SourceDirectory source = new SourceDirectory(dir);
         source.writeFirstRound();
         TestSplitEnumeratorContext<FileSourceSplit> context = new TestSplitEnumeratorContext<>(PARALLELISM);
         try (SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator =
-                EnumeratorHarness.continuous(context, createEnumerator(), paths(dir), options())) {
+                EnumeratorHarness.continuous(context, createContinuousEnumerator(), paths(dir), options())) {
             enumerator.start();
             context.runPeriodicCalls();
             context.runPeriodicCalls(); // nothing changed: nothing new to hand out
@@ -200,6 +229,7 @@ public abstract class FileEnumeratorConformance {
      */
     @Test
     void restoredReadNeitherRepeatsNorSkipsFiles(@TempDir Path dir) throws Exception {
+        assumeTrue(readsContinuously(), "readsContinuously() is false: the factory refuses continuous reads");
         SourceDirectory source = new SourceDirectory(dir);
         source.writeFirstRound();
         EnumeratorStateSerializer serializer = new EnumeratorStateSerializer();
@@ -208,7 +238,7 @@ public abstract class FileEnumeratorConformance {
         byte[] checkpoint;
         List<FileSourceSplit> handedOut;
         try (SplitEnumerator<FileSourceSplit, EnumeratorState> enumerator =
-                EnumeratorHarness.continuous(before, createEnumerator(), paths(dir), options())) {
+                EnumeratorHarness.continuous(before, createContinuousEnumerator(), paths(dir), options())) {
             enumerator.start();
             before.runPeriodicCalls();
             // hand out about half, so the checkpoint holds both assigned and pending splits
@@ -227,8 +257,8 @@ public abstract class FileEnumeratorConformance {
 
         TestSplitEnumeratorContext<FileSourceSplit> after = new TestSplitEnumeratorContext<>(PARALLELISM);
         EnumeratorState restoredState = serializer.deserialize(serializer.getVersion(), checkpoint);
-        try (SplitEnumerator<FileSourceSplit, EnumeratorState> restored =
-                EnumeratorHarness.restoreContinuous(after, createEnumerator(), paths(dir), options(), restoredState)) {
+        try (SplitEnumerator<FileSourceSplit, EnumeratorState> restored = EnumeratorHarness.restoreContinuous(
+                after, createContinuousEnumerator(), paths(dir), options(), restoredState)) {
             restored.start();
             after.runPeriodicCalls();
             after.runPeriodicCalls();
@@ -245,7 +275,8 @@ public abstract class FileEnumeratorConformance {
     @Test
     void rejectsInvalidOptions() {
         Map<String, String> invalid = invalidOptions();
-        assumeTrue(invalid != null, "invalidOptions() is null: the factory has no options to get wrong");
+        assumeTrue(
+                invalid != null, "invalidOptions() is null: the factory has no options to get wrong, nothing to check");
         assertThatThrownBy(() -> enumeratorFactory().create(sourceContext(invalid)))
                 .as("create() with the invalid options %s", invalid)
                 .isInstanceOf(IllegalArgumentException.class)
@@ -257,7 +288,23 @@ public abstract class FileEnumeratorConformance {
                                 key -> e.getMessage() != null && e.getMessage().contains(key)));
     }
 
+    /** A factory that says it refuses continuous reads does, clearly, and still serves bounded ones. */
+    @Test
+    void refusesAContinuousReadIfItSaysSo() {
+        assumeTrue(!readsContinuously(), "readsContinuously() is true: continuous reads are checked above");
+        assertThat(createEnumerator()).as("create() for a bounded read").isNotNull();
+        assertThatThrownBy(() -> enumeratorFactory().create(continuousSourceContext(options())))
+                .as("create() for a continuous read, which readsContinuously() says the factory refuses")
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e ->
+                        assertThat(e.getMessage()).as("the refusal's message").isNotBlank());
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    private FileEnumerator createContinuousEnumerator() {
+        return enumeratorFactory().create(continuousSourceContext(options()));
+    }
 
     private FileEnumerator createEnumerator() {
         return enumeratorFactory().create(sourceContext(options()));

@@ -135,7 +135,8 @@ public abstract class FormatConformance {
     @Test
     void invalidOptionsAreRefusedByName() {
         Map<String, String> invalid = invalidOptions();
-        assumeTrue(invalid != null, "no invalid options given");
+        assumeTrue(
+                invalid != null, "invalidOptions() is null: the format has no options to get wrong, nothing to check");
         String key = invalid.keySet().iterator().next();
         FormatContext context = context(invalid);
         FormatFactory f = formatFactory();

@@ -463,7 +463,9 @@ public abstract class ScanSourceConformance {
     @Test
     void rejectsInvalidOptions(@TempDir Path dir) throws Exception {
         Map<String, String> invalid = invalidOptions();
-        assumeTrue(invalid != null, "invalidOptions() is null: the source has no read options to get wrong");
+        assumeTrue(
+                invalid != null,
+                "invalidOptions() is null: the source has no read options to get wrong, nothing to check");
         KitTable table = new KitTable(dir);
         table.commit(1);
         SourceContext context = table.context(invalid);

@@ -4,6 +4,7 @@ import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.source.SourceContext;
 
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.DataTypes;
@@ -18,7 +19,8 @@ import java.util.Map;
  * A {@link SourceContext} for calling a source extension (enumerator, format, scan source)
  * directly in a test, without the framework or plugin loading: the options the test gives, a row
  * type and partition keys, an {@link ExtensionLookup} that finds nothing unless the test supplies
- * one, and a job configuration, empty unless the test supplies one.
+ * one, and a job configuration, empty unless the test supplies one. The read is bounded unless
+ * {@link #continuous()} makes it continuous.
  */
 public final class TestSourceContext implements SourceContext {
 
@@ -50,6 +52,7 @@ public final class TestSourceContext implements SourceContext {
     private final ExtensionLookup extensions;
     private final ReadableConfig jobConfiguration;
     private final boolean lookup;
+    private final Boundedness boundedness;
 
     /** A context with the given options, {@link #DEFAULT_ROW_TYPE}, no partition keys, no extensions. */
     public TestSourceContext(Map<String, String> options) {
@@ -72,7 +75,7 @@ public final class TestSourceContext implements SourceContext {
             Map<String, String> options,
             ExtensionLookup extensions,
             ReadableConfig jobConfiguration) {
-        this(rowType, partitionKeys, options, extensions, jobConfiguration, false);
+        this(rowType, partitionKeys, options, extensions, jobConfiguration, false, Boundedness.BOUNDED);
     }
 
     private TestSourceContext(
@@ -81,8 +84,10 @@ public final class TestSourceContext implements SourceContext {
             Map<String, String> options,
             ExtensionLookup extensions,
             ReadableConfig jobConfiguration,
-            boolean lookup) {
+            boolean lookup,
+            Boundedness boundedness) {
         this.lookup = lookup;
+        this.boundedness = boundedness;
         this.rowType = rowType;
         this.partitionKeys = Collections.unmodifiableList(partitionKeys);
         // copied, so a test changing its map afterwards does not change what the extension saw
@@ -130,11 +135,36 @@ public final class TestSourceContext implements SourceContext {
      * @since 2.2.0
      */
     public TestSourceContext forLookup() {
-        return new TestSourceContext(rowType, partitionKeys, rawOptions, extensions, jobConfiguration, true);
+        return new TestSourceContext(
+                rowType, partitionKeys, rawOptions, extensions, jobConfiguration, true, Boundedness.BOUNDED);
     }
 
     @Override
     public boolean lookup() {
         return lookup;
+    }
+
+    /**
+     * This context for a continuous read ({@link SourceContext#boundedness()} {@link
+     * Boundedness#CONTINUOUS_UNBOUNDED}, as the framework gives it when {@code
+     * source.monitor-interval} is set), everything else the same: for an enumerator that plans a
+     * repeated listing differently, or refuses one.
+     *
+     * @since 2.10.0
+     */
+    public TestSourceContext continuous() {
+        return new TestSourceContext(
+                rowType,
+                partitionKeys,
+                rawOptions,
+                extensions,
+                jobConfiguration,
+                false,
+                Boundedness.CONTINUOUS_UNBOUNDED);
+    }
+
+    @Override
+    public Boundedness boundedness() {
+        return boundedness;
     }
 }

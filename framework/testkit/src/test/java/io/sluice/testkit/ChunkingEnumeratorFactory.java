@@ -3,6 +3,7 @@ package io.sluice.testkit;
 import io.sluice.spi.source.FileEnumeratorFactory;
 import io.sluice.spi.source.SourceContext;
 
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
 import org.apache.flink.core.fs.FileStatus;
@@ -38,7 +39,9 @@ final class ChunkingEnumeratorFactory implements FileEnumeratorFactory {
         /** Takes any chunk size, even zero. */
         ACCEPTS_ANY_OPTIONS,
         /** Numbers the splits of each listing from 0 again. */
-        REUSES_SPLIT_IDS
+        REUSES_SPLIT_IDS,
+        /** Lists once only: refuses a continuous read (not a defect where the test says so). */
+        REFUSES_CONTINUOUS_READS
     }
 
     private final Defect defect;
@@ -63,6 +66,10 @@ final class ChunkingEnumeratorFactory implements FileEnumeratorFactory {
         }
         if (chunk <= 0 && defect != Defect.ACCEPTS_ANY_OPTIONS) {
             throw new IllegalArgumentException("Invalid '" + CHUNK_SIZE + "' '" + value + "': must be positive");
+        }
+        if (defect == Defect.REFUSES_CONTINUOUS_READS && context.boundedness() == Boundedness.CONTINUOUS_UNBOUNDED) {
+            throw new IllegalArgumentException(
+                    "The 'chunking' enumerator lists once: unset 'source.monitor-interval' for a bounded read");
         }
         return new Chunking(Math.max(1, chunk), defect);
     }

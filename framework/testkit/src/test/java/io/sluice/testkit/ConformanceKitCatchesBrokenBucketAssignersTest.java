@@ -36,6 +36,12 @@ class ConformanceKitCatchesBrokenBucketAssignersTest {
     }
 
     @Test
+    void withoutInvalidOptionsTheirCheckIsSkippedNotPassed() {
+        assertThat(ConformanceRuns.skippedChecks(WithoutInvalidOptions.class, SAME, AGREE, REUSED, INSIDE, OPTIONS))
+                .contains(OPTIONS);
+    }
+
+    @Test
     void aCorrectAssignerPassesEverything() {
         assertThat(failedChecks(Correct.class)).isEmpty();
     }
@@ -157,6 +163,17 @@ class ConformanceKitCatchesBrokenBucketAssignersTest {
     static final class Correct extends Kit {
         Correct() {
             super(Defect.NONE);
+        }
+    }
+
+    static final class WithoutInvalidOptions extends Kit {
+        WithoutInvalidOptions() {
+            super(Defect.NONE);
+        }
+
+        @Override
+        protected List<Map<String, String>> invalidOptions() {
+            return Collections.emptyList(); // the kit's default
         }
     }
 

@@ -6,6 +6,7 @@ import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
 
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -37,9 +38,18 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
     private static final String INDEPENDENT = "partitionsAreCommittedIndependently";
     private static final String FAILURE = "aFailureFailsTheCommitAndTheRetryIsComplete";
     private static final String OPTIONS = "rejectsInvalidOptions";
+    private static final String VISIBLE = "aFileInTheDirectoryThatIsNotVisibleChangesNothing";
 
     private static Set<String> failedChecks(Class<?> testClass) {
-        return ConformanceRuns.failedChecks(testClass, KEEPS, AGAIN, LATE, INDEPENDENT, FAILURE, OPTIONS);
+        return ConformanceRuns.failedChecks(testClass, KEEPS, AGAIN, LATE, INDEPENDENT, FAILURE, OPTIONS, VISIBLE);
+    }
+
+    @Test
+    void withoutInvalidOptionsTheirCheckIsSkippedNotPassed() {
+        // CorrectManifest keeps the kit's default invalidOptions()
+        assertThat(ConformanceRuns.skippedChecks(
+                        CorrectManifest.class, KEEPS, AGAIN, LATE, INDEPENDENT, FAILURE, OPTIONS, VISIBLE))
+                .contains(OPTIONS);
     }
 
     @Test
@@ -77,6 +87,11 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
     @Test
     void swallowingAFailedListing() {
         assertThat(failedChecks(SwallowingListingErrors.class)).containsExactlyInAnyOrder(FAILURE);
+    }
+
+    @Test
+    void listingTheDirectoryInsteadOfTheVisibleFiles() {
+        assertThat(failedChecks(ListingTheDirectory.class)).containsExactlyInAnyOrder(VISIBLE);
     }
 
     @Test
@@ -151,12 +166,21 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
         }
     }
 
-    /** Writes the names of the partition's visible files into {@code _MANIFEST}; swallowing a failed listing if told. */
+    /**
+     * Writes the names of the partition's visible files into {@code _MANIFEST}; swallowing a failed
+     * listing if told, or listing the directory's data files instead of asking for the visible ones.
+     */
     static final class ManifestPolicyFactory implements CommitPolicyFactory {
         private final boolean swallowsListingErrors;
+        private final boolean listsDirectory;
 
         ManifestPolicyFactory(boolean swallowsListingErrors) {
+            this(swallowsListingErrors, false);
+        }
+
+        ManifestPolicyFactory(boolean swallowsListingErrors, boolean listsDirectory) {
             this.swallowsListingErrors = swallowsListingErrors;
+            this.listsDirectory = listsDirectory;
         }
 
         @Override
@@ -169,7 +193,17 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
             return ctx -> {
                 List<String> names = new ArrayList<>();
                 try {
-                    ctx.visibleFiles().forEach(f -> names.add(f.toString()));
+                    if (listsDirectory) {
+                        FileSystem fs = ctx.partitionLocation().getFileSystem();
+                        for (FileStatus f : fs.listStatus(ctx.partitionLocation())) {
+                            String name = f.getPath().getName();
+                            if (!f.isDir() && !name.startsWith("_") && !name.startsWith(".")) {
+                                names.add(new Path(ctx.partitionLocation(), name).toString());
+                            }
+                        }
+                    } else {
+                        ctx.visibleFiles().forEach(f -> names.add(f.toString()));
+                    }
                 } catch (IOException e) {
                     if (!swallowsListingErrors) {
                         throw e;
@@ -260,6 +294,13 @@ class ConformanceKitCatchesBrokenCommitPoliciesTest {
         @Override
         protected CommitPolicyFactory policyFactory() {
             return new ManifestPolicyFactory(true);
+        }
+    }
+
+    static final class ListingTheDirectory extends CommitPolicyConformance {
+        @Override
+        protected CommitPolicyFactory policyFactory() {
+            return new ManifestPolicyFactory(false, true);
         }
     }
 

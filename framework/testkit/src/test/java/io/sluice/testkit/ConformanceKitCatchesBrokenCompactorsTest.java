@@ -44,6 +44,13 @@ class ConformanceKitCatchesBrokenCompactorsTest {
     }
 
     @Test
+    void withoutInvalidOptionsTheirCheckIsSkippedNotPassed() {
+        assertThat(ConformanceRuns.skippedChecks(
+                        WithoutInvalidOptions.class, OUTPUT, SINGLE, EVERY_UNIT, REFUSALS, NO_READER, FAILURE, OPTIONS))
+                .contains(OPTIONS);
+    }
+
+    @Test
     void correctCompactorsPassEverything() {
         assertThat(failedChecks(CorrectConcat.class)).isEmpty();
         assertThat(failedChecks(CorrectRecordWise.class)).isEmpty();
@@ -201,6 +208,17 @@ class ConformanceKitCatchesBrokenCompactorsTest {
     static final class CorrectConcat extends Kit {
         CorrectConcat() {
             super(false, Defect.NONE);
+        }
+    }
+
+    static final class WithoutInvalidOptions extends Kit {
+        WithoutInvalidOptions() {
+            super(false, Defect.NONE);
+        }
+
+        @Override
+        protected Map<String, String> invalidOptions() {
+            return null; // the kit's default
         }
     }
 

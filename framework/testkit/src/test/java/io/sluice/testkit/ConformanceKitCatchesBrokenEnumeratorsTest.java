@@ -23,6 +23,7 @@ class ConformanceKitCatchesBrokenEnumeratorsTest {
     private static final String CONTINUOUS = "continuousReadHandsOutEveryNewFileExactlyOnce";
     private static final String RESTORE = "restoredReadNeitherRepeatsNorSkipsFiles";
     private static final String OPTIONS = "rejectsInvalidOptions";
+    private static final String REFUSES = "refusesAContinuousReadIfItSaysSo";
 
     @Test
     void overlappingSplits() {
@@ -57,12 +58,24 @@ class ConformanceKitCatchesBrokenEnumeratorsTest {
     }
 
     @Test
+    void refusingContinuousReadsFailsTheContinuousChecksUnlessDeclared() {
+        // the kit creates the factory for a continuous read as the framework does, so the refusal shows
+        assertThat(failedChecks(RefusesContinuousReads.class)).containsExactlyInAnyOrder(CONTINUOUS, RESTORE);
+        assertThat(failedChecks(DeclaredBoundedOnly.class)).isEmpty();
+    }
+
+    @Test
+    void declaredBoundedOnlyButServingContinuousReads() {
+        assertThat(failedChecks(ClaimsToRefuseContinuousReads.class)).containsExactlyInAnyOrder(REFUSES);
+    }
+
+    @Test
     void correctEnumeratorPassesEverything() {
         assertThat(failedChecks(Correct.class)).isEmpty();
     }
 
     private static Set<String> failedChecks(Class<?> testClass) {
-        return ConformanceRuns.failedChecks(testClass, LISTS, HIDDEN, CONTINUOUS, RESTORE, OPTIONS);
+        return ConformanceRuns.failedChecks(testClass, LISTS, HIDDEN, CONTINUOUS, RESTORE, OPTIONS, REFUSES);
     }
 
     /** The kit over the chunking enumerator with one defect. */
@@ -122,6 +135,34 @@ class ConformanceKitCatchesBrokenEnumeratorsTest {
     static class AcceptsAnyOptions extends Broken {
         AcceptsAnyOptions() {
             super(Defect.ACCEPTS_ANY_OPTIONS);
+        }
+    }
+
+    static class RefusesContinuousReads extends Broken {
+        RefusesContinuousReads() {
+            super(Defect.REFUSES_CONTINUOUS_READS);
+        }
+    }
+
+    static class DeclaredBoundedOnly extends Broken {
+        DeclaredBoundedOnly() {
+            super(Defect.REFUSES_CONTINUOUS_READS);
+        }
+
+        @Override
+        protected boolean readsContinuously() {
+            return false;
+        }
+    }
+
+    static class ClaimsToRefuseContinuousReads extends Broken {
+        ClaimsToRefuseContinuousReads() {
+            super(Defect.NONE);
+        }
+
+        @Override
+        protected boolean readsContinuously() {
+            return false;
         }
     }
 

@@ -39,6 +39,14 @@ class ConformanceKitCatchesBrokenRollingPoliciesTest {
     }
 
     @Test
+    void withoutInvalidOptionsTheirCheckIsSkippedNotPassed() {
+        // CorrectOnCheckpoint keeps the kit's default invalidOptions()
+        assertThat(ConformanceRuns.skippedChecks(
+                        CorrectOnCheckpoint.class, PURE, MONOTONIC, SIZE, ROLLOVER, INACTIVITY, CHECKPOINT, OPTIONS))
+                .contains(OPTIONS);
+    }
+
+    @Test
     void correctPoliciesPassEverything() {
         assertThat(failedChecks(Correct.class)).isEmpty();
         assertThat(failedChecks(CorrectOnCheckpoint.class)).isEmpty();

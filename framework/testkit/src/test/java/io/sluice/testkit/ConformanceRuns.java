@@ -26,6 +26,15 @@ final class ConformanceRuns {
      *     does not pass for "nothing failed"
      */
     static Set<String> failedChecks(Class<?> testClass, String... allChecks) {
+        return checks(testClass, TestExecutionResult.Status.FAILED, allChecks);
+    }
+
+    /** Runs {@code testClass} and returns the names of the checks that were skipped (an assumption failed). */
+    static Set<String> skippedChecks(Class<?> testClass, String... allChecks) {
+        return checks(testClass, TestExecutionResult.Status.ABORTED, allChecks);
+    }
+
+    private static Set<String> checks(Class<?> testClass, TestExecutionResult.Status status, String... allChecks) {
         Set<String> failed = new TreeSet<>();
         Set<String> finished = new TreeSet<>();
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
@@ -37,7 +46,7 @@ final class ConformanceRuns {
                 if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource) {
                     String method = ((MethodSource) id.getSource().get()).getMethodName();
                     finished.add(method);
-                    if (result.getStatus() == TestExecutionResult.Status.FAILED) {
+                    if (result.getStatus() == status) {
                         failed.add(method);
                     }
                 }

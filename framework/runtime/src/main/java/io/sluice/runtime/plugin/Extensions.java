@@ -12,7 +12,8 @@ public final class Extensions {
     /**
      * The extension with identifier {@code name}, or whose factory class is named {@code name}.
      *
-     * @throws IllegalArgumentException naming the option, the value and what is available
+     * @throws IllegalArgumentException naming the option, the value, what is available and the
+     *     plugins that failed to load or were refused
      */
     public static <T extends SluiceFactory> T byNameOrClass(
             ExtensionLookup extensions, Class<T> type, String name, String option) {
@@ -23,7 +24,15 @@ public final class Extensions {
                 return factory;
             }
         }
-        throw new IllegalArgumentException("Invalid '" + option + "' '" + name + "': no " + type.getSimpleName()
-                + " with that identifier or class; available: " + extensions.identifiers(type));
+        try {
+            // the lookup's own error lists what is available and every plugin that failed or was
+            // refused (an SPI it was not built for ...), which is often why the name is missing
+            return extensions.find(type, name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Invalid '" + option + "' '" + name + "', neither the identifier nor the class of a "
+                            + type.getSimpleName() + ": " + e.getMessage(),
+                    e);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.runtime.plugin;
 
 import io.sluice.spi.SpiVersion;
+import io.sluice.spi.partition.CommitPolicyFactory;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,37 @@ class SpiRequirementTest {
                 .hasMessageContaining("failed plugin newer")
                 .hasMessageContaining("requires SPI " + requires)
                 .hasMessageContaining(SpiVersion.CURRENT);
+    }
+
+    /** The same through an option that names an extension (a custom commit policy, a compactor). */
+    @Test
+    void anOptionNamingAMissingExtensionNamesThePluginRefusedForItsSpiVersion() throws IOException {
+        Path dir = tmp.resolve("plugins-refused-policy");
+        String requires = "^" + NEXT_MAJOR;
+        TestPlugins.plugin(dir, "newer")
+                .requires(requires)
+                .source(
+                        "testplugin.newer.NewerPolicy",
+                        String.join(
+                                "\n",
+                                "package testplugin.newer;",
+                                "@org.pf4j.Extension",
+                                "public class NewerPolicy implements io.sluice.spi.partition.CommitPolicyFactory {",
+                                "  public String identifier() { return \"newer-policy\"; }",
+                                "  public io.sluice.spi.partition.CommitPolicy create(io.sluice.spi.sink.SinkContext c) {",
+                                "    return null;",
+                                "  }",
+                                "}"))
+                .build();
+        PluginRegistry registry = PluginRegistry.get(PluginSettings.of(dir));
+        registries.add(registry);
+        assertThatThrownBy(() -> Extensions.byNameOrClass(
+                        registry, CommitPolicyFactory.class, "newer-policy", "sink.partition-commit.policy.class"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Invalid 'sink.partition-commit.policy.class' 'newer-policy'")
+                .hasMessageContaining("CommitPolicyFactory")
+                .hasMessageContaining("failed plugin newer")
+                .hasMessageContaining("requires SPI " + requires);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.sluice.it;
 
-import io.sluice.plugin.hive.it.StandaloneMetastore;
+import io.sluice.testservers.hive.StandaloneMetastore;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Fault;
 import io.sluice.testservers.s3.S3Request;

@@ -1,7 +1,7 @@
 package io.sluice.plugin.hive.interop;
 
-import io.sluice.plugin.hive.it.StandaloneMetastore;
 import io.sluice.runtime.plugin.wrap.PluginBound;
+import io.sluice.testservers.hive.StandaloneMetastore;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;

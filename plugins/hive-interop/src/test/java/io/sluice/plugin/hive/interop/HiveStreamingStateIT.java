@@ -1,12 +1,12 @@
 package io.sluice.plugin.hive.interop;
 
-import io.sluice.plugin.hive.it.StandaloneMetastore;
 import io.sluice.runtime.source.scan.ScanDescriptor;
 import io.sluice.runtime.source.scan.ScanEnumeratorState;
 import io.sluice.runtime.source.scan.ScanSource;
 import io.sluice.runtime.source.scan.ScanSourcePlanner;
 import io.sluice.runtime.source.scan.ScanSourceSplit;
 import io.sluice.testkit.TestSplitEnumeratorContext;
+import io.sluice.testservers.hive.StandaloneMetastore;
 
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.table.api.EnvironmentSettings;

@@ -1,6 +1,6 @@
 package io.sluice.plugin.hive.interop;
 
-import io.sluice.plugin.hive.it.StandaloneMetastore;
+import io.sluice.testservers.hive.StandaloneMetastore;
 
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;

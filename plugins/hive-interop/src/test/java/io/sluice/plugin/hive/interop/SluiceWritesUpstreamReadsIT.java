@@ -1,6 +1,6 @@
 package io.sluice.plugin.hive.interop;
 
-import io.sluice.plugin.hive.it.StandaloneMetastore;
+import io.sluice.testservers.hive.StandaloneMetastore;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;

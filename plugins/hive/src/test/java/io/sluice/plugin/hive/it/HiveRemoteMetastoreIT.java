@@ -1,5 +1,6 @@
 package io.sluice.plugin.hive.it;
 
+import io.sluice.testservers.hive.StandaloneMetastore;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
 import io.sluice.testservers.readme.RecordingEnvironment;
 

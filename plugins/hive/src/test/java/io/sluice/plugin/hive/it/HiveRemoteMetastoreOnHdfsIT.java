@@ -1,6 +1,7 @@
 package io.sluice.plugin.hive.it;
 
 import io.sluice.testservers.hdfs.HdfsServer;
+import io.sluice.testservers.hive.StandaloneMetastore;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;

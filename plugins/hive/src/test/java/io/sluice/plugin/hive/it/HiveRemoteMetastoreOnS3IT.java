@@ -1,5 +1,6 @@
 package io.sluice.plugin.hive.it;
 
+import io.sluice.testservers.hive.StandaloneMetastore;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;

@@ -1,7 +1,7 @@
 package io.sluice.plugin.iceberg.it;
 
-import io.sluice.plugin.hive.it.StandaloneMetastore;
 import io.sluice.testservers.hdfs.HdfsServer;
+import io.sluice.testservers.hive.StandaloneMetastore;
 import io.sluice.testservers.s3.FlinkS3FileSystem;
 import io.sluice.testservers.s3.S3Request;
 import io.sluice.testservers.s3.S3Server;
@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Iceberg's {@code hive} catalog on a remote Hive metastore: Hive 3.1.3's server in a JVM of its
- * own ({@link StandaloneMetastore}, the hive plugin's launcher, from its test-jar), as operators run
+ * own ({@link StandaloneMetastore} of the test servers, on the hive plugin's jars), as operators run
  * it, with the warehouse on an S3 API server ({@code s3a://}) and on HDFS ({@code hdfs://}). The
  * server makes the namespaces' and tables' directories with its own Hadoop, so it is given what a
  * user gives it: S3A (hadoop-aws, the AWS SDK) with {@code fs.s3a.*} keys, and the client settings

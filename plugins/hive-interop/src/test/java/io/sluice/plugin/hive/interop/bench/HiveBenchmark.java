@@ -1,7 +1,7 @@
 package io.sluice.plugin.hive.interop.bench;
 
 import io.sluice.plugin.hive.interop.Interop;
-import io.sluice.plugin.hive.it.StandaloneMetastore;
+import io.sluice.testservers.hive.StandaloneMetastore;
 import io.sluice.testshared.BenchmarkRows;
 import io.sluice.testshared.SideBySide;
 import io.sluice.testshared.TimedRun;

@@ -1,4 +1,4 @@
-package io.sluice.plugin.hive.it;
+package io.sluice.testservers.hive;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -26,8 +26,9 @@ import java.util.concurrent.TimeUnit;
  * a JVM of its own, on an embedded Derby database and a local warehouse in a directory under
  * {@code target/}. Its class path is the hive plugin's own libraries (hive-exec, a Hadoop client,
  * DataNucleus, Derby ...) plus logging, resolved by Maven at build time into the resources {@value
- * #CLASSPATH_RESOURCE} and {@value #EXTRAS_CLASSPATH_RESOURCE} next to this class (the hive
- * module's test-jar carries both, so other modules start the same server).
+ * #CLASSPATH_RESOURCE} and {@value #EXTRAS_CLASSPATH_RESOURCE} next to this class (the jar of
+ * {@code sluice-test-servers-hive-metastore} carries them; none of those jars is on the test's class
+ * path).
  *
  * <p>As a JUnit 5 extension ({@code @RegisterExtension static}) it starts before the class's tests
  * and stops after them, and prints the server's log when a test fails. The server listens on a
@@ -392,13 +393,14 @@ public final class StandaloneMetastore implements BeforeAllCallback, AfterAllCal
             if (in == null) {
                 throw new IllegalStateException(
                         "No resource " + name + " next to " + StandaloneMetastore.class.getName()
-                                + ": the hive module's build writes it (maven-dependency-plugin build-classpath)");
+                                + ": the build of sluice-test-servers-hive-metastore writes it (maven-dependency-plugin"
+                                + " build-classpath)");
             }
             String path = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
             for (String jar : path.split(File.pathSeparator)) {
                 if (!Files.isRegularFile(Paths.get(jar))) {
                     throw new IllegalStateException("A jar of the metastore's class path (" + name + ") is missing: "
-                            + jar + " (rebuild the hive module)");
+                            + jar + " (rebuild sluice-test-servers-hive-metastore)");
                 }
             }
             return path;

@@ -299,8 +299,10 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         CommittableMessage<Committable> message = record.getValue();
         if (message instanceof CommittableWithLineage) {
             Committable c = ((CommittableWithLineage<Committable>) message).getCommittable();
-            pending.computeIfAbsent(message.getCheckpointIdOrEOI(), k -> new ArrayList<>())
-                    .addAll(c.entries());
+            // without checkpoints everything is committed at the end of input, under its id on
+            // both Flink lines (Flink 2 numbers it as the checkpoint after the last one, here 1)
+            long id = checkpointing ? message.getCheckpointIdOrEOI() : CommittableMessage.EOI;
+            pending.computeIfAbsent(id, k -> new ArrayList<>()).addAll(c.entries());
         }
     }
 

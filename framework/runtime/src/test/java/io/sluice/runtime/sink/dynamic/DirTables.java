@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * {@code dynamic-dir-target/DirTarget.java.txt} (a test resource) as a
  * plugin ({@link TestPlugins}) and loaded through its own class loader as any target. A table is a
  * directory under the sink's {@code path}: {@code _meta} holds its schemas and specs (the last of
- * each current), {@code _log} one line per create or update. A writer appends rows as text lines
+ * each current), {@code _log} one line per create or update, {@code _loads} one per load. A writer appends rows as text lines
  * to an in-progress file that it keeps open across checkpoints until it holds {@code roll-rows}
  * rows (default 3) or the input ends; its state is that file and its length, which a restored
  * writer truncates the file to before it appends again. The committer renames an in-progress file
@@ -75,6 +75,14 @@ final class DirTables {
     static List<String> log(Path warehouse, String table) throws IOException {
         Path log = warehouse.resolve(table).resolve("_log");
         return Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : List.of();
+    }
+
+    /** How many times the catalog loaded an existing table: what a cache saves. */
+    static int loads(Path warehouse, String table) throws IOException {
+        Path loads = warehouse.resolve(table).resolve("_loads");
+        return Files.exists(loads)
+                ? Files.readAllLines(loads, StandardCharsets.UTF_8).size()
+                : 0;
     }
 
     /** Fails the next commit of {@code table} {@code "before"} or {@code "after"} its renames. */

@@ -7,15 +7,18 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -30,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * DirTables}): the pending rows of a table create it once and evolve it once per new schema or
  * spec, and leave routed to a writer with the write target that takes them (rows of one partition
  * to one writer); a restored updater finds the tables in the catalog and changes nothing again.
+ * The same for the BATCH updater, which gets the rows by a plain partitioner.
  */
 class TableUpdaterTest {
 
@@ -50,13 +54,16 @@ class TableUpdaterTest {
         base = DirTables.base(pluginsDir, warehouse, Map.of());
     }
 
-    private KeyedOneInputStreamOperatorTestHarness<String, RoutedRow, RoutedRow> updater(OperatorSubtaskState restored)
-            throws Exception {
-        KeyedOneInputStreamOperatorTestHarness<String, RoutedRow, RoutedRow> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
+    /** The STREAMING updater (keyed by table) or the BATCH one ({@link TableUpdater.Unkeyed}). */
+    private OneInputStreamOperatorTestHarness<RoutedRow, RoutedRow> updater(
+            boolean keyed, OperatorSubtaskState restored) throws Exception {
+        OneInputStreamOperatorTestHarness<RoutedRow, RoutedRow> h = keyed
+                ? new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(new TableUpdater(base, DynamicRouterTest.settings(false), WRITERS)),
                         (KeySelector<RoutedRow, String>) r -> r.target().table(),
-                        Types.STRING);
+                        Types.STRING)
+                : new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(
+                        new TableUpdater.Unkeyed(base, DynamicRouterTest.settings(false), WRITERS)));
         // rows are copied between operators with their own serializer, as in a job (else Kryo)
         h.setup(new RoutedRowSerializer());
         if (restored == null) {
@@ -79,10 +86,11 @@ class TableUpdaterTest {
         return new StreamRecord<>(RoutedRow.pending(requested, row, DistributionMode.HASH, 0));
     }
 
-    @Test
-    void createsAndEvolvesATableOnceAndRoutesItsRows() throws Exception {
+    @ParameterizedTest(name = "keyed {0}")
+    @ValueSource(booleans = {true, false})
+    void createsAndEvolvesATableOnceAndRoutesItsRows(boolean keyed) throws Exception {
         OperatorSubtaskState snapshot;
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRow, RoutedRow> h = updater(null)) {
+        try (OneInputStreamOperatorTestHarness<RoutedRow, RoutedRow> h = updater(keyed, null)) {
             for (long id = 0; id < 3; id++) {
                 h.processElement(pending("t", ROW, List.of(), id, "a"));
             }
@@ -127,7 +135,7 @@ class TableUpdaterTest {
                     .hasSize(1);
             snapshot = h.snapshot(1, 1);
         }
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRow, RoutedRow> h = updater(snapshot)) {
+        try (OneInputStreamOperatorTestHarness<RoutedRow, RoutedRow> h = updater(keyed, snapshot)) {
             h.processElement(pending("t", V2, BY_NAME, 12, "even"));
             h.processElement(pending("t", ROW, List.of(), 13, "a"));
             assertThat(h.extractOutputValues())

@@ -81,8 +81,8 @@ public final class RoutedRowSerializer extends TypeSerializer<RoutedRow> {
 
     @Override
     public RoutedRow copy(RoutedRow from) {
-        return new RoutedRow(
-                from.target(), rowSerializer(from.target().rowType()).copy(from.row()), from.writer());
+        // a pending row's mode and write parallelism go with it, as through serialize
+        return from.withRow(rowSerializer(from.target().rowType()).copy(from.row()));
     }
 
     @Override

@@ -97,6 +97,12 @@ class RoutedRowSerializerTest {
         assertThat(read.mode()).isEqualTo(DistributionMode.HASH);
         assertThat(read.writeParallelism()).isEqualTo(4);
         assertThat(read.target()).isEqualTo(requested);
+        RoutedRow copy = new RoutedRowSerializer()
+                .copy(RoutedRow.pending(
+                        requested, GenericRowData.of(7L, StringData.fromString("x")), DistributionMode.HASH, 4));
+        assertThat(copy.isPending()).isTrue();
+        assertThat(copy.mode()).as("a copy, as a chained operator gets it").isEqualTo(DistributionMode.HASH);
+        assertThat(copy.writeParallelism()).isEqualTo(4);
     }
 
     @Test

@@ -137,16 +137,15 @@ class ExternalPluginBuildIT {
      * first xml block of the page that inherits the plugin parent, so the documented pom is the one
      * that is built; only the parent's version becomes this build's.
      */
-    private static void copyProject(Path project, Path readme, String version) throws Exception {
+    private static void copyProject(Path project, Path page, String version) throws Exception {
         Path template = Paths.get(
                 ExternalPluginBuildIT.class.getResource("/external-plugin").toURI());
         TestDistribution.copyTree(template, project);
-        String text = Files.readString(readme);
-        int section = 0;
+        String text = Files.readString(page);
         Matcher block = Pattern.compile("```xml\n(<project>.*?</project>\n)```", Pattern.DOTALL)
                 .matcher(text);
         String pom = null;
-        for (int from = section; block.find(from); from = block.end()) {
+        for (int from = 0; block.find(from); from = block.end()) {
             if (block.group(1).contains("<artifactId>sluice-plugin-parent</artifactId>")) {
                 pom = block.group(1);
                 break;

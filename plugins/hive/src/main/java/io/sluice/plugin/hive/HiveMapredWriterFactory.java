@@ -10,7 +10,6 @@ import org.apache.flink.table.catalog.hive.util.HiveTypeUtil;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.ql.exec.FileSinkOperator;
 import org.apache.hadoop.hive.serde.serdeConstants;
@@ -39,36 +38,15 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
 
     private static final long serialVersionUID = 1L;
 
-    private final String tableName;
-    private final String outputFormat;
-    private final String serde;
-    private final Properties serdeProperties;
-    private final transient Configuration hadoopConf;
+    private final transient HiveTableInfo table;
     private final transient RowType fileType;
+    /** The table's SerDe properties with this writer's columns, see {@link #fileSchemaProperties}. */
+    private final transient Properties fileProperties;
 
     HiveMapredWriterFactory(HiveTableInfo table, RowType fileType) {
-        this(
-                table.path.getFullName(),
-                table.outputFormat,
-                table.serde,
-                table.serdeProperties,
-                table.hiveConf,
-                fileType);
-    }
-
-    HiveMapredWriterFactory(
-            String tableName,
-            String outputFormat,
-            String serde,
-            Properties serdeProperties,
-            Configuration hadoopConf,
-            RowType fileType) {
-        this.tableName = tableName;
-        this.outputFormat = outputFormat;
-        this.serde = serde;
-        this.serdeProperties = serdeProperties;
-        this.hadoopConf = hadoopConf;
+        this.table = table;
         this.fileType = fileType;
+        this.fileProperties = fileSchemaProperties(table.serdeProperties, fileType);
     }
 
     /**
@@ -96,7 +74,7 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
      * metastore's columns would give the file a column no row sets (an NPE in ORC's writer at the
      * first flush) or rows with a column the file lacks.
      */
-    static Properties fileSchemaProperties(Properties tableProperties, RowType fileType) {
+    private static Properties fileSchemaProperties(Properties tableProperties, RowType fileType) {
         Properties properties = new Properties();
         properties.putAll(tableProperties);
         StringJoiner names = new StringJoiner(",");
@@ -118,19 +96,20 @@ final class HiveMapredWriterFactory implements BulkWriter.Factory<RowData> {
         for (RowType.RowField field : fileType.getFields()) {
             columns.add(Column.physical(field.getName(), TypeConversions.fromLogicalToDataType(field.getType())));
         }
-        Class<?> outputFormatClass;
+        Class<?> outputFormat;
         try {
-            outputFormatClass = Class.forName(outputFormat, true, HiveMapredWriterFactory.class.getClassLoader());
+            outputFormat = Class.forName(table.outputFormat, true, HiveMapredWriterFactory.class.getClassLoader());
         } catch (ClassNotFoundException e) {
-            throw new IOException("Hive table " + tableName + ": no output format " + outputFormat, e);
+            throw new IOException(
+                    "Hive table " + table.path.getFullName() + ": no output format " + table.outputFormat, e);
         }
         HiveWriterFactory factory = new HiveWriterFactory(
-                new JobConf(hadoopConf),
-                outputFormatClass,
-                new SerDeInfo(null, serde, new HashMap<>()),
+                new JobConf(table.hiveConf),
+                outputFormat,
+                new SerDeInfo(null, table.serde, new HashMap<>()),
                 ResolvedSchema.of(columns),
                 new String[0],
-                fileSchemaProperties(serdeProperties, fileType),
+                fileProperties,
                 HiveShimLoader.loadHiveShim(HiveShimLoader.getHiveVersion()),
                 false);
         FileSinkOperator.RecordWriter writer = factory.createRecordWriter(new org.apache.hadoop.fs.Path(local.toUri()));

@@ -20,6 +20,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.transformations.PhysicalTransformation;
 import org.apache.flink.table.types.logical.RowType;
 
 import javax.annotation.Nullable;
@@ -308,8 +310,7 @@ public final class DynamicSink {
      * transformation), not on the operator: Flink 2 keeps the strategy only there.
      */
     private static <T> SingleOutputStreamOperator<T> chainAlways(SingleOutputStreamOperator<T> writer) {
-        ((org.apache.flink.streaming.api.transformations.PhysicalTransformation<T>) writer.getTransformation())
-                .setChainingStrategy(org.apache.flink.streaming.api.operators.ChainingStrategy.ALWAYS);
+        ((PhysicalTransformation<T>) writer.getTransformation()).setChainingStrategy(ChainingStrategy.ALWAYS);
         return writer;
     }
 }

@@ -50,10 +50,12 @@ import java.util.UUID;
  * all the writers it takes over.
  *
  * <p>A writer that dies before its first checkpoint is in no state. With a {@link WriterLineage}
- * (the framework's writers have one) its uid is the lineage's writer id, which the next attempt of
- * the subtask can compute: that attempt treats every part the earlier attempts of its lineage began
- * as a leftover (counter 0 and up) and removes them with the same walk. Without a lineage the uid is
- * random and such files stay, hidden from every reader.
+ * (the framework's writers have one) its uid is made from the lineage's writer id and opening
+ * ({@link FailedWriters#uid}), which the next attempt of the subtask can compute: that attempt
+ * treats every part the earlier attempts of its lineage began as a leftover (counter 0 and up), and
+ * of the attempt that took the checkpoint every part of the writers opened after it (a dynamic
+ * sink's table writers), and removes them with the same walk. Without a lineage the uid is random
+ * and such files stay, hidden from every reader.
  *
  * <p>With compaction on, part files get hidden names ({@link UnitCompaction#HIDDEN_PREFIX}) and are
  * marked for compaction: they become visible only as compaction output. Whether a file is hidden is
@@ -90,10 +92,11 @@ final class FileTargetWriter implements TargetWriter {
     /** The sum of the open files' heap estimates. */
     private long heldHeap;
 
-    /** Names this writer's part files: its lineage's writer id, or a random UUID without one. */
+    /** Names this writer's part files: its lineage's writer id and opening, or a random UUID without one. */
     private final String uid;
-    /** Earlier attempts of this subtask that may have left files no state names (empty without a lineage). */
-    private final java.util.Set<String> predecessors;
+    /** Earlier writers of this subtask that may have left files no state names; null: none known. */
+    @javax.annotation.Nullable
+    private final WriterLineage lineage;
 
     private final Map<String, Bucket> buckets = new HashMap<>();
     /** One counter for all buckets of this writer: buckets come and go, names must never repeat. */
@@ -138,8 +141,8 @@ final class FileTargetWriter implements TargetWriter {
             boolean groupedInput,
             long memoryBudget,
             @javax.annotation.Nullable WriterLineage lineage) {
-        this.uid = lineage == null ? UUID.randomUUID().toString() : lineage.writerId();
-        this.predecessors = lineage == null ? java.util.Set.of() : lineage.predecessorIds();
+        this.uid = lineage == null ? UUID.randomUUID().toString() : FailedWriters.uid(lineage);
+        this.lineage = lineage;
         this.basePath = basePath;
         this.locations = locations;
         this.root = new TableRoot(basePath);
@@ -411,7 +414,7 @@ final class FileTargetWriter implements TargetWriter {
     void restore(List<Payload> states) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.ResumeRecoverable> serializer =
                 fsWriter.getResumeRecoverableSerializer();
-        Map<String, Long> deadWriters = new HashMap<>();
+        FailedWriters deadWriters = new FailedWriters();
         Map<String, byte[]> resumed = new HashMap<>();
         for (Payload payload : states) {
             FileWriterState state = FileWriterState.of(payload, serializer);
@@ -446,18 +449,29 @@ final class FileTargetWriter implements TargetWriter {
                 }
             }
             if (state.uid() != null) {
-                deadWriters.put(state.uid(), state.partCounter());
+                deadWriters.writer(state.uid(), state.partCounter());
             }
         }
-        // earlier attempts that died before a checkpoint: every part they began is a leftover
-        for (String predecessor : predecessors) {
-            deadWriters.putIfAbsent(predecessor, 0L);
+        if (lineage != null && !lineage.reopened()) {
+            // earlier attempts that died before a checkpoint: every part they began is a leftover;
+            // of the attempt that took the checkpoint, every part of the writers it opened after it.
+            // A writer of a lineage opened before in this attempt leaves them: the first one walked
+            // the table for them, and a table writer that is reopened whenever it was idle would
+            // walk the table each time
+            for (String predecessor : lineage.predecessorIds()) {
+                deadWriters.openings(predecessor, 0);
+            }
+            lineage.laterOpenings().forEach(deadWriters::openings);
         }
         counterAtSnapshot = partCounter;
         if (!deadWriters.isEmpty()) {
             // this writer's own id too: a writer of an earlier JobManager session may have had it
-            // (attempt numbers begin at 0 again), and this one has not written anything yet
-            deadWriters.putIfAbsent(uid, 0L);
+            // (attempt numbers begin at 0 again), and this one has not written anything yet; not
+            // when a writer of its lineage opened before in this attempt, whose files wait for a commit
+            if (lineage != null && !lineage.reopened()) {
+                deadWriters.openings(lineage.writerId(), 0);
+            }
+            deadWriters.writerIfAbsent(uid, 0L);
             java.util.Set<String> published = new java.util.HashSet<>();
             removeLeftovers(deadWriters, resumed, published);
             abortLeftoverUploads(deadWriters, published);
@@ -502,7 +516,7 @@ final class FileTargetWriter implements TargetWriter {
      * published}, the visible files the walk found). Best effort, as there: an upload left open is
      * invisible to readers.
      */
-    private void abortLeftoverUploads(Map<String, Long> deadWriters, java.util.Set<String> published) {
+    private void abortLeftoverUploads(FailedWriters deadWriters, java.util.Set<String> published) {
         try {
             int aborted = OpenUploads.abortUnder(
                     FileSystems.of(basePath),
@@ -516,7 +530,7 @@ final class FileTargetWriter implements TargetWriter {
                 LOG.info(
                         "Aborted {} multipart upload(s) that writers {} began after their last checkpoint",
                         aborted,
-                        deadWriters.keySet());
+                        deadWriters);
             }
         } catch (Exception | LinkageError e) {
             LOG.warn("Cannot abort the multipart uploads failed writers left under {}: {}", basePath, e.toString());
@@ -532,9 +546,8 @@ final class FileTargetWriter implements TargetWriter {
      * on.
      */
     private void removeLeftovers(
-            Map<String, Long> deadWriters, Map<String, byte[]> resumed, java.util.Set<String> published) {
-        Map<String, Long> anyPart = new HashMap<>();
-        deadWriters.keySet().forEach(writer -> anyPart.put(writer, 0L));
+            FailedWriters deadWriters, Map<String, byte[]> resumed, java.util.Set<String> published) {
+        FailedWriters anyPart = deadWriters.anyPart();
         int removed = 0;
         int listed = 0;
         java.util.ArrayDeque<Path> toList = new java.util.ArrayDeque<>();
@@ -543,7 +556,7 @@ final class FileTargetWriter implements TargetWriter {
             if (listed == LEFTOVER_SCAN_DIRECTORIES) {
                 LOG.warn(
                         "Stopped looking for in-progress files of failed writers {} after {} directories of {}",
-                        deadWriters.keySet(),
+                        deadWriters,
                         listed,
                         basePath);
                 break;
@@ -577,11 +590,11 @@ final class FileTargetWriter implements TargetWriter {
             LOG.info(
                     "Removed {} in-progress file(s) that writers {} opened after their last checkpoint",
                     removed,
-                    deadWriters.keySet());
+                    deadWriters);
         }
     }
 
-    private boolean isLeftover(String fileName, Map<String, Long> deadWriters) {
+    private boolean isLeftover(String fileName, FailedWriters deadWriters) {
         return names.isInProgressPart(fileName, deadWriters) || names.isStagedPart(fileName, deadWriters);
     }
 
@@ -595,8 +608,7 @@ final class FileTargetWriter implements TargetWriter {
      * searched for the object's name; if they hold no last-part name at all the object is kept, as
      * a file system whose format does not spell names out cannot be judged.
      */
-    private boolean isUnreferencedLastPart(
-            String fileName, Map<String, Long> deadWriters, Map<String, byte[]> resumed) {
+    private boolean isUnreferencedLastPart(String fileName, FailedWriters deadWriters, Map<String, byte[]> resumed) {
         if (!names.isStagedPart(fileName, deadWriters)) {
             return false;
         }
@@ -656,7 +668,7 @@ final class FileTargetWriter implements TargetWriter {
         }
         buckets.clear();
         if (!endOfInput && !openedSinceSnapshot.isEmpty()) {
-            Map<String, Long> self = Map.of(uid, counterAtSnapshot);
+            FailedWriters self = new FailedWriters().writer(uid, counterAtSnapshot);
             int removed = 0;
             for (String bucketId : openedSinceSnapshot) {
                 removed += removeInProgress(bucketPath(bucketId), self);
@@ -691,7 +703,7 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     /** Deletes the in-progress files (and S3's persisted last parts) in {@code dir} of {@code writers} but those rolled since the snapshot; best effort. */
-    private int removeInProgress(Path dir, Map<String, Long> writers) {
+    private int removeInProgress(Path dir, FailedWriters writers) {
         int removed = 0;
         try {
             org.apache.flink.core.fs.FileSystem fs = FileSystems.of(dir);

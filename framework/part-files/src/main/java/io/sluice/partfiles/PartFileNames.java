@@ -4,8 +4,6 @@ import io.sluice.spi.PathNames;
 
 import javax.annotation.Nullable;
 
-import java.util.Map;
-
 /**
  * Names of finished part files: {@code <prefix>-<writer uid>-<counter><suffix>}, as Flink's
  * FileSink names them. The uid is new for every writer instance, so a restarted writer never
@@ -78,13 +76,13 @@ public final class PartFileNames {
     }
 
     /**
-     * Whether {@code fileName} is the in-progress file of a part of one of {@code writers} (writer uid
-     * to the first part counter that counts) with a counter at or above that writer's: Flink's
+     * Whether {@code fileName} is the in-progress file of a part of one of {@code writers} with a
+     * counter at or above the first that counts for that writer ({@link FailedWriters}): Flink's
      * recoverable writers (local, Hadoop) stage a part file as {@code .<name>.inprogress.<uuid>}, and
      * {@code <name>} may carry compaction's hidden prefix. Writer uids are unique (random, or made
      * from a writer's lineage), so no other writer's file can match.
      */
-    boolean isInProgressPart(String fileName, Map<String, Long> writers) {
+    boolean isInProgressPart(String fileName, FailedWriters writers) {
         return fileName.startsWith(".") && matches(fileName, 1, fileName.length(), true, writers);
     }
 
@@ -93,7 +91,7 @@ public final class PartFileNames {
      * final name ({@code <name>}, maybe with compaction's hidden prefix): the key of the multipart
      * upload an S3 recoverable writer stages a part file in.
      */
-    boolean isUploadedPart(String fileName, Map<String, Long> writers) {
+    boolean isUploadedPart(String fileName, FailedWriters writers) {
         return matches(fileName, 0, fileName.length(), false, writers);
     }
 
@@ -111,7 +109,7 @@ public final class PartFileNames {
      * last part of an upload in ({@code _<name>_tmp_<uuid>}) for a part of one of {@code writers} at
      * or above its counter.
      */
-    boolean isStagedPart(String fileName, Map<String, Long> writers) {
+    boolean isStagedPart(String fileName, FailedWriters writers) {
         int tmp = fileName.lastIndexOf("_tmp_");
         return fileName.startsWith("_") && tmp > 1 && matches(fileName, 1, tmp, false, writers);
     }
@@ -121,7 +119,7 @@ public final class PartFileNames {
      * (followed by {@code .inprogress.} if {@code inProgress}, else nothing) for a uid of {@code
      * writers} and a counter at or above its entry; any uid and counter if {@code writers} is null.
      */
-    private boolean matches(String name, int from, int to, boolean inProgress, @Nullable Map<String, Long> writers) {
+    private boolean matches(String name, int from, int to, boolean inProgress, @Nullable FailedWriters writers) {
         int i = name.startsWith(UnitCompaction.HIDDEN_PREFIX, from)
                 ? from + UnitCompaction.HIDDEN_PREFIX.length()
                 : from;
@@ -132,7 +130,8 @@ public final class PartFileNames {
         if (name.charAt(i) != '-' || name.charAt(i + 1 + UID_LENGTH) != '-') {
             return false;
         }
-        Long fromCounter = writers == null ? Long.valueOf(0) : writers.get(name.substring(i + 1, i + 1 + UID_LENGTH));
+        Long fromCounter =
+                writers == null ? Long.valueOf(0) : writers.firstCounter(name.substring(i + 1, i + 1 + UID_LENGTH));
         if (fromCounter == null) {
             return false;
         }

@@ -4,8 +4,6 @@ import io.sluice.spi.PathNames;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,22 +15,27 @@ class PartFileNamesTest {
     void partFileNamesProveWhoseInProgressFileItIs() {
         PartFileNames names = new PartFileNames("part", ".csv");
         String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
-        assertThat(names.isInProgressPart(".part-" + uid + "-7.csv.inprogress.1234", Map.of(uid, 7L)))
+        assertThat(names.isInProgressPart(
+                        ".part-" + uid + "-7.csv.inprogress.1234", new FailedWriters().writer(uid, 7L)))
                 .isTrue();
         assertThat(names.isInProgressPart(
-                        "." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x", Map.of(uid, 7L)))
+                        "." + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv.inprogress.x",
+                        new FailedWriters().writer(uid, 7L)))
                 .isTrue();
-        assertThat(names.isInProgressPart(".part-" + uid + "-6.csv.inprogress.1234", Map.of(uid, 7L)))
+        assertThat(names.isInProgressPart(
+                        ".part-" + uid + "-6.csv.inprogress.1234", new FailedWriters().writer(uid, 7L)))
                 .as("before the checkpoint")
                 .isFalse();
-        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", Map.of(uid, 7L)))
+        assertThat(names.isInProgressPart("part-" + uid + "-7.csv", new FailedWriters().writer(uid, 7L)))
                 .as("committed")
                 .isFalse();
         assertThat(names.isInProgressPart(
-                        ".part-" + uid + "-7.csv.inprogress.1", Map.of("1b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b", 0L)))
+                        ".part-" + uid + "-7.csv.inprogress.1",
+                        new FailedWriters().writer("1b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b", 0L)))
                 .as("another writer's")
                 .isFalse();
-        assertThat(names.isInProgressPart(".part-" + uid + "-17x.csv.inprogress.1", Map.of(uid, 0L)))
+        assertThat(names.isInProgressPart(
+                        ".part-" + uid + "-17x.csv.inprogress.1", new FailedWriters().writer(uid, 0L)))
                 .isFalse();
     }
 
@@ -40,41 +43,45 @@ class PartFileNamesTest {
     void onS3AnUploadsKeyAndItsPersistedLastPartProveWhoseFileItIs() {
         PartFileNames names = new PartFileNames("part", ".csv");
         String uid = "0b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b";
-        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", Map.of(uid, 7L)))
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", new FailedWriters().writer(uid, 7L)))
                 .isTrue();
-        assertThat(names.isUploadedPart(UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv", Map.of(uid, 7L)))
+        assertThat(names.isUploadedPart(
+                        UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-9.csv", new FailedWriters().writer(uid, 7L)))
                 .isTrue();
-        assertThat(names.isUploadedPart("part-" + uid + "-6.csv", Map.of(uid, 7L)))
+        assertThat(names.isUploadedPart("part-" + uid + "-6.csv", new FailedWriters().writer(uid, 7L)))
                 .as("before the checkpoint: pending in the committer or resumed")
                 .isFalse();
-        assertThat(names.isUploadedPart("part-" + uid + "-7.csv", Map.of("1b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b", 0L)))
+        assertThat(names.isUploadedPart(
+                        "part-" + uid + "-7.csv",
+                        new FailedWriters().writer("1b8e6d0c-3f5e-4f5a-9d8e-0c1d2e3f4a5b", 0L)))
                 .as("another writer's")
                 .isFalse();
-        assertThat(names.isUploadedPart("part-" + uid + "-7.csv.bak", Map.of(uid, 0L)))
+        assertThat(names.isUploadedPart("part-" + uid + "-7.csv.bak", new FailedWriters().writer(uid, 0L)))
                 .isFalse();
-        assertThat(names.isStagedPart("_part-" + uid + "-8.csv_tmp_ff26547d", Map.of(uid, 7L)))
+        assertThat(names.isStagedPart("_part-" + uid + "-8.csv_tmp_ff26547d", new FailedWriters().writer(uid, 7L)))
                 .isTrue();
         assertThat(names.isStagedPart(
-                        "_" + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-8.csv_tmp_1", Map.of(uid, 7L)))
+                        "_" + UnitCompaction.HIDDEN_PREFIX + "part-" + uid + "-8.csv_tmp_1",
+                        new FailedWriters().writer(uid, 7L)))
                 .isTrue();
-        assertThat(names.isStagedPart("_part-" + uid + "-6.csv_tmp_1", Map.of(uid, 7L)))
+        assertThat(names.isStagedPart("_part-" + uid + "-6.csv_tmp_1", new FailedWriters().writer(uid, 7L)))
                 .as("the persisted part of a file the checkpoint resumes")
                 .isFalse();
-        assertThat(names.isStagedPart("part-" + uid + "-8.csv_tmp_1", Map.of(uid, 7L)))
+        assertThat(names.isStagedPart("part-" + uid + "-8.csv_tmp_1", new FailedWriters().writer(uid, 7L)))
                 .isFalse();
     }
 
     @Test
     void aNameIsMatchedAgainstManyWritersAtOnce() {
         PartFileNames names = new PartFileNames("part", ".csv");
-        Map<String, Long> writers = new java.util.HashMap<>();
+        FailedWriters writers = new FailedWriters();
         for (int attempt = 0; attempt < 1000; attempt++) {
-            writers.put(
+            writers.openings(
                     java.util
                             .UUID
                             .nameUUIDFromBytes(new byte[] {(byte) attempt, (byte) (attempt >> 8)})
                             .toString(),
-                    0L);
+                    0);
         }
         String dead = java.util
                 .UUID

@@ -138,6 +138,15 @@ public final class FileSystemTargetFactory implements TargetFactory {
         return java.util.Optional.of(new FileSystemDynamicTables(path));
     }
 
+    /**
+     * Part files carry the writer's opening in their uid, so a dynamic sink's table writers opened
+     * after the last checkpoint are found by the next attempt ({@code PartFiles#createWriter}).
+     */
+    @Override
+    public boolean supportsWriterOpenings() {
+        return true;
+    }
+
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         ReadableConfig options = context.options();

@@ -126,8 +126,8 @@ class RestoreTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.rollover-interval", "1 min")
                 .build();
-        String dead = "00000000-0000-3000-8000-00000000dead";
-        String live = "00000000-0000-3000-8000-00000000a11e";
+        String dead = "dead0000-0000-3000-8000-00000000dead";
+        String live = "a11e0000-0000-3000-8000-00000000a11e";
         TargetWriter killed = target.createWriter(
                 ctx.toBuilder().writerLineage(WriterLineage.of(dead, List.of())).build(), List.of());
         killed.write(row("closed before the checkpoint"), at(T0));
@@ -144,7 +144,7 @@ class RestoreTest {
 
         try (TargetWriter restored = target.createWriter(
                         ctx.toBuilder()
-                                .writerLineage(WriterLineage.of("00000000-0000-3000-8000-000000000001", List.of()))
+                                .writerLineage(WriterLineage.of("00000001-0000-3000-8000-000000000001", List.of()))
                                 .build(),
                         state);
                 TargetCommitter committer = target.createCommitter(ctx)) {
@@ -177,10 +177,12 @@ class RestoreTest {
         TestSinkContext ctx = FileSystemSinks.of(base, "lines")
                 .option("sink.rolling-policy.kind", "on-checkpoint")
                 .build();
-        String attempt0 = "00000000-0000-3000-8000-000000000000";
-        String attempt1 = "00000000-0000-3000-8000-000000000001";
-        String attempt2 = "00000000-0000-3000-8000-000000000002";
-        String otherSubtask = "00000000-0000-3000-8000-0000000000ff";
+        // lineage ids are name-based UUIDs: a lineage's writers share the first 24 characters of
+        // their uids (FailedWriters), so these stand-ins differ there
+        String attempt0 = "a0000000-0000-3000-8000-000000000000";
+        String attempt1 = "a1000000-0000-3000-8000-000000000001";
+        String attempt2 = "a2000000-0000-3000-8000-000000000002";
+        String otherSubtask = "ff000000-0000-3000-8000-0000000000ff";
         TargetWriter other = target.createWriter(
                 ctx.toBuilder()
                         .writerLineage(WriterLineage.of(otherSubtask, List.of()))
@@ -223,6 +225,67 @@ class RestoreTest {
         }
         assertThat(visible(base).values()).containsExactly("a2\n");
         assertThat(visible(base).keySet()).allMatch(name -> name.contains(attempt2));
+        other.close();
+    }
+
+    /**
+     * A dynamic sink's writers of one table share the table's lineage id and differ by their
+     * opening. The attempt that took the checkpoint had opened one writer of the table by then; it
+     * opened a second one after it (for a second schema), in no state, and died. The next attempt's
+     * writer, restored from the checkpoint, removes what the second opening began and what the first
+     * began after the checkpoint, and keeps the first's file that the checkpoint's commit publishes
+     * and the files of another table's writers.
+     */
+    @Test
+    void aTableWriterOpenedAfterTheCheckpointIsFoundByItsOpening() throws Exception {
+        Path base = tmp.resolve("out");
+        TestSinkContext ctx = FileSystemSinks.of(base, "lines")
+                .option("sink.rolling-policy.kind", "on-checkpoint")
+                .build();
+        String table = "b0000000-0000-3000-8000-00000000000b";
+        String otherTable = "c0000000-0000-3000-8000-00000000000c";
+        String nextAttempt = "b1000000-0000-3000-8000-00000000000b";
+
+        TargetWriter first = target.createWriter(
+                ctx.toBuilder()
+                        .writerLineage(WriterLineage.ofOpening(table, List.of(), Map.of(), 0, false))
+                        .build(),
+                List.of());
+        first.write(row("r1"), at(T0));
+        List<PendingCommit> cp1 = first.prepareCommit(false);
+        List<Payload> state = first.snapshotState(1);
+        first.write(row("first, after the checkpoint"), at(T0 + 1));
+        TargetWriter other = target.createWriter(
+                ctx.toBuilder()
+                        .writerLineage(WriterLineage.ofOpening(otherTable, List.of(), Map.of(), 1, false))
+                        .build(),
+                List.of());
+        other.write(row("other table"), at(T0 + 1));
+        TargetWriter second = target.createWriter(
+                ctx.toBuilder()
+                        .writerLineage(WriterLineage.ofOpening(table, List.of(), Map.of(), 2, true))
+                        .build(),
+                List.of());
+        second.write(row("second opening"), at(T0 + 2));
+        assertThat(hidden(base)).hasSize(4);
+        // the attempt dies: nothing closed, the second opening in no state
+
+        try (TargetWriter restored = target.createWriter(
+                        ctx.toBuilder()
+                                .writerLineage(
+                                        WriterLineage.ofOpening(nextAttempt, List.of(), Map.of(table, 1), 0, false))
+                                .build(),
+                        state);
+                TargetCommitter committer = target.createCommitter(ctx)) {
+            assertThat(hidden(base).values())
+                    .as("in-progress files after the restore")
+                    .containsExactlyInAnyOrder("r1\n", "other table\n");
+            commit(committer, 1, cp1);
+            restored.write(row("r2"), at(T0 + 10));
+            commit(committer, 2, restored.prepareCommit(true));
+            assertThat(visible(base).values()).containsExactlyInAnyOrder("r1\n", "r2\n");
+        }
+        assertThat(hidden(base).values()).containsExactly("other table\n");
         other.close();
     }
 

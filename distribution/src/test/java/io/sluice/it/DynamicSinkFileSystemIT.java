@@ -53,8 +53,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * directories (one per "table", some partitioned by {@code identity(p)}, some not; a second schema
  * with one more column arriving mid-stream for some), shuffled by HASH or NONE or forwarded, on a
  * schedule drawn from a printed seed (router and writer parallelism, tables, write parallelism per
- * table, the failure's point), failed once in the router, in a writer or in the commit of one of
- * the tables. Every table's committed files hold exactly its numbers, each once.
+ * table, the failure's point), failed once in the router, in a writer (also as a killed process's
+ * writers fail: none of the failed attempt's writers closed) or in the commit of one of the tables.
+ * Every table's committed files hold exactly its numbers, each once, and no in-progress file is
+ * left.
  */
 class DynamicSinkFileSystemIT {
 
@@ -127,7 +129,7 @@ class DynamicSinkFileSystemIT {
     }
 
     @ParameterizedTest(name = "fails in the {0}")
-    @ValueSource(strings = {"router", "writer", "commit"})
+    @ValueSource(strings = {"router", "writer", "killed writer", "commit"})
     void everyTableHoldsExactlyItsRecords(String failure) throws Exception {
         long seed = Long.getLong("sluice.it.seed", System.nanoTime());
         Random random = new Random(seed);
@@ -164,10 +166,17 @@ class DynamicSinkFileSystemIT {
         // small files: committed while the job runs, which the writer's and the commit's failures wait for
         options.put("sink.rolling-policy.file-size", "1kb");
         options.put("chaos.marker-dir", markers.toString());
-        if (failure.equals("writer")) {
+        if (failure.endsWith("writer")) {
             // per writer of a table: a table's rows spread over up to max(routers, writers) writers
             long perWriter = COUNT / ((long) tables * Math.max(routers, writers));
             options.put("chaos.writer.fail-after-records", String.valueOf(1 + failAt % Math.max(1, perWriter / 2)));
+        }
+        if (failure.equals("killed writer")) {
+            // a table's writer of the second schema, opened mid-stream, dies within its first
+            // records: before the next checkpoint, so no state names it
+            options.put("chaos.writer.fail-as-killed", "true");
+            options.put("chaos.writer.fail-with-column", "extra");
+            options.put("chaos.writer.fail-after-records", String.valueOf(1 + random.nextInt(3)));
         }
         if (failure.equals("commit")) {
             options.put("chaos.commit.fail", random.nextBoolean() ? "before" : "after");
@@ -201,6 +210,12 @@ class DynamicSinkFileSystemIT {
             assertThat(ids)
                     .as("table t%d: %s", table.getKey(), CommittedFiles.visible(dir))
                     .containsExactlyInAnyOrderElementsOf(table.getValue());
+            // the failed attempt's table writers, also those opened after the last checkpoint
+            // and, for a killed writer, never closed: the next attempt's writers of the table
+            // found what they began
+            assertThat(CommittedFiles.inProgress(dir))
+                    .as("table t%d: in-progress files left", table.getKey())
+                    .isEmpty();
             if (table.getKey() % 2 == 0) {
                 assertThat(Files.list(dir).map(d -> d.getFileName().toString()))
                         .as("t%d is partitioned by p", table.getKey())

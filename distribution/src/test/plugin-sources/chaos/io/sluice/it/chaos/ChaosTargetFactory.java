@@ -36,6 +36,17 @@ public class ChaosTargetFactory implements TargetFactory {
     static final ConfigOption<Boolean> FAIL_AFTER_COMMIT =
             ConfigOptions.key("chaos.writer.wait-for-commit").booleanType().defaultValue(true);
 
+    /**
+     * Whether the writers of the attempt that failed end as a killed process's would: not closed,
+     * so what they began after the last checkpoint is left for the next attempt to find.
+     */
+    static final ConfigOption<Boolean> FAIL_AS_KILLED =
+            ConfigOptions.key("chaos.writer.fail-as-killed").booleanType().defaultValue(false);
+
+    /** Only writers whose rows have this column fail (a table's writer of a later schema). */
+    static final ConfigOption<String> FAIL_WITH_COLUMN =
+            ConfigOptions.key("chaos.writer.fail-with-column").stringType().noDefaultValue();
+
     static final ConfigOption<String> FAIL_IN_COMMIT =
             ConfigOptions.key("chaos.commit.fail").stringType().noDefaultValue();
     /** 'non-recoverable': the writer's creation throws the SPI's NonRecoverableException, every time. */
@@ -78,6 +89,8 @@ public class ChaosTargetFactory implements TargetFactory {
         options.add(FAIL_AFTER_COMMIT);
         options.add(MARKER_DIR);
         options.add(FAIL_CREATE);
+        options.add(FAIL_AS_KILLED);
+        options.add(FAIL_WITH_COLUMN);
         return options;
     }
 
@@ -112,6 +125,12 @@ public class ChaosTargetFactory implements TargetFactory {
         return delegate(context).dynamicTables(context);
     }
 
+    /** As the filesystem target: its part files tell a table's writers apart by their opening. */
+    @Override
+    public boolean supportsWriterOpenings() {
+        return true;
+    }
+
     @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
@@ -129,18 +148,24 @@ public class ChaosTargetFactory implements TargetFactory {
         }
         Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
         boolean waitForCommit = context.options().get(FAIL_AFTER_COMMIT);
+        boolean asKilled = context.options().get(FAIL_AS_KILLED);
+        boolean mayFail = context.options()
+                .getOptional(FAIL_WITH_COLUMN)
+                .map(column -> context.rowType().getFieldNames().contains(column))
+                .orElse(true);
         String path =
                 context.options().get(ConfigOptions.key("path").stringType().noDefaultValue());
         return new TargetWriter() {
             long count;
             long lastLook;
+            boolean endOfInput;
 
             @Override
             public void write(RowData row, RecordContext ctx) throws IOException {
                 writer.write(row, ctx);
                 // whichever subtask gets there first fails, once: splits go to whoever asks first,
                 // so one subtask may see all the records
-                if (++count >= failAfter) {
+                if (++count >= failAfter && mayFail) {
                     failOnce();
                 }
             }
@@ -170,6 +195,7 @@ public class ChaosTargetFactory implements TargetFactory {
 
             @Override
             public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
+                this.endOfInput |= endOfInput;
                 return writer.prepareCommit(endOfInput);
             }
 
@@ -190,6 +216,12 @@ public class ChaosTargetFactory implements TargetFactory {
 
             @Override
             public void close() throws Exception {
+                // a writer closed before the end of its input after the failure is one of the
+                // failed attempt's (or an idle one, which has nothing open): a killed process
+                // closes nothing
+                if (asKilled && !endOfInput && Files.exists(marker)) {
+                    return;
+                }
                 writer.close();
             }
         };

@@ -81,6 +81,12 @@ final class PendingFiles {
      * kind of content and partition spec.
      */
     static PendingFiles write(Table table, WriteResult result, TemporaryManifests locations) throws IOException {
+        return write(table, result, locations, INLINE_LIMIT);
+    }
+
+    /** As {@link #write(Table, WriteResult, TemporaryManifests)}, with at most {@code inlineLimit} bytes inline. */
+    static PendingFiles write(Table table, WriteResult result, TemporaryManifests locations, int inlineLimit)
+            throws IOException {
         List<byte[]> inline = new ArrayList<>();
         long bytes = 0;
         for (org.apache.iceberg.ContentFile<?>[] files : java.util.Arrays.<org.apache.iceberg.ContentFile<?>[]>asList(
@@ -89,7 +95,7 @@ final class PendingFiles {
                 byte[] json = ContentFileParser.toJson(f, table.specs().get(f.specId()))
                         .getBytes(StandardCharsets.UTF_8);
                 bytes += json.length;
-                if (bytes > INLINE_LIMIT) {
+                if (bytes > inlineLimit) {
                     return new PendingFiles(writeManifests(table, result, locations), List.of());
                 }
                 inline.add(json);

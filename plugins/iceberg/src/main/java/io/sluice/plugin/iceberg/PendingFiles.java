@@ -40,7 +40,8 @@ import java.util.TreeMap;
  * file). More (thousands of files in one checkpoint) are listed in temporary manifests next to the
  * table's metadata, of which only the descriptions travel, so a payload stays small however many
  * files a checkpoint has; they are deleted after their files are committed, since the committed
- * snapshot has manifests of its own. Neither is the Java serialization of Iceberg classes, which
+ * snapshot has manifests of its own; those of a failed attempt that no committer will read are
+ * deleted by the writer restored after it ({@link LeftoverDataFiles}). Neither is the Java serialization of Iceberg classes, which
  * changes between Iceberg versions.
  *
  * <p>Payload version 2 (written): {@code int} count, then per temporary manifest {@code int}

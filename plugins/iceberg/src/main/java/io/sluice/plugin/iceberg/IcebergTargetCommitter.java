@@ -26,7 +26,8 @@ import java.util.List;
  * user's snapshot properties go into every summary. The snapshot's summary records job, operator and checkpoint ({@link
  * CommittedCheckpoints}); before committing, the committer looks there for its own earlier
  * success, so a request handed over again (after a failure whose outcome was unknown, or after a
- * restore from a checkpoint taken before the commit was acknowledged) changes nothing.
+ * restore from a checkpoint taken before the commit was acknowledged) changes nothing but deleting
+ * the request's temporary manifests, which a committer that died right after its commit left.
  *
  * <p>A commit that fails leaves the table as it was (Iceberg commits a snapshot atomically or not
  * at all) and fails the job; the request comes again after the restore.
@@ -71,6 +72,9 @@ final class IcebergTargetCommitter implements TargetCommitter {
                     table.name(),
                     branch,
                     checkpoint(committed));
+            // a committer that died between its commit and deleting the request's temporary
+            // manifests left them: their files are in the table, nothing reads them again
+            deleteManifests(table, request);
             return;
         }
         long readStart = System.currentTimeMillis();
@@ -119,6 +123,23 @@ final class IcebergTargetCommitter implements TargetCommitter {
                 deletes.size());
         for (PendingFiles files : pending) {
             files.deleteManifests(table.io());
+        }
+    }
+
+    /** Deletes the temporary manifests of a request whose files are committed; failures only cost space. */
+    private static void deleteManifests(Table table, CommitRequest request) {
+        for (Payload p : request.pending()) {
+            try {
+                PendingFiles.of(p).deleteManifests(table.io());
+            } catch (IOException | RuntimeException unreadable) {
+                LOG.warn(
+                        "Cannot read the pending files of {} of job {} for table {} to delete their temporary"
+                                + " manifests, which may stay: {}",
+                        checkpoint(request.checkpointId()),
+                        request.jobId(),
+                        table.name(),
+                        unreadable.toString());
+            }
         }
     }
 

@@ -51,6 +51,18 @@ import java.util.function.UnaryOperator;
 @Extension
 public final class IcebergTargetFactory implements TargetFactory {
 
+    /** The most bytes of files' JSON a writer's payload carries, more go to temporary manifests. */
+    private final int inlineLimit;
+
+    public IcebergTargetFactory() {
+        this(PendingFiles.INLINE_LIMIT);
+    }
+
+    /** With writers that list more than {@code inlineLimit} bytes of files in temporary manifests: for tests. */
+    IcebergTargetFactory(int inlineLimit) {
+        this.inlineLimit = inlineLimit;
+    }
+
     @Override
     public String identifier() {
         return "iceberg";
@@ -279,11 +291,12 @@ public final class IcebergTargetFactory implements TargetFactory {
             return new IcebergTargetWriter(
                     table,
                     writers,
-                    new TemporaryManifests(t, context.jobId(), context.subtaskIndex()),
+                    new TemporaryManifests(t, context.jobId(), context.subtaskIndex(), writerId),
                     settings.upsert(),
                     new WriterMetrics(context.metricGroup(), t.name()),
                     andThen(pad, WriteSchemas.widening(rowType, writeType)),
-                    writerId);
+                    writerId,
+                    inlineLimit);
         } catch (RuntimeException e) {
             table.close();
             throw e;

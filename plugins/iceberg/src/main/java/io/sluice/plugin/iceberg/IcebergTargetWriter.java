@@ -29,9 +29,10 @@ import java.util.function.UnaryOperator;
  * its data files close and go to the committer in one {@link PendingCommit}, listed in temporary
  * manifests ({@link PendingFiles}). Nothing stays open across a checkpoint; files of rows written
  * after the last checkpoint are abandoned on failure and the rows are written again from the
- * restored position. The writer's state is only who it is: its id, which its files' names carry,
- * and the number of the last file it handed to the committer, so that its successor can delete
- * the files it wrote after the checkpoint ({@link LeftoverDataFiles}).
+ * restored position. The writer's state is only who it is: its id, which its files' and temporary
+ * manifests' names carry, and the numbers of the last file and manifest it handed to the
+ * committer, so that its successor can delete the files and manifests it wrote after the
+ * checkpoint ({@link LeftoverDataFiles}).
  */
 final class IcebergTargetWriter implements TargetWriter {
 
@@ -42,6 +43,7 @@ final class IcebergTargetWriter implements TargetWriter {
     private final WriterMetrics metrics;
     private final UnaryOperator<RowData> widening; // null: rows have the table's types
     private final String writerId;
+    private final int inlineLimit;
     private long handedOver; // the highest number of a file handed to the committer
     private TaskWriter<RowData> current; // null until the first row after a checkpoint
 
@@ -52,7 +54,9 @@ final class IcebergTargetWriter implements TargetWriter {
             boolean upsert,
             WriterMetrics metrics,
             UnaryOperator<RowData> widening,
-            String writerId) {
+            String writerId,
+            int inlineLimit) {
+        this.inlineLimit = inlineLimit;
         this.widening = widening;
         this.writerId = writerId;
         this.table = table;
@@ -95,7 +99,7 @@ final class IcebergTargetWriter implements TargetWriter {
         if (result.dataFiles().length == 0 && result.deleteFiles().length == 0) {
             return Collections.emptyList();
         }
-        PendingFiles files = PendingFiles.write(table.table(), result, manifests);
+        PendingFiles files = PendingFiles.write(table.table(), result, manifests, inlineLimit);
         metrics.flushed(result, System.currentTimeMillis() - start);
         return Collections.singletonList(new PendingCommit(files.toPayload(), null, 0L));
     }
@@ -109,28 +113,34 @@ final class IcebergTargetWriter implements TargetWriter {
     @Override
     public List<Payload> snapshotState(long checkpointId) throws IOException {
         // prepareCommit closed every file: nothing in progress to resume, only who wrote which files
-        return Collections.singletonList(state(writerId, handedOver));
+        return Collections.singletonList(state(writerId, handedOver, manifests.written()));
     }
 
     /** Marks the writer's state, so state another target wrote under the same uid is recognised. */
     private static final String STATE_MAGIC = "sluice-iceberg-writer";
 
-    static final int STATE_VERSION = 1;
+    static final int STATE_VERSION = 2;
 
-    /** Version 1: the magic, the writer id (both {@code writeUTF}), then the last handed-over file's number ({@code long}). */
-    static Payload state(String writerId, long handedOver) throws IOException {
+    /**
+     * Version 2: the magic, the writer id (both {@code writeUTF}), the last handed-over file's
+     * number, then the last handed-over temporary manifest's number (both {@code long}). Version
+     * 1 (read) ends after the file's number: its writer named its manifests after a random id, so
+     * none of them is recognised as a leftover.
+     */
+    static Payload state(String writerId, long handedOver, long manifestsHandedOver) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF(STATE_MAGIC);
             out.writeUTF(writerId);
             out.writeLong(handedOver);
+            out.writeLong(manifestsHandedOver);
         }
         return new Payload(STATE_VERSION, bytes.toByteArray());
     }
 
-    /** The earlier writer a state names, or empty if the state is not this writer's. */
+    /** The earlier writer a state of any version names, or empty if the state is not this writer's. */
     static Optional<LeftoverDataFiles.Earlier> earlier(Payload state) {
-        if (state.version() != STATE_VERSION) {
+        if (state.version() != 1 && state.version() != 2) {
             return Optional.empty();
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state.bytes()))) {
@@ -139,10 +149,13 @@ final class IcebergTargetWriter implements TargetWriter {
             }
             String id = in.readUTF();
             long handedOver = in.readLong();
+            LeftoverDataFiles.Earlier earlier = state.version() == 1
+                    ? new LeftoverDataFiles.Earlier(id, handedOver)
+                    : new LeftoverDataFiles.Earlier(id, handedOver, in.readLong());
             if (in.available() > 0) {
                 return Optional.empty();
             }
-            return Optional.of(new LeftoverDataFiles.Earlier(id, handedOver));
+            return Optional.of(earlier);
         } catch (IOException notOurs) {
             return Optional.empty();
         }

@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,6 +53,12 @@ import java.util.regex.Pattern;
  * other subtasks and other sinks are never touched, and nothing outside the table's location is.
  * Failures to list or delete only cost space: they are logged and the writer starts anyway.
  *
+ * <p>The temporary manifests that listed a writer's files for its committer ({@link
+ * TemporaryManifests}, named after the writer's id and numbered likewise) go the same way, in the
+ * same pass: of the restored writer those numbered above the last one it handed over before the
+ * checkpoint, of the other earlier writers all; only this job's, only directly in the table's
+ * metadata directory. A manifest is never in a snapshot, so none is kept for one.
+ *
  * <p>On an object store a file larger than one part that a writer was sending when it died is no
  * file but an open multipart upload, which no listing of files shows and the store keeps (and
  * bills) until someone aborts it: {@link #abortUploads} aborts those of the same writers, under the
@@ -71,41 +78,69 @@ final class LeftoverDataFiles {
     private static final int LIST_ATTEMPTS = 5;
 
     /**
-     * Files of writer {@code writerId} numbered above {@code handedOver} may be leftovers (0: all).
-     * With {@code fromOpening} at 0 or more, {@code writerId} is a lineage's id that writers of
-     * several openings share (the opening-th writes as {@code <writerId>-<opening>}, the 0th as
-     * {@code <writerId>}): the files of the openings from {@code fromOpening} on are meant then.
+     * Files of writer {@code writerId} numbered above {@code handedOver} may be leftovers (0: all),
+     * and its temporary manifests numbered above {@code manifestsHandedOver} ({@link
+     * TemporaryManifests}; {@link Long#MAX_VALUE}: none, the state did not say). With {@code
+     * fromOpening} at 0 or more, {@code writerId} is a lineage's id that writers of several
+     * openings share (the opening-th writes as {@code <writerId>-<opening>}, the 0th as {@code
+     * <writerId>}): the files and manifests of the openings from {@code fromOpening} on are meant
+     * then.
      */
     static final class Earlier {
         final String writerId;
         final long handedOver;
+        final long manifestsHandedOver;
         final int fromOpening;
         private final Pattern name;
+        private final Pattern manifestName;
 
+        /** A writer whose state does not say which manifests it handed over: none is a leftover. */
         Earlier(String writerId, long handedOver) {
-            this(writerId, handedOver, -1);
+            this(writerId, handedOver, Long.MAX_VALUE, -1);
         }
 
-        private Earlier(String writerId, long handedOver, int fromOpening) {
+        Earlier(String writerId, long handedOver, long manifestsHandedOver) {
+            this(writerId, handedOver, manifestsHandedOver, -1);
+        }
+
+        private Earlier(String writerId, long handedOver, long manifestsHandedOver, int fromOpening) {
             this.writerId = writerId;
             this.handedOver = handedOver;
+            this.manifestsHandedOver = manifestsHandedOver;
             this.fromOpening = fromOpening;
-            this.name = Pattern.compile("\\d+-\\d+-" + Pattern.quote(writerId)
-                    + (fromOpening < 0 ? "()" : "(?:-(\\d+))?") + "-(\\d+)(\\..*)?");
+            String opening = fromOpening < 0 ? "()" : "(?:-(\\d+))?";
+            this.name = Pattern.compile("\\d+-\\d+-" + Pattern.quote(writerId) + opening + "-(\\d+)(\\..*)?");
+            // after "sluice-<job>-": "<subtask>-<writer id>[-<opening>]-<n>-<kind>.avro"
+            this.manifestName =
+                    Pattern.compile("\\d+-" + Pattern.quote(writerId) + opening + "-(\\d+)-(?:data|deletes)\\.avro");
         }
 
-        /** Every file of the writers of lineage id {@code writerId} opened from {@code fromOpening} on. */
+        /**
+         * Every file and temporary manifest of the writers of lineage id {@code writerId} opened
+         * from {@code fromOpening} on.
+         */
         static Earlier openings(String writerId, int fromOpening) {
             if (fromOpening < 0) {
                 throw new IllegalArgumentException("opening " + fromOpening);
             }
-            return new Earlier(writerId, 0, fromOpening);
+            return new Earlier(writerId, 0, 0, fromOpening);
         }
 
-        /** Whether the file at {@code location} is one of those meant. */
+        /** Whether the data or delete file at {@code location} is one of those meant. */
         boolean matches(String location) {
-            Matcher m = name.matcher(location.substring(location.lastIndexOf('/') + 1));
-            if (!m.matches()) {
+            return matches(name.matcher(name(location)), handedOver);
+        }
+
+        /** Whether the file at {@code location} is a temporary manifest of job {@code jobId} meant here. */
+        boolean matchesManifest(String location, String jobId) {
+            String fileName = name(location);
+            String job = TemporaryManifests.PREFIX + jobId + "-";
+            return fileName.startsWith(job)
+                    && matches(manifestName.matcher(fileName.substring(job.length())), manifestsHandedOver);
+        }
+
+        private boolean matches(Matcher m, long numberedAbove) {
+            if (!m.matches() || numberedAbove == Long.MAX_VALUE) {
                 return false;
             }
             if (fromOpening >= 0) {
@@ -119,14 +154,17 @@ final class LeftoverDataFiles {
                 }
             }
             String number = m.group(2);
-            return number.length() > 18 || Long.parseLong(number) > handedOver;
+            return number.length() > 18 || Long.parseLong(number) > numberedAbove;
         }
 
         @Override
         public String toString() {
             return writerId
                     + (fromOpening > 0 ? " (openings from " + fromOpening + ")" : "")
-                    + (handedOver > 0 ? " (after file " + handedOver + ")" : "");
+                    + (handedOver > 0 ? " (after file " + handedOver + ")" : "")
+                    + (manifestsHandedOver == Long.MAX_VALUE
+                            ? " (no manifests)"
+                            : manifestsHandedOver > 0 ? " (after manifest " + manifestsHandedOver + ")" : "");
         }
     }
 
@@ -153,7 +191,8 @@ final class LeftoverDataFiles {
 
     /**
      * Deletes the leftovers of {@code earlier} in {@code table}'s data location, keeping every file a
-     * snapshot of job {@code jobId} lists.
+     * snapshot of job {@code jobId} lists, and their temporary manifests of job {@code jobId} in
+     * the table's metadata directory.
      *
      * @return the locations deleted
      */
@@ -170,6 +209,13 @@ final class LeftoverDataFiles {
                     earlier);
             return List.of();
         }
+        List<String> deleted = new ArrayList<>(deleteDataFiles(table, jobId, earlier));
+        deleted.addAll(deleteManifests(table, jobId, earlier));
+        return deleted;
+    }
+
+    private static List<String> deleteDataFiles(Table table, String jobId, Collection<Earlier> earlier) {
+        FileIO io = table.io();
         String tableLocation = LocationUtil.stripTrailingSlash(table.location());
         String dataLocation = LocationUtil.stripTrailingSlash(dataLocation(table));
         if (!path(dataLocation).startsWith(path(tableLocation) + "/")) {
@@ -181,7 +227,14 @@ final class LeftoverDataFiles {
             return List.of();
         }
         try {
-            List<FileInfo> candidates = candidates((SupportsPrefixOperations) io, dataLocation, earlier);
+            List<FileInfo> candidates = candidates((SupportsPrefixOperations) io, dataLocation, false, location -> {
+                for (Earlier e : earlier) {
+                    if (e.matches(location)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
             if (candidates.isEmpty()) {
                 return List.of();
             }
@@ -208,6 +261,63 @@ final class LeftoverDataFiles {
         } catch (RuntimeException e) {
             LOG.warn(
                     "Iceberg table {}: cannot clean up after earlier writers {}, their uncommitted files may stay: {}",
+                    table.name(),
+                    earlier,
+                    e.toString());
+            return List.of();
+        }
+    }
+
+    /**
+     * Deletes the temporary manifests of {@code earlier} that no committer will read: those a
+     * restored writer wrote after its checkpoint's state was taken, and all of the writers that
+     * began after it. A manifest is never part of a snapshot (the committer appends the files it
+     * lists), so none is kept for a snapshot's sake; one a restored committable lists is numbered
+     * at or below what the restored state says was handed over. Only files directly in the table's
+     * metadata directory, and only when that is inside the table's location.
+     */
+    private static List<String> deleteManifests(Table table, String jobId, Collection<Earlier> earlier) {
+        FileIO io = table.io();
+        String tableLocation = LocationUtil.stripTrailingSlash(table.location());
+        try {
+            String directory = LocationUtil.stripTrailingSlash(TemporaryManifests.directory(table));
+            if (!path(directory).startsWith(path(tableLocation) + "/")) {
+                LOG.info(
+                        "Iceberg table {} keeps its metadata outside its location ({}): temporary manifests of"
+                                + " earlier writers {} stay",
+                        table.name(),
+                        directory,
+                        earlier);
+                return List.of();
+            }
+            List<FileInfo> candidates = candidates((SupportsPrefixOperations) io, directory, true, location -> {
+                for (Earlier e : earlier) {
+                    if (e.matchesManifest(location, jobId)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+            if (candidates.isEmpty()) {
+                return List.of();
+            }
+            List<String> deleted = new ArrayList<>();
+            for (FileInfo file : candidates) {
+                io.deleteFile(file.location());
+                deleted.add(file.location());
+            }
+            LOG.info(
+                    "Iceberg table {}: deleted {} temporary manifests that earlier writers {} wrote and no committer"
+                            + " reads: {}",
+                    table.name(),
+                    deleted.size(),
+                    earlier,
+                    deleted);
+            return deleted;
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Iceberg table {}: cannot clean up after earlier writers {}, their temporary manifests may"
+                            + " stay: {}",
                     table.name(),
                     earlier,
                     e.toString());
@@ -264,49 +374,49 @@ final class LeftoverDataFiles {
     }
 
     /**
-     * The files of {@code earlier} under {@code dataLocation}. The other subtasks clean up in the
-     * same directories at the same time, and a Hadoop listing fails on a file deleted between
-     * listing a directory and reading its status (a local file system does): listed again then.
+     * The files under {@code location} ({@code direct}: only those directly in it) whose location
+     * {@code meant} accepts. The other subtasks clean up in the same directories at the same time,
+     * and a Hadoop listing fails on a file deleted between listing a directory and reading its
+     * status (a local file system does): listed again then.
      */
     private static List<FileInfo> candidates(
-            SupportsPrefixOperations io, String dataLocation, Collection<Earlier> earlier) {
+            SupportsPrefixOperations io, String location, boolean direct, Predicate<String> meant) {
+        String under = path(location) + "/";
         for (int attempt = 1; ; attempt++) {
             try {
                 List<FileInfo> candidates = new ArrayList<>();
-                for (FileInfo file : io.listPrefix(dataLocation + "/")) {
-                    if (!path(file.location()).startsWith(path(dataLocation) + "/")) {
+                for (FileInfo file : io.listPrefix(location + "/")) {
+                    String p = path(file.location());
+                    if (!p.startsWith(under) || (direct && p.indexOf('/', under.length()) >= 0)) {
                         continue;
                     }
-                    for (Earlier e : earlier) {
-                        if (e.matches(file.location())) {
-                            candidates.add(file);
-                            break;
-                        }
+                    if (meant.test(file.location())) {
+                        candidates.add(file);
                     }
                 }
                 return candidates;
             } catch (UncheckedIOException e) {
                 if (e.getCause() instanceof FileNotFoundException && attempt == 1) {
-                    // no data written yet (Hadoop's listing of a missing directory): nothing to clean up
-                    if (isMissing(io, dataLocation)) {
+                    // nothing written yet (Hadoop's listing of a missing directory): nothing to clean up
+                    if (isMissing(io, location)) {
                         return List.of();
                     }
                 }
                 if (attempt >= LIST_ATTEMPTS) {
                     throw e;
                 }
-                pause(dataLocation, attempt, e);
+                pause(location, attempt, e);
             } catch (RuntimeException e) {
                 if (attempt >= LIST_ATTEMPTS) {
                     throw e;
                 }
-                pause(dataLocation, attempt, e);
+                pause(location, attempt, e);
             }
         }
     }
 
-    private static void pause(String dataLocation, int attempt, RuntimeException failure) {
-        LOG.info("Listing {} failed, again ({} of {}): {}", dataLocation, attempt, LIST_ATTEMPTS, failure.toString());
+    private static void pause(String location, int attempt, RuntimeException failure) {
+        LOG.info("Listing {} failed, again ({} of {}): {}", location, attempt, LIST_ATTEMPTS, failure.toString());
         try {
             Thread.sleep(100L * attempt);
         } catch (InterruptedException interrupted) {
@@ -315,10 +425,10 @@ final class LeftoverDataFiles {
         }
     }
 
-    /** Whether nothing exists under the data location: a file's listing fails alike when it vanished. */
-    private static boolean isMissing(SupportsPrefixOperations io, String dataLocation) {
+    /** Whether nothing exists at {@code location}: a file's listing fails alike when it vanished. */
+    private static boolean isMissing(SupportsPrefixOperations io, String location) {
         try {
-            return !((FileIO) io).newInputFile(dataLocation).exists();
+            return !((FileIO) io).newInputFile(location).exists();
         } catch (RuntimeException e) {
             return false;
         }

@@ -40,7 +40,8 @@ import java.util.TreeMap;
  * file). More (thousands of files in one checkpoint) are listed in temporary manifests next to the
  * table's metadata, of which only the descriptions travel, so a payload stays small however many
  * files a checkpoint has; they are deleted after their files are committed, since the committed
- * snapshot has manifests of its own. Neither is the Java serialization of Iceberg classes, which
+ * snapshot has manifests of its own; those of a failed attempt that no committer will read are
+ * deleted by the writer restored after it ({@link LeftoverDataFiles}). Neither is the Java serialization of Iceberg classes, which
  * changes between Iceberg versions.
  *
  * <p>Payload version 2 (written): {@code int} count, then per temporary manifest {@code int}
@@ -81,6 +82,12 @@ final class PendingFiles {
      * kind of content and partition spec.
      */
     static PendingFiles write(Table table, WriteResult result, TemporaryManifests locations) throws IOException {
+        return write(table, result, locations, INLINE_LIMIT);
+    }
+
+    /** As {@link #write(Table, WriteResult, TemporaryManifests)}, with at most {@code inlineLimit} bytes inline. */
+    static PendingFiles write(Table table, WriteResult result, TemporaryManifests locations, int inlineLimit)
+            throws IOException {
         List<byte[]> inline = new ArrayList<>();
         long bytes = 0;
         for (org.apache.iceberg.ContentFile<?>[] files : java.util.Arrays.<org.apache.iceberg.ContentFile<?>[]>asList(
@@ -89,7 +96,7 @@ final class PendingFiles {
                 byte[] json = ContentFileParser.toJson(f, table.specs().get(f.specId()))
                         .getBytes(StandardCharsets.UTF_8);
                 bytes += json.length;
-                if (bytes > INLINE_LIMIT) {
+                if (bytes > inlineLimit) {
                     return new PendingFiles(writeManifests(table, result, locations), List.of());
                 }
                 inline.add(json);

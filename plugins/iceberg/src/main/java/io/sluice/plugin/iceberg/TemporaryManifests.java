@@ -3,25 +3,31 @@ package io.sluice.plugin.iceberg;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableOperations;
 
 import java.util.Locale;
-import java.util.UUID;
 
 /**
  * Where one writer puts the manifests of the files it hands to the committer: next to the table's
- * metadata, under names unique to the writer (job, subtask, a random id per writer instance and a
- * counter), so that writers of different attempts and restores never collide. A manifest the
- * committer never read (the job failed first) is an orphan, like the data files it lists.
+ * metadata, named {@code sluice-<job>-<subtask>-<writer id>-<n>-<kind>.avro} after the writer's id
+ * (the one its data files carry, with a dynamic sink's opening) and numbered in the order the
+ * writer writes them. The number of the last one is in the writer's state ({@link #written}), so
+ * that after a failure its successor can tell the manifests a restored committable still lists
+ * from those written after the checkpoint, which nothing will read: it deletes those with the
+ * data files they list ({@link LeftoverDataFiles}).
  */
 final class TemporaryManifests {
 
+    /** How every temporary manifest's name begins. */
+    static final String PREFIX = "sluice-";
+
     private final Table table;
     private final String prefix;
-    private int count;
+    private long count;
 
-    TemporaryManifests(Table table, String jobId, int subtask) {
+    TemporaryManifests(Table table, String jobId, int subtask, String writerId) {
         this.table = table;
-        this.prefix = String.format(Locale.ROOT, "sluice-%s-%05d-%s", jobId, subtask, UUID.randomUUID());
+        this.prefix = String.format(Locale.ROOT, "%s%s-%05d-%s", PREFIX, jobId, subtask, writerId);
     }
 
     /**
@@ -31,10 +37,29 @@ final class TemporaryManifests {
      */
     String nextLocation(String kind) {
         String name = FileFormat.AVRO.addExtension(String.format(Locale.ROOT, "%s-%05d-%s", prefix, ++count, kind));
+        return operations(table).metadataFileLocation(name);
+    }
+
+    /** The number of the last manifest this writer named, 0 before the first. */
+    long written() {
+        return count;
+    }
+
+    /** The directory of a table's temporary manifests: where its table operations put metadata files. */
+    static String directory(Table table) {
+        String probe = operations(table).metadataFileLocation(PREFIX);
+        if (!probe.endsWith("/" + PREFIX)) {
+            throw new IllegalStateException(
+                    "Iceberg table " + table.name() + " places metadata file " + PREFIX + " at " + probe);
+        }
+        return probe.substring(0, probe.length() - PREFIX.length() - 1);
+    }
+
+    private static TableOperations operations(Table table) {
         if (!(table instanceof HasTableOperations)) {
             throw new IllegalStateException("Iceberg table " + table.name() + " ("
                     + table.getClass().getName() + ") has no table operations to place manifests with");
         }
-        return ((HasTableOperations) table).operations().metadataFileLocation(name);
+        return ((HasTableOperations) table).operations();
     }
 }

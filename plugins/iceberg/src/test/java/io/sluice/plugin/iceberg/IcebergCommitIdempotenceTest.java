@@ -12,11 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static io.sluice.plugin.iceberg.Writes.ids;
 import static io.sluice.plugin.iceberg.Writes.request;
@@ -80,6 +82,43 @@ class IcebergCommitIdempotenceTest {
         }
         assertThat(snapshots(table.table())).isEqualTo(2);
         assertThat(ids(table.table())).isEqualTo(range(1, 20));
+    }
+
+    /**
+     * A committer that dies after its commit and before it deleted the request's temporary
+     * manifests leaves them: when the request comes again, found committed, they are deleted, and
+     * the table is as it was.
+     */
+    @Test
+    void aCommittedRequestHandedOverAgainDeletesItsManifests() throws Exception {
+        IcebergTargetFactory listing = new IcebergTargetFactory(0); // every file in a manifest
+        List<Payload> pending;
+        try (TargetWriter writer = listing.createWriter(context, new ArrayList<>())) {
+            pending = write(writer, 1, 10);
+        }
+        Path metadata = Path.of(java.net.URI.create(table.table().location() + "/metadata"));
+        List<Path> manifests = temporaryManifests(metadata);
+        assertThat(manifests).hasSize(1);
+        byte[] manifest = Files.readAllBytes(manifests.get(0));
+        try (TargetCommitter committer = listing.createCommitter(context)) {
+            committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
+            assertThat(temporaryManifests(metadata)).isEmpty();
+            // as if the committer had died before deleting it
+            Files.write(manifests.get(0), manifest);
+        }
+        try (TargetCommitter restored = listing.createCommitter(context)) {
+            restored.commit(request(IcebergSinks.JOB, OPERATOR, 1, pending));
+        }
+        assertThat(temporaryManifests(metadata)).isEmpty();
+        assertThat(snapshots(table.table())).isEqualTo(1);
+        assertThat(ids(table.table())).isEqualTo(range(1, 10));
+    }
+
+    private static List<Path> temporaryManifests(Path metadata) throws IOException {
+        try (Stream<Path> files = Files.list(metadata)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("sluice-"))
+                    .collect(Collectors.toList());
+        }
     }
 
     @Test

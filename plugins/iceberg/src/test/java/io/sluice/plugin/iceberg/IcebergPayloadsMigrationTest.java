@@ -196,9 +196,11 @@ class IcebergPayloadsMigrationTest {
     }
 
     /**
-     * The writer's state (who wrote which data files, for the cleanup of a failed attempt's
-     * files): version 1, checked in, still names its writer and the last file handed over; the
-     * bytes of the current version are exactly what the writer writes for the same values.
+     * The writer's state (who wrote which data files and temporary manifests, for the cleanup of a
+     * failed attempt's files): version 1, checked in, still names its writer and the last file
+     * handed over, and no manifest of it is a leftover (its writer named them after a random id);
+     * version 2 names the last manifest handed over too. The bytes of the current version are
+     * exactly what the writer writes for the same values.
      */
     @Test
     void writerStateOfEveryVersionNamesItsWriterAndItsLastFile() throws Exception {
@@ -207,15 +209,32 @@ class IcebergPayloadsMigrationTest {
                 .containsExactly(IntStream.rangeClosed(1, IcebergTargetWriter.STATE_VERSION)
                         .boxed()
                         .toArray(Integer[]::new));
+        String id = "2b7e1516-28ae-d2a6-abf7-158809cf4f3c";
+        String manifest = "file:/w/db/t/metadata/sluice-" + IcebergSinks.JOB + "-00000-" + id + "-00004-data.avro";
         byte[] v1 = CheckedInBytes.read("writer-state-migration/one-writer/v1.b64");
         LeftoverDataFiles.Earlier earlier = IcebergTargetWriter.earlier(new Payload(1, v1))
                 .orElseThrow(() -> new AssertionError("version 1 not read"));
-        assertThat(earlier.writerId).isEqualTo("2b7e1516-28ae-d2a6-abf7-158809cf4f3c");
+        assertThat(earlier.writerId).isEqualTo(id);
         assertThat(earlier.handedOver).isEqualTo(7);
-        assertThat(IcebergTargetWriter.state("2b7e1516-28ae-d2a6-abf7-158809cf4f3c", 7)
-                        .bytes())
+        assertThat(earlier.matchesManifest(manifest, IcebergSinks.JOB))
+                .as("version 1 does not say which manifests were handed over")
+                .isFalse();
+
+        byte[] v2 = CheckedInBytes.read("writer-state-migration/one-writer/v2.b64");
+        earlier = IcebergTargetWriter.earlier(new Payload(2, v2))
+                .orElseThrow(() -> new AssertionError("version 2 not read"));
+        assertThat(earlier.writerId).isEqualTo(id);
+        assertThat(earlier.handedOver).isEqualTo(7);
+        assertThat(earlier.manifestsHandedOver).isEqualTo(3);
+        assertThat(earlier.matchesManifest(manifest, IcebergSinks.JOB)).isTrue();
+        assertThat(earlier.matchesManifest(manifest.replace("-00004-", "-00003-"), IcebergSinks.JOB))
+                .isFalse();
+        assertThat(IcebergTargetWriter.state(id, 7, 3).bytes())
                 .as("the current version writes what is checked in")
-                .isEqualTo(v1);
+                .isEqualTo(v2);
+        assertThat(IcebergTargetWriter.earlier(new Payload(3, v2)))
+                .as("a version this plugin does not know is not its writer's state")
+                .isEmpty();
     }
 
     /**

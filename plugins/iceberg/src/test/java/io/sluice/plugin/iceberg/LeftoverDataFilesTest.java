@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A restored writer deletes what earlier writers of its subtask wrote and nothing commits: the
  * files the restored writer wrote after the checkpoint, and every file of an earlier attempt from
- * the same checkpoint; it keeps what a snapshot lists or a restored committable will commit, and
- * never touches files of another job or outside the table's data location.
+ * the same checkpoint, and their temporary manifests that no committer reads; it keeps what a
+ * snapshot lists or a restored committable will commit, and never touches files of another job or
+ * outside the table's data location (manifests: its metadata directory).
  */
 class LeftoverDataFilesTest {
 
@@ -181,6 +182,86 @@ class LeftoverDataFilesTest {
         committer.close();
     }
 
+    /**
+     * Writers whose checkpoints' files all travel in temporary manifests: the manifest the restored
+     * writer wrote after its checkpoint and every manifest of an earlier attempt from the same
+     * checkpoint are deleted with their data files; the one a restored committable lists stays
+     * until that commit (which reads it and then deletes it), and so do another job's manifests
+     * and files named like the writer's outside the table's metadata directory.
+     */
+    @Test
+    void aRestoreDeletesTheManifestsNoCommitterReads() throws Exception {
+        IcebergTargetFactory listing = new IcebergTargetFactory(0); // every file in a manifest
+        TestSinkContext.Builder base = IcebergSinks.hadoop(warehouse, Writes.ROW);
+        TestSinkContext a =
+                base.writerLineage(WriterLineage.of(WRITER_A, List.of())).build();
+        listing.validate(a);
+        Path metadata = warehouse.resolve("db/t/metadata");
+        TargetCommitter committer = listing.createCommitter(a);
+
+        // attempt A: checkpoint 1 committed (its manifest deleted), checkpoint 2 taken, its commit due
+        TargetWriter writerA = listing.createWriter(a, List.of());
+        committer.commit(request(IcebergSinks.JOB, OPERATOR, 1, write(writerA, 1, 10)));
+        assertThat(manifests(metadata)).as("the committer deletes what it read").isEmpty();
+        List<Payload> checkpoint2 = write(writerA, 11, 20);
+        List<Payload> state = writerA.snapshotState(2);
+        Set<Path> dueOnRestore = manifests(metadata);
+        assertThat(dueOnRestore).hasSize(1);
+        assertThat(dueOnRestore.iterator().next().getFileName().toString())
+                .isEqualTo("sluice-" + IcebergSinks.JOB + "-00000-" + WRITER_A + "-00002-data.avro");
+        // the files of checkpoint 3 handed over, then A dies before checkpoint 3 completes
+        write(writerA, 21, 30);
+        Set<Path> deadA = minus(manifests(metadata), dueOnRestore);
+        assertThat(deadA).hasSize(1);
+
+        // another job's manifest, and files named like A's outside the table's metadata directory
+        TargetWriter otherJob = listing.createWriter(
+                base.jobId("0000000000000000000000000000000b")
+                        .writerLineage(null)
+                        .build(),
+                List.of());
+        write(otherJob, 100, 105);
+        Set<Path> otherJobs = minus(manifests(metadata), union(dueOnRestore, deadA));
+        assertThat(otherJobs).hasSize(1);
+        String aName = deadA.iterator().next().getFileName().toString();
+        Path besideMetadata = Files.writeString(warehouse.resolve("db/t/" + aName), "x");
+        Path inData = Files.writeString(warehouse.resolve("db/t/data/" + aName), "x");
+        Path nested = Files.createDirectories(metadata.resolve("nested")).resolve(aName);
+        Files.writeString(nested, "x");
+        Path otherTable =
+                Files.createDirectories(warehouse.resolve("db/u/metadata")).resolve(aName);
+        Files.writeString(otherTable, "x");
+
+        // attempt B, restored from checkpoint 2
+        TestSinkContext b = base.jobId(IcebergSinks.JOB)
+                .writerLineage(WriterLineage.of(WRITER_B, List.of()))
+                .build();
+        TargetWriter writerB = listing.createWriter(b, state);
+        assertThat(manifests(metadata)).isEqualTo(union(dueOnRestore, otherJobs));
+        assertThat(List.of(besideMetadata, inData, nested, otherTable))
+                .allSatisfy(p -> assertThat(p).exists());
+        committer.commit(request(IcebergSinks.JOB, OPERATOR, 2, checkpoint2));
+        assertThat(manifests(metadata)).isEqualTo(otherJobs);
+
+        // B hands checkpoint 3's files over and dies before checkpoint 3 completes; C, its
+        // successor from checkpoint 2, deletes B's manifest, which began after the checkpoint
+        write(writerB, 21, 30);
+        Set<Path> deadB = minus(manifests(metadata), otherJobs);
+        assertThat(deadB).hasSize(1);
+        listing.createWriter(
+                        base.writerLineage(WriterLineage.of(WRITER_C, List.of(WRITER_B)))
+                                .build(),
+                        state)
+                .close();
+        assertThat(manifests(metadata)).isEqualTo(otherJobs);
+        assertThat(List.of(besideMetadata, inData, nested, otherTable))
+                .allSatisfy(p -> assertThat(p).exists());
+        assertThat(ids(CatalogTable.load(a.options()).table()))
+                .isEqualTo(LongStream.rangeClosed(1, 20).boxed().collect(Collectors.toList()));
+        otherJob.close();
+        committer.close();
+    }
+
     @Test
     void anOpeningsNamesAreItsOwn() {
         String zero = "/t/data/00003-0-" + WRITER_A + "-00012.parquet";
@@ -207,6 +288,38 @@ class LeftoverDataFilesTest {
                 .isFalse();
         assertThat(new LeftoverDataFiles.Earlier(WRITER_A + "-1", 0).matches(twelve))
                 .isFalse();
+        // temporary manifests: sluice-<job>-<subtask>-<writer id>[-<opening>]-<n>-<kind>.avro
+        String job = IcebergSinks.JOB;
+        String manifest0 = "file:/t/metadata/sluice-" + job + "-00003-" + WRITER_A + "-00002-data.avro";
+        String manifest2 = "file:/t/metadata/sluice-" + job + "-00003-" + WRITER_A + "-2-00001-deletes.avro";
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 0).matchesManifest(manifest0, job))
+                .isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 0).matchesManifest(manifest2, job))
+                .isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 1).matchesManifest(manifest0, job))
+                .isFalse();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 2).matchesManifest(manifest2, job))
+                .isTrue();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 0)
+                        .matchesManifest(manifest0, "0000000000000000000000000000000b"))
+                .as("another job's")
+                .isFalse();
+        assertThat(LeftoverDataFiles.Earlier.openings(WRITER_A, 0).matches(manifest0))
+                .as("no data file")
+                .isFalse();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A, 0, 1).matchesManifest(manifest0, job))
+                .isTrue();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A, 0, 2).matchesManifest(manifest0, job))
+                .as("handed over")
+                .isFalse();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A, 0, 0).matchesManifest(manifest2, job))
+                .as("another opening's")
+                .isFalse();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A + "-2", 0, 0).matchesManifest(manifest2, job))
+                .isTrue();
+        assertThat(new LeftoverDataFiles.Earlier(WRITER_A, 0).matchesManifest(manifest0, job))
+                .as("a state that does not say")
+                .isFalse();
     }
 
     @Test
@@ -226,6 +339,15 @@ class LeftoverDataFilesTest {
         try (Stream<Path> walk = Files.walk(dir)) {
             return walk.filter(Files::isRegularFile)
                     .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    /** The temporary manifests directly in {@code metadata}. */
+    private static Set<Path> manifests(Path metadata) throws IOException {
+        try (Stream<Path> list = Files.list(metadata)) {
+            return list.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().startsWith("sluice-"))
                     .collect(Collectors.toSet());
         }
     }

@@ -83,7 +83,8 @@ class PendingFilesTest {
         PendingFiles pending = PendingFiles.write(
                 table,
                 WriteResult.builder().addDataFiles(written).build(),
-                new TemporaryManifests(table, "0000000000000000000000000000000a", 1));
+                new TemporaryManifests(
+                        table, "0000000000000000000000000000000a", 1, "6f1c1a52-0000-3000-8000-00000000000a"));
 
         assertThat(pending.inlineFiles()).isEqualTo(3);
         assertThat(pending.manifests()).isEmpty();
@@ -103,7 +104,8 @@ class PendingFilesTest {
         PendingFiles pending = PendingFiles.write(
                 table,
                 WriteResult.builder().addDataFiles(written).build(),
-                new TemporaryManifests(table, "0000000000000000000000000000000a", 1));
+                new TemporaryManifests(
+                        table, "0000000000000000000000000000000a", 1, "6f1c1a52-0000-3000-8000-00000000000a"));
 
         assertThat(pending.inlineFiles()).isZero();
         assertThat(pending.manifests()).hasSize(1);

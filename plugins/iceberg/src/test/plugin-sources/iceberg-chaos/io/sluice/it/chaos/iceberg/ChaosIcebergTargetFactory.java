@@ -23,7 +23,8 @@ import java.util.Set;
  * lookup, whose committer records the checkpoint of every non-empty request it is handed (one line
  * each in {@code requests} in the marker directory, so a test sees requests handed over again) and,
  * if asked to, fails once (a marker file remembers that it did) on the second non-empty commit of
- * the job, either before the real commit ran or right after it succeeded. Test code only: it is
+ * the job, either before the real commit ran or right after it succeeded; its writers fail once if
+ * asked to, after a number of records or after handing over temporary manifests. Test code only: it is
  * compiled and packaged by the integration tests, never shipped.
  */
 @org.pf4j.Extension
@@ -36,6 +37,14 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     /** A writer fails once (marker {@code writer-failed}) after this many records of its own. */
     static final ConfigOption<Long> WRITER_FAIL_AFTER =
             ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
+
+    /**
+     * A writer fails once (marker {@code writer-failed}) right after the n-th of its checkpoints
+     * whose files it handed over in temporary manifests: they are written, and the checkpoint they
+     * belong to cannot complete.
+     */
+    static final ConfigOption<Integer> WRITER_FAIL_AFTER_MANIFESTS =
+            ConfigOptions.key("chaos.writer.fail-after-manifests").intType().noDefaultValue();
 
     static final ConfigOption<String> MARKER_DIR =
             ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
@@ -56,6 +65,7 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
         Set<ConfigOption<?>> options = new HashSet<>();
         options.add(FAIL_IN_COMMIT);
         options.add(WRITER_FAIL_AFTER);
+        options.add(WRITER_FAIL_AFTER_MANIFESTS);
         for (String key : new String[] {
             "catalog-name",
             "catalog-type",
@@ -142,13 +152,17 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
         TargetWriter writer = delegate(context).createWriter(context, restoredState);
-        if (!context.options().getOptional(WRITER_FAIL_AFTER).isPresent()) {
+        if (!context.options().getOptional(WRITER_FAIL_AFTER).isPresent()
+                && !context.options().getOptional(WRITER_FAIL_AFTER_MANIFESTS).isPresent()) {
             return writer;
         }
-        long failAfter = context.options().get(WRITER_FAIL_AFTER);
+        long failAfter = context.options().getOptional(WRITER_FAIL_AFTER).orElse(Long.MAX_VALUE);
+        int failAfterManifests =
+                context.options().getOptional(WRITER_FAIL_AFTER_MANIFESTS).orElse(Integer.MAX_VALUE);
         Path marker = Paths.get(context.options().get(MARKER_DIR), "writer-failed");
         return new TargetWriter() {
             long records;
+            int withManifests;
 
             @Override
             public void write(org.apache.flink.table.data.RowData row, io.sluice.spi.sink.RecordContext recordContext)
@@ -168,7 +182,14 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
 
             @Override
             public List<io.sluice.spi.sink.PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
-                return writer.prepareCommit(endOfInput);
+                List<io.sluice.spi.sink.PendingCommit> pending = writer.prepareCommit(endOfInput);
+                for (io.sluice.spi.sink.PendingCommit p : pending) {
+                    if (listsManifests(p.payload()) && ++withManifests >= failAfterManifests && claim(marker)) {
+                        throw new IOException("chaos: injected failure in the writer after it handed over the"
+                                + " temporary manifests of " + withManifests + " checkpoints");
+                    }
+                }
+                return pending;
             }
 
             @Override
@@ -228,6 +249,30 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
                 committer.close();
             }
         };
+    }
+
+    /**
+     * Whether the iceberg target's pending files list temporary manifests: version 1 lists nothing
+     * else, version 2 begins with their count.
+     */
+    private static boolean listsManifests(Payload payload) {
+        return payload.version() == 1
+                || (payload.version() == 2
+                        && java.nio.ByteBuffer.wrap(payload.bytes()).getInt() > 0);
+    }
+
+    /** Claims the failure once, for whichever writer comes first: a marker file remembers it. */
+    private static boolean claim(Path marker) throws IOException {
+        if (Files.exists(marker)) {
+            return false;
+        }
+        Files.createDirectories(marker.getParent());
+        try {
+            Files.createFile(marker);
+            return true;
+        } catch (java.nio.file.FileAlreadyExistsException anotherWriterFailed) {
+            return false;
+        }
     }
 
     private static void inject(Path marker, String when) throws IOException {

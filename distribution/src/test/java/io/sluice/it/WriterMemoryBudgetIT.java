@@ -33,12 +33,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * One writer subtask with 10,000 partitions of Parquet open at once, in a JVM of 1 GB heap (its
- * own Failsafe execution, {@code distribution/pom.xml}): 100,000 rows, ten consecutive rows per
- * partition, STREAMING without checkpoints, so no checkpoint rolls a file, nothing sorts the rows by
- * partition (BATCH would: one file open at a time) and every partition's file stays open to the end
- * of input unless the writer memory budget rolls it. An open file of these three columns holds
- * about 80 KB (DirectParquetWriterHeapTest), 10,000 of them more than the heap; the budget (its
- * default, an eighth of the heap) rolls the largest, and parquet-java reads every number back once.
+ * own Failsafe execution, {@code distribution/pom.xml}): 100,000 rows, the partitions taking turns
+ * (ten rows each, spread over the whole input), STREAMING without checkpoints, so no checkpoint
+ * rolls a file, nothing sorts the rows by partition (BATCH would: one file open at a time) and
+ * every partition's file stays open to the end of input unless the writer memory budget rolls it.
+ * An open file of these three columns holds about 80 KB (DirectParquetWriterHeapTest), 10,000 of
+ * them more than the heap. The budget (its default, an eighth of the heap) rolls the largest once,
+ * then the writer holds the rows of the partitions without an open file and writes one file per
+ * partition at the end: at most two files a partition (a file per overrun before, one or two rows
+ * each), and parquet-java reads every number back once.
  */
 class WriterMemoryBudgetIT {
 
@@ -79,7 +82,7 @@ class WriterMemoryBudgetIT {
         env.fromSequence(1, ROWS)
                 .map(i -> (RowData) GenericRowData.of(
                         i,
-                        StringData.fromString("p" + (i - 1) / (ROWS / PARTITIONS)),
+                        StringData.fromString("p" + (i - 1) % PARTITIONS),
                         StringData.fromString("value-" + i % 50),
                         i * 0.5))
                 .returns(InternalTypeInfo.of(ROW))
@@ -107,6 +110,9 @@ class WriterMemoryBudgetIT {
         assertThat(ids).hasSize((int) ROWS).doesNotHaveDuplicates();
         assertThat(ids.stream().mapToLong(Long::longValue).max().getAsLong()).isEqualTo(ROWS);
         assertThat(partitionDirectories(out)).isEqualTo(PARTITIONS);
+        assertThat(CommittedFiles.visible(out).size())
+                .as("files: at most two a partition")
+                .isLessThanOrEqualTo(2 * PARTITIONS);
     }
 
     private static long partitionDirectories(Path out) throws IOException {

@@ -91,6 +91,17 @@ final class FileTargetWriter implements TargetWriter {
     private final long memoryBudget;
     /** The sum of the open files' heap estimates. */
     private long heldHeap;
+    /**
+     * The rows of buckets without an open file, once the open files outgrew the memory budget
+     * (a bulk format, rows not grouped by bucket); null until then. From then on a bucket's rows
+     * since the last checkpoint are written into one file at the next checkpoint instead of
+     * rolling a small file whenever the budget is hit, so a writer of thousands of partitions
+     * writes one file per partition and checkpoint (two where the file-size policy rolls one), with
+     * one file's buffers in its heap at a time. See ARCHITECTURE.md, "Many partitions".
+     */
+    private BucketRowBuffer buffer;
+    /** When the last row came: files written from {@link #buffer} are made at that time. */
+    private long lastRowTime;
 
     /** Names this writer's part files: its lineage's writer id and opening, or a random UUID without one. */
     private final String uid;
@@ -175,14 +186,47 @@ final class FileTargetWriter implements TargetWriter {
         if (bucket.open != null && rollingPolicy.shouldRollOnEvent(bucket.open, row)) {
             roll(bucket);
         }
-        if (bucket.open == null) {
-            bucket.open = openPartFile(bucket, now);
-        }
-        bucket.open.write(row, now);
         currentBucket = bucketId;
-        heldHeap += bucket.open.updateHeapEstimate();
-        if (heldHeap > memoryBudget) {
-            rollTheLargestFiles();
+        lastRowTime = now;
+        if (bucket.open == null && buffer != null) {
+            buffer.add(bucketId, row);
+        } else {
+            if (bucket.open == null) {
+                bucket.open = openPartFile(bucket, now);
+            }
+            bucket.open.write(row, now);
+            heldHeap += bucket.open.updateHeapEstimate();
+        }
+        if (heldHeap + bufferedHeap() > memoryBudget) {
+            relieveMemory();
+        }
+    }
+
+    private long bufferedHeap() {
+        return buffer == null ? 0 : buffer.heapBytes();
+    }
+
+    /**
+     * The open files and the buffered rows hold more heap than the budget. Buffered rows that hold
+     * most of it go to local disk; else the largest open files roll, and a bulk format's writer
+     * holds the rows of buckets without an open file in a {@link #buffer} from then on.
+     */
+    private void relieveMemory() throws IOException {
+        long target = memoryBudget - memoryBudget / 4;
+        if (buffer != null && buffer.heapBytes() >= heldHeap) {
+            buffer.spill();
+            if (heldHeap <= target) {
+                return;
+            }
+        }
+        rollTheLargestFiles(target);
+        if (buffer == null && partWriters.isBulk() && !groupedInput) {
+            buffer = new BucketRowBuffer(partWriters.rowType());
+            LOG.info(
+                    "From now on this writer holds the rows of its buckets until the next checkpoint and then writes"
+                            + " one file per bucket, within 'sink.writer.memory-budget' {} (rows over it spill to local"
+                            + " disk)",
+                    memoryBudget);
         }
     }
 
@@ -191,15 +235,17 @@ final class FileTargetWriter implements TargetWriter {
      * their buffers go) until a quarter of the budget is free again, so that a writer hovering at
      * the budget does not roll a file for every row.
      */
-    private void rollTheLargestFiles() throws IOException {
+    private void rollTheLargestFiles(long target) throws IOException {
         List<Bucket> open = new ArrayList<>();
         for (Bucket b : buckets.values()) {
             if (b.open != null) {
                 open.add(b);
             }
         }
+        if (open.isEmpty()) {
+            return;
+        }
         open.sort((a, b) -> Long.compare(b.open.heapBytes(), a.open.heapBytes()));
-        long target = memoryBudget - memoryBudget / 4;
         long before = heldHeap;
         int rolled = 0;
         for (Bucket b : open) {
@@ -343,6 +389,9 @@ final class FileTargetWriter implements TargetWriter {
     @Override
     public List<PendingCommit> prepareCommit(boolean endOfInput) throws IOException {
         this.endOfInput |= endOfInput;
+        if (buffer != null && !buffer.isEmpty()) {
+            writeBufferedRows();
+        }
         Iterator<Bucket> it = buckets.values().iterator();
         while (it.hasNext()) {
             Bucket bucket = it.next();
@@ -366,8 +415,49 @@ final class FileTargetWriter implements TargetWriter {
         return result;
     }
 
+    /**
+     * Writes each bucket's buffered rows into a file of its own, one bucket after the other (a
+     * bucket whose file outgrows the rolling policy's size gets more), and rolls it: the rows since
+     * the last checkpoint, so they are pending commits of this one, and nothing stays open.
+     */
+    private void writeBufferedRows() throws IOException {
+        int runs = buffer.runs();
+        int[] files = new int[1];
+        buffer.drain(new BucketRowBuffer.BucketSink() {
+            private Bucket bucket;
+
+            @Override
+            public void begin(String bucketId) {
+                bucket = buckets.computeIfAbsent(bucketId, id -> new Bucket(id, bucketPath(id), lastRowTime));
+            }
+
+            @Override
+            public void row(RowData row) throws IOException {
+                if (bucket.open != null && rollingPolicy.shouldRollOnEvent(bucket.open, row)) {
+                    roll(bucket);
+                }
+                if (bucket.open == null) {
+                    bucket.open = openPartFile(bucket, lastRowTime);
+                    files[0]++;
+                }
+                bucket.open.write(row, lastRowTime);
+            }
+
+            @Override
+            public void end(String bucketId) throws IOException {
+                if (bucket.open != null) {
+                    roll(bucket);
+                }
+            }
+        });
+        LOG.debug("Wrote {} files from held rows ({} spilled runs)", files[0], runs);
+    }
+
     @Override
     public boolean isIdle() {
+        if (buffer != null && !buffer.isEmpty()) {
+            return false;
+        }
         for (Bucket bucket : buckets.values()) {
             if (bucket.open != null || bucket.persisted != null) {
                 return false;
@@ -379,6 +469,11 @@ final class FileTargetWriter implements TargetWriter {
 
     @Override
     public List<Payload> snapshotState(long checkpointId) throws IOException {
+        if (buffer != null && !buffer.isEmpty()) {
+            // prepareCommit, which comes before every snapshot, writes them out: rows held at a
+            // snapshot would be in no file and no state
+            throw new IllegalStateException("Checkpoint " + checkpointId + " of a writer that still holds rows");
+        }
         List<FileWriterState.BucketState> states = new ArrayList<>(buckets.size());
         for (Bucket bucket : buckets.values()) {
             FileWriterState.OpenFile open = null;
@@ -661,6 +756,13 @@ final class FileTargetWriter implements TargetWriter {
      */
     @Override
     public void close() {
+        if (buffer != null) {
+            try {
+                buffer.close();
+            } catch (IOException e) {
+                LOG.warn("Cannot delete the local files of held rows: {}", e.toString());
+            }
+        }
         for (Bucket bucket : buckets.values()) {
             if (bucket.open != null) {
                 bucket.open.dispose();

@@ -19,6 +19,14 @@ final class PartFile implements PartFileState {
     /** How many rows apart the heap estimate is asked for, once a file has this many. */
     static final int HEAP_CHECK_ROWS = 128;
 
+    /**
+     * What an open file of a bulk writer that gives no estimate of its own counts toward the
+     * writer's memory budget (ORC, Avro, nested Parquet, Hive's record writers): a floor, about
+     * what Avro holds (one block of its 64 KB sync interval); ORC and Parquet hold more once their
+     * column buffers fill. Without it such files counted nothing and no budget ever held them.
+     */
+    static final long UNESTIMATED_BULK_FILE_BYTES = 64 * 1024;
+
     private final String bucketId;
     private final Path path; // where the file is published; null for a compaction output
     private final RecoverableFsDataOutputStream stream;
@@ -73,7 +81,14 @@ final class PartFile implements PartFileState {
      * @return by how much the estimate changed since it was last asked (0 when not due)
      */
     long updateHeapEstimate() {
-        if (buffering == null || rows < nextHeapCheck) {
+        if (buffering == null) {
+            if (bulk == null || heapBytes > 0) {
+                return 0;
+            }
+            heapBytes = UNESTIMATED_BULK_FILE_BYTES;
+            return heapBytes;
+        }
+        if (rows < nextHeapCheck) {
             return 0;
         }
         nextHeapCheck = rows < HEAP_CHECK_ROWS ? rows * 2 : rows + HEAP_CHECK_ROWS;
@@ -82,7 +97,7 @@ final class PartFile implements PartFileState {
         return heapBytes - previous;
     }
 
-    /** The heap estimate last asked for; 0 for a writer that gives none. */
+    /** The heap estimate last asked for; for a bulk writer that gives none, {@link #UNESTIMATED_BULK_FILE_BYTES}. */
     long heapBytes() {
         return heapBytes;
     }

@@ -38,16 +38,19 @@ public final class PartWriters {
     private final Encoder<RowData> encoder; // row formats
     private final BulkWriter.Factory<RowData> bulkFactory; // bulk formats
     private final int[] projection; // null: whole row
+    private final RowType rowType; // the rows' columns, path columns included
 
     private PartWriters(
             ExtensionLookup extensions,
             String format,
+            RowType rowType,
             FormatContext fileContext,
             Encoder<RowData> encoder,
             BulkWriter.Factory<RowData> bulkFactory,
             int[] projection) {
         this.extensions = extensions;
         this.format = format;
+        this.rowType = rowType;
         this.fileContext = fileContext;
         this.encoder = encoder;
         this.bulkFactory = bulkFactory;
@@ -74,11 +77,11 @@ public final class PartWriters {
         if (Formats.offers(extensions, BulkWritingFormat.class, format)) {
             BulkWriter.Factory<RowData> bulk =
                     extensions.find(BulkWritingFormat.class, format).createBulkWriterFactory(formatContext);
-            return new PartWriters(extensions, format, formatContext, null, bulk, projection);
+            return new PartWriters(extensions, format, rowType, formatContext, null, bulk, projection);
         }
         Encoder<RowData> encoder = Formats.require(extensions, RowEncodingFormat.class, format, "be written")
                 .createEncoder(formatContext);
-        return new PartWriters(extensions, format, formatContext, encoder, null, projection);
+        return new PartWriters(extensions, format, rowType, formatContext, encoder, null, projection);
     }
 
     /**
@@ -87,7 +90,12 @@ public final class PartWriters {
      * as Hive's record writers. The format still reads the files back, for compaction.
      */
     public PartWriters withBulkWriter(BulkWriter.Factory<RowData> factory) {
-        return new PartWriters(extensions, format, fileContext, null, factory, projection);
+        return new PartWriters(extensions, format, rowType, fileContext, null, factory, projection);
+    }
+
+    /** The rows' columns, the path columns included. */
+    RowType rowType() {
+        return rowType;
     }
 
     /** The file's columns: the row type without the path columns. */

@@ -295,6 +295,76 @@ class PartFilesTest {
                 .containsExactlyInAnyOrder("a0\na1\na2\na3\na4\na5\na6\na7\n", "a8\n", "b0\nb1\n", "c0\n", "d0\n");
     }
 
+    /**
+     * Rows of 40 buckets interleaved, each bucket's rows spread over the whole input (the order a
+     * STREAMING job of many partitions sees): once the open files outgrow the budget, the writer
+     * rolls the largest once and then holds the rows of buckets without an open file, writing each
+     * bucket's rows of a checkpoint into one file, so a bucket gets at most two files in the
+     * checkpoint in which the budget was hit and one in every later one, rather than a file at every
+     * overrun; rows that outgrow the budget in memory spill to local disk and come back in order.
+     */
+    @Test
+    void overTheBudgetABulkWriterWritesOneFilePerBucketAndCheckpoint() throws Exception {
+        Path table = tmp.resolve("many");
+        Map<String, Path> locations = new java.util.HashMap<>();
+        for (int b = 0; b < 40; b++) {
+            locations.put("dt=b" + b, table.resolve("dt=b" + b));
+        }
+        PartFiles engine = hiveLike(table, locations)
+                .writers(() -> PartWriters.create(
+                                PartFileTesting.lineFormats(), "lines", LINE_DT, Collections.emptyMap(), List.of("dt"))
+                        .withBulkWriter(bufferingLines()))
+                .rollingPolicy(NEVER)
+                .writerMemoryBudget(8_000)
+                .build();
+        Map<String, List<String>> byBucket = new java.util.TreeMap<>();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            int row = 0;
+            for (int checkpoint = 1; checkpoint <= 3; checkpoint++) {
+                for (int round = 0; round < 25; round++) {
+                    for (int b = 0; b < 40; b++) {
+                        String line = "r" + row++;
+                        writer.write(row2(line, "b" + b), at(T0 + row));
+                        byBucket.computeIfAbsent("dt=b" + b, k -> new java.util.ArrayList<>())
+                                .add(line);
+                    }
+                }
+                commit(committer, checkpoint, writer.prepareCommit(checkpoint == 3));
+                assertThat(hidden(table))
+                        .as("nothing open after checkpoint %d", checkpoint)
+                        .isEmpty();
+                Map<String, Integer> files = filesPerBucket(table);
+                for (int b = 0; b < 40; b++) {
+                    assertThat(files.getOrDefault("dt=b" + b, 0))
+                            .as("files of bucket b%d after checkpoint %d", b, checkpoint)
+                            .isLessThanOrEqualTo(checkpoint + 1);
+                }
+            }
+        }
+        Map<String, List<String>> written = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(table)) {
+            for (Path f :
+                    files.filter(java.nio.file.Files::isRegularFile).collect(java.util.stream.Collectors.toList())) {
+                written.computeIfAbsent(table.relativize(f.getParent()).toString(), k -> new java.util.ArrayList<>())
+                        .addAll(java.nio.file.Files.readAllLines(f));
+            }
+        }
+        for (Map.Entry<String, List<String>> bucket : byBucket.entrySet()) {
+            assertThat(written.get(bucket.getKey()))
+                    .as("rows of %s", bucket.getKey())
+                    .containsExactlyInAnyOrderElementsOf(bucket.getValue());
+        }
+    }
+
+    private static Map<String, Integer> filesPerBucket(Path table) throws java.io.IOException {
+        Map<String, Integer> files = new java.util.HashMap<>();
+        for (String name : visible(table).keySet()) {
+            files.merge(name.substring(0, name.indexOf('/')), 1, Integer::sum);
+        }
+        return files;
+    }
+
     @Test
     void aBudgetThatIsNotPositiveIsRefusedNamingTheOption() {
         assertThatThrownBy(() -> PartFiles.builder(new org.apache.flink.core.fs.Path(tmp.toUri()))

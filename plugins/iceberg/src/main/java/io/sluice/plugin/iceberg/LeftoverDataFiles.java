@@ -329,9 +329,14 @@ final class LeftoverDataFiles {
      * Aborts the open multipart uploads of files of {@code earlier} under {@code table}'s data
      * location: every writer {@code earlier} names is dead (the restored state or the lineage says
      * so), so none of those uploads will ever be completed, and an upload is never a committed
-     * file. Only on an object store, through Flink's file system of the location ({@link
-     * OpenUploads}, the S3 specifics); elsewhere a file being written is a file, which {@link
-     * #delete} sees. A failure only costs space: it is logged and the writer starts anyway.
+     * file. Only on an object store; elsewhere a file being written is a file, which {@link
+     * #delete} sees. Through the table's own file IO where that is Iceberg's {@code S3FileIO}
+     * ({@link S3FileIOUploads}: its client, endpoint and credentials, which Flink may not have
+     * for the bucket), else through Flink's file system of the location ({@link OpenUploads}, the
+     * S3 specifics): {@code HadoopFileIO} reaches every object store through Flink's file systems
+     * (the plugin's Hadoop has no S3 client of its own, {@code ObjectStores}), so that is the
+     * file system it wrote through. A failure only costs space: it is logged and the writer
+     * starts anyway.
      *
      * @return the number of uploads aborted
      */
@@ -344,16 +349,22 @@ final class LeftoverDataFiles {
         if (!ObjectStores.isObjectStore(dataLocation) || !path(dataLocation).startsWith(path(tableLocation) + "/")) {
             return 0;
         }
-        try {
-            org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(dataLocation);
-            int aborted = OpenUploads.abortUnder(base.getFileSystem(), base, name -> {
-                for (Earlier e : earlier) {
-                    if (e.matches(name)) {
-                        return true;
-                    }
+        Predicate<String> meant = name -> {
+            for (Earlier e : earlier) {
+                if (e.matches(name)) {
+                    return true;
                 }
-                return false;
-            });
+            }
+            return false;
+        };
+        try {
+            int aborted;
+            if (S3FileIOUploads.reaches(table.io(), dataLocation)) {
+                aborted = S3FileIOUploads.abortUnder(table.io(), dataLocation, meant);
+            } else {
+                org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(dataLocation);
+                aborted = OpenUploads.abortUnder(base.getFileSystem(), base, meant);
+            }
             if (aborted > 0) {
                 LOG.info(
                         "Iceberg table {}: aborted {} multipart uploads of data files that earlier writers {} began",

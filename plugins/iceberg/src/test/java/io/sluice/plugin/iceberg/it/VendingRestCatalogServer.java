@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * answers (load, create, commit) carries {@code vended} in the response's {@code config}, which
  * Iceberg's REST client merges over the catalog's own properties into the table's file IO.
  */
-final class VendingRestCatalogServer implements AutoCloseable {
+public final class VendingRestCatalogServer implements AutoCloseable {
 
     private final Server server;
     private final Catalog backing;
@@ -58,21 +58,21 @@ final class VendingRestCatalogServer implements AutoCloseable {
         server.start();
     }
 
-    static VendingRestCatalogServer start(Catalog backing, Map<String, String> vended) throws Exception {
+    public static VendingRestCatalogServer start(Catalog backing, Map<String, String> vended) throws Exception {
         return new VendingRestCatalogServer(backing, vended);
     }
 
-    String uri() {
+    public String uri() {
         return "http://localhost:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort() + "/";
     }
 
     /** The catalog behind the server, for a test's own reads of the metadata. */
-    Catalog backing() {
+    public Catalog backing() {
         return backing;
     }
 
     /** How many table responses carried the vended credentials. */
-    int vendedResponses() {
+    public int vendedResponses() {
         return vendedResponses.get();
     }
 

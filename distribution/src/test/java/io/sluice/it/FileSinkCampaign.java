@@ -52,6 +52,9 @@ final class FileSinkCampaign {
 
     final CampaignSchedule schedule;
     final String format;
+    /** The partitions the rows go to, {@code b0 ...}. */
+    final int partitions;
+
     final String distribution;
     final long records;
     /** For storage faults, when the schedule asks for them: a probability and a budget drawn from the seed. */
@@ -71,6 +74,12 @@ final class FileSinkCampaign {
         this.format = schedule.random.nextBoolean() ? "csv" : "parquet";
         this.distribution = new String[] {"none", "hash", "range"}[new java.util.Random(seed * 31 + 7).nextInt(3)];
         this.records = schedule.records();
+        // a third of the runs write many partitions under the least memory budget: Parquet's open
+        // files outgrow it and the writers hold the rows of the partitions until the checkpoint
+        this.partitions = new java.util.Random(seed * 53 + 3).nextInt(3) == 0 ? 120 : 3;
+        if (partitions > 3) {
+            options.put("sink.writer.memory-budget", "4mb");
+        }
         options.put("chaos.marker-dir", markers.toString());
         options.put("distribution-mode", distribution);
         if (schedule.fails("writer")) {
@@ -115,13 +124,14 @@ final class FileSinkCampaign {
 
     @Override
     public String toString() {
-        return schedule + ", " + format + ", distribution " + distribution;
+        return schedule + ", " + format + ", distribution " + distribution + ", " + partitions + " partitions";
     }
 
     /** Runs the job into {@code path}, any Flink file system URI. */
     void execute(String path, Duration restartDelay) throws Exception {
         StreamExecutionEnvironment env = schedule.environment(20, restartDelay);
         long[] ends = SkewedNumberSource.splitEnds(schedule.splitSizes);
+        int spread = partitions; // the lambda must not capture this campaign
         // watermarks for the partition-time trigger: the numbers as event time
         env.fromSource(
                         new SkewedNumberSource(schedule.splitSizes),
@@ -129,7 +139,7 @@ final class FileSinkCampaign {
                         "numbers")
                 .map(new Pacer(runId, ends, schedule.recordsPerSecondPerSubtask, schedule.fails("source-after-finish")))
                 .returns(Types.LONG)
-                .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % 3))))
+                .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("b" + (i % spread))))
                 .returns(InternalTypeInfo.of(ROW))
                 .sinkTo(SluiceSink.forRowData(ROW)
                         .withTarget("chaos-filesystem")

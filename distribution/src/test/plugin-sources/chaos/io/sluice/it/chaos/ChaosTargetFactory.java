@@ -70,7 +70,8 @@ public class ChaosTargetFactory implements TargetFactory {
         "partition.default-name",
         "sink.partition-commit.success-file.name",
         "sink.bucket-assigner.date-time.format",
-        "sink.bucket-assigner.date-time.time-zone"
+        "sink.bucket-assigner.date-time.time-zone",
+        "sink.writer.memory-budget"
     };
 
     @Override

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -34,6 +35,28 @@ public final class TestDistribution {
             throw new IllegalStateException("System property sluice.test.dist is not set (run through Maven)");
         }
         return Paths.get(dir);
+    }
+
+    /**
+     * The Flink line the distribution was built for ({@code sluice.test.flink.line}): {@code 1.20},
+     * or {@code 2.1} in a build with {@code -Dflink2}.
+     */
+    public static String flinkLine() {
+        String line = System.getProperty("sluice.test.flink.line");
+        if (line == null) {
+            throw new IllegalStateException("System property sluice.test.flink.line is not set (run through Maven)");
+        }
+        return line;
+    }
+
+    /**
+     * The plugins a full distribution ({@code -Dsluice.plugins=all}) of this line has: on Flink 2
+     * there is no hive plugin yet.
+     */
+    public static List<String> plugins() {
+        return flinkLine().startsWith("1.")
+                ? List.of("formats", "filesystem", "iceberg", "hive")
+                : List.of("formats", "filesystem", "iceberg");
     }
 
     /** The distribution's plugins directory. */

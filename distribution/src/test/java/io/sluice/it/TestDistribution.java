@@ -1,6 +1,7 @@
 package io.sluice.it;
 
 import io.sluice.runtime.plugin.TestPlugins;
+import io.sluice.testshared.BenchmarkMachine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,6 +70,8 @@ public final class TestDistribution {
         if (withTestPlugins == null) {
             try {
                 Path dir = Paths.get("target", "it-plugins-with-test-plugins").toAbsolutePath();
+                // afresh: a copy over an earlier one (of the other Flink line, say) keeps its jars
+                BenchmarkMachine.deleteTree(dir);
                 copyTree(pluginsDir(), dir);
                 for (String id : TEST_PLUGINS) {
                     TestPlugins.Builder plugin = TestPlugins.plugin(dir, id);

@@ -3,6 +3,7 @@ package io.sluice.it;
 import io.sluice.runtime.adapt.AvroAdapters;
 import io.sluice.runtime.adapt.RowAdapter;
 import io.sluice.runtime.adapt.RowAdapters;
+import io.sluice.runtime.compat.ContextEnvironments;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.SluiceSink;
@@ -20,9 +21,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.test.util.TestEnvironment;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.GroupType;
@@ -148,8 +147,7 @@ class AvroGenericRecordIT {
         Path out = tmp.resolve("out");
         // the MiniCluster extension made its environments the context of this test; a remote
         // environment is refused while they are (the extension unsets them after the test anyway)
-        TestEnvironment.unsetAsContext();
-        TestStreamEnvironment.unsetAsContext();
+        ContextEnvironments.unset();
         try (StandaloneCluster cluster = StandaloneCluster.start(
                 dist, tmp.resolve("cluster"), TestDistribution.pluginsDir(), Duration.ofSeconds(90))) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(

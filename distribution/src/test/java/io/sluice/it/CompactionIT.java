@@ -11,10 +11,10 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.jobgraph.SavepointConfigOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -199,7 +199,7 @@ class CompactionIT {
         assertThat(CommittedFiles.visible(out)).isNotEmpty();
 
         Configuration conf = new Configuration();
-        conf.set(SavepointConfigOptions.SAVEPOINT_PATH, savepoint);
+        conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
         StreamExecutionEnvironment env = environment(conf);
         addJob(env, out, false);
         env.execute("compaction switched off again");
@@ -241,7 +241,7 @@ class CompactionIT {
     private String runUntilStopped(Path out, String restoreFrom, boolean compaction) throws Exception {
         Configuration conf = new Configuration();
         if (restoreFrom != null) {
-            conf.set(SavepointConfigOptions.SAVEPOINT_PATH, restoreFrom);
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restoreFrom);
         }
         StreamExecutionEnvironment env = environment(conf);
         addJob(env, out, compaction);

@@ -74,9 +74,15 @@ class DocumentationIT {
         List<String> readme = Files.readAllLines(root.resolve("README.md"));
         assertThat(readme.size()).as("lines of README.md").isLessThan(150);
         assertThat(String.join("\n", readme))
-                .as("the README's two commands")
+                .as("the README's two commands, on Flink 1.20 and on 2.1")
                 .contains("mvn -B -q install -DskipTests && distribution/target/sluice-")
-                .contains("mvn -B verify");
+                .contains("mvn -B verify\n")
+                .contains("mvn -B -q verify -DskipTests -Dflink2 && distribution/target/sluice-")
+                .contains("mvn -B verify -Dflink2\n");
+        // the staged distribution of this build's line is the one its command runs
+        assertThat(String.join("\n", readme))
+                .as("the README's quickstart command of Flink " + TestDistribution.flinkLine())
+                .contains("distribution/target/" + TestDistribution.home().getFileName() + "/bin/sluice sql -f ");
     }
 
     @Test

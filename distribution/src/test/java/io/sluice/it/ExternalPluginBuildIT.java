@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -58,7 +59,10 @@ class ExternalPluginBuildIT {
                 "sluice-spi",
                 reactor.resolve("framework/spi/pom.xml"),
                 reactor.resolve("framework/spi/target/sluice-spi-" + version + ".jar"));
-        for (String module : List.of("testkit", "runtime", "flink1-shim")) {
+        // the kit's runtime and its shim are those of this build's Flink line; the plugin's build
+        // picks the same line from the published parent (-Dflink2 on 2.x, as for Sluice's own build)
+        boolean flink2 = !TestDistribution.flinkLine().startsWith("1.");
+        for (String module : List.of("testkit", "runtime", flink2 ? "flink2-shim" : "flink1-shim")) {
             publish(
                     repo,
                     "sluice-" + module,
@@ -77,7 +81,11 @@ class ExternalPluginBuildIT {
                         + Paths.get(System.getProperty("sluice.test.local-repo"))
                                 .toUri() + "</url></mirror></mirrors></settings>");
         Path log = tmp.resolve("build.log");
-        Process build = new ProcessBuilder("mvn", "-B", "-s", settings.toString(), "package")
+        List<String> command = new ArrayList<>(List.of("mvn", "-B", "-s", settings.toString(), "package"));
+        if (flink2) {
+            command.add("-Dflink2");
+        }
+        Process build = new ProcessBuilder(command)
                 .directory(project.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())

@@ -8,10 +8,10 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.jobgraph.SavepointConfigOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -79,7 +79,7 @@ class FileSinkOlderCheckpointIT {
                 .isNotEmpty();
 
         Configuration restore = new Configuration();
-        restore.set(SavepointConfigOptions.SAVEPOINT_PATH, older);
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, older);
         JobClient second = start(out, restore);
         Throwable failure = catchThrowable(() -> second.getJobExecutionResult().get(60, TimeUnit.SECONDS));
 

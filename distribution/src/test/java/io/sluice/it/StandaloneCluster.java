@@ -31,8 +31,9 @@ import java.util.concurrent.TimeUnit;
  * A Flink session cluster of separate JVM processes, a JobManager and one or more TaskManagers,
  * started from a Sluice distribution the way a Flink installation runs them: the classpath is the
  * distribution's {@code lib/} (the framework jar) plus the Flink jars of {@code opt/embedded}, and
- * Sluice is installed as the README says: {@code config.yaml} is Flink 1.20's default (the test
- * resource {@code flink-1.20-default-config.yaml}, with its {@code env.java.opts.all} JDK 17 flags,
+ * Sluice is installed as the README says: {@code config.yaml} is the Flink line's default (the test
+ * resource {@code flink-1.20-default-config.yaml} or {@code flink-2.1-default-config.yaml}, with its
+ * {@code env.java.opts.all} JDK 17 flags,
  * which become the processes' JVM options as Flink's scripts make them) plus one line, {@code
  * sluice.plugins.dir: <dir>}. No system property or environment variable names the plugins.
  *
@@ -199,12 +200,16 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * The cluster's {@code config.yaml}: Flink 1.20's default and, at its end, the one line the
+     * The cluster's {@code config.yaml}: the Flink line's default and, at its end, the one line the
      * README's install step adds. Nothing else: what a test needs on top is {@link #testSettings}.
      */
     private static void writeConfigYaml(Path confDir, Path pluginsDir) throws IOException {
         String flinkDefault;
-        try (java.io.InputStream in = StandaloneCluster.class.getResourceAsStream("/flink-1.20-default-config.yaml")) {
+        String resource = "/flink-" + TestDistribution.flinkLine() + "-default-config.yaml";
+        try (java.io.InputStream in = StandaloneCluster.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("No test resource " + resource + " for this Flink line");
+            }
             flinkDefault = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         String sluice = "\n# Sluice: where its plugins are, for every Flink process (README, install step 3)\n"

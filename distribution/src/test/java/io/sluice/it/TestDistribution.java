@@ -1,6 +1,7 @@
 package io.sluice.it;
 
 import io.sluice.runtime.plugin.TestPlugins;
+import io.sluice.testshared.BenchmarkMachine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -36,6 +38,28 @@ public final class TestDistribution {
         return Paths.get(dir);
     }
 
+    /**
+     * The Flink line the distribution was built for ({@code sluice.test.flink.line}): {@code 1.20},
+     * or {@code 2.1} in a build with {@code -Dflink2}.
+     */
+    public static String flinkLine() {
+        String line = System.getProperty("sluice.test.flink.line");
+        if (line == null) {
+            throw new IllegalStateException("System property sluice.test.flink.line is not set (run through Maven)");
+        }
+        return line;
+    }
+
+    /**
+     * The plugins a full distribution ({@code -Dsluice.plugins=all}) of this line has: on Flink 2
+     * there is no hive plugin yet.
+     */
+    public static List<String> plugins() {
+        return flinkLine().startsWith("1.")
+                ? List.of("formats", "filesystem", "iceberg", "hive")
+                : List.of("formats", "filesystem", "iceberg");
+    }
+
     /** The distribution's plugins directory. */
     public static Path pluginsDir() {
         return home().resolve("sluice-plugins");
@@ -46,6 +70,8 @@ public final class TestDistribution {
         if (withTestPlugins == null) {
             try {
                 Path dir = Paths.get("target", "it-plugins-with-test-plugins").toAbsolutePath();
+                // afresh: a copy over an earlier one (of the other Flink line, say) keeps its jars
+                BenchmarkMachine.deleteTree(dir);
                 copyTree(pluginsDir(), dir);
                 for (String id : TEST_PLUGINS) {
                     TestPlugins.Builder plugin = TestPlugins.plugin(dir, id);

@@ -191,7 +191,7 @@ class AvroGenericRecordIT {
         SluiceSink sink = builder.build();
         DataStream<GenericRecord> records =
                 env.fromSequence(0, COUNT - 1).map(new AvroJobRecords.MakeRecords(AvroJobRecords.SCHEMA_JSON));
-        RowAdapters.sinkTo(records, adapter, sink).name("payments");
+        SluiceSink.sinkTo(records, adapter, sink).name("payments");
         env.execute("avro records to " + format);
     }
 

@@ -18,6 +18,7 @@ import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
@@ -29,6 +30,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -86,10 +88,22 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
     /**
      * Starts a builder for a sink of the rows {@code adapter} makes from a job's own records (Flink
      * {@code Row}s, POJOs, Avro records; see {@link RowAdapters}). The adapter goes in front of the
-     * sink: {@code adapter.apply(stream).sinkTo(sink)}, or {@link RowAdapters#sinkTo}.
+     * sink: {@code adapter.apply(stream).sinkTo(sink)}, or {@link #sinkTo}.
      */
     public static SluiceSinkBuilder forAdapter(RowAdapter<?> adapter) {
         return forRowData(adapter.rowType());
+    }
+
+    /**
+     * Maps {@code input} through {@code adapter} (see {@link RowAdapter#apply}) into {@code sink};
+     * a Sluice sink gets its {@code sink.parallelism} if it has one.
+     */
+    public static <T> DataStreamSink<RowData> sinkTo(DataStream<T> input, RowAdapter<T> adapter, Sink<RowData> sink) {
+        DataStreamSink<RowData> out = adapter.apply(input).sinkTo(sink);
+        if (sink instanceof SluiceSink && ((SluiceSink) sink).parallelism() > 0) {
+            out.setParallelism(((SluiceSink) sink).parallelism());
+        }
+        return out;
     }
 
     /** Creates the sink of a descriptor (used by the table factory). */

@@ -2,7 +2,6 @@ package io.sluice.it;
 
 import io.sluice.runtime.adapt.AvroAdapters;
 import io.sluice.runtime.adapt.RowAdapter;
-import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.runtime.sink.SluiceSink;

@@ -245,12 +245,12 @@ class DynamicSinkFileSystemIT {
     void idleWritersAreClosedAndTheirTablesLoseNothing() throws Exception {
         long count = 2_000;
         Set<String> closed = ConcurrentHashMap.newKeySet();
-        DynamicSinkFaults.onIdleWriterClosed = closed::add;
+        DynamicSinkFaults observed = new DynamicSinkFaults().onIdleWriterClosed(closed::add);
         Path out = tmp.resolve("phases");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.enableCheckpointing(100);
-        DynamicSink.forInput(env.fromSource(
+        DynamicSink.Builder<Long> builder = DynamicSink.forInput(env.fromSource(
                         // about 40 checkpoints: each table's rows over 4, then idle to the end
                         new DataGeneratorSource<>(
                                 i -> i + 1, count, RateLimiterStrategy.perCheckpoint((int) (count / 40)), Types.LONG),
@@ -265,8 +265,8 @@ class DynamicSinkFileSystemIT {
                         "format", "csv",
                         "sink.rolling-policy.inactivity-interval", "100ms",
                         "sink.rolling-policy.check-interval", "50ms"))
-                .writeParallelism(1)
-                .append();
+                .writeParallelism(1);
+        observed.into(builder).append();
         env.execute("dynamic sink, idle writers");
 
         assertThat(closed.stream().map(target -> target.substring(0, target.indexOf(' '))))

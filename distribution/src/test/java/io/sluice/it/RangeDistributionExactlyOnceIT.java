@@ -1,9 +1,9 @@
 package io.sluice.it;
 
+import io.sluice.runtime.sink.RangeShuffleFaults;
 import io.sluice.runtime.sink.RollingPolicies;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.runtime.sink.SluiceSinkBuilder;
-import io.sluice.runtime.sink.distribution.range.RangeShuffleFaults;
 import io.sluice.spi.distribution.DistributionMode;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -90,19 +90,19 @@ class RangeDistributionExactlyOnceIT {
         long failAt = COUNT / 4 + random.nextInt((int) (COUNT / 2));
         int failAtAggregation = 2 + random.nextInt(3);
         AtomicLong aggregations = new AtomicLong();
-        RangeShuffleFaults.onRecord = () -> {
+        RangeShuffleFaults faults = new RangeShuffleFaults().onRecord(() -> {
             if (shuffled.incrementAndGet() == failAt
                     && failure.equals("statistics-operator")
                     && failed.compareAndSet(false, true)) {
                 throw new IllegalStateException("chaos: injected failure in the statistics operator");
             }
-        };
+        });
         if (failure.equals("coordinator")) {
-            RangeShuffleFaults.onAggregation = () -> {
+            faults.onAggregation(() -> {
                 if (aggregations.incrementAndGet() == failAtAggregation && failed.compareAndSet(false, true)) {
                     throw new IllegalStateException("chaos: injected failure in the coordinator's aggregation");
                 }
-            };
+            });
         }
         if (failure.equals("writer")) {
             chaos.put("chaos.writer.fail-after-records", String.valueOf(failAt / PARALLELISM));
@@ -134,7 +134,7 @@ class RangeDistributionExactlyOnceIT {
                         .withMaxPartSize(org.apache.flink.configuration.MemorySize.parse("1kb")))
                 .distributionMode(DistributionMode.RANGE)
                 .withOptions(chaos);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(builder.build());
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(faults.into(builder.build()));
         env.execute("range exactly-once, fails in the " + failure);
 
         if (failure.equals("writer")) {

@@ -7,6 +7,7 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
 import io.sluice.runtime.sink.distribution.WriterDistribution;
+import io.sluice.runtime.sink.distribution.range.RangeShuffleHooks;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
@@ -76,8 +77,20 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
      */
     private boolean sortsByPartition;
 
+    /** {@link RangeShuffleHooks#NONE} but in the tests that fail a range shuffle's parts. */
+    private RangeShuffleHooks rangeShuffleHooks = RangeShuffleHooks.NONE;
+
     SluiceSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
+    }
+
+    /**
+     * This sink, its range shuffle's parts (if it has one) calling {@code hooks}: for the tests,
+     * through the runtime's test-jar, and so package-private.
+     */
+    SluiceSink withRangeShuffleHooks(RangeShuffleHooks hooks) {
+        this.rangeShuffleHooks = java.util.Objects.requireNonNull(hooks, "hooks");
+        return this;
     }
 
     /** Starts a builder for a sink of rows of the given type. */
@@ -213,7 +226,7 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
         TargetFactory target = descriptor.targetFactory();
         SinkContext context = SinkValidation.clientContext(descriptor);
         if (!target.acceptsChanges(context)) {
-            DataStream<RowData> distributed = WriterDistribution.apply(input, descriptor, context);
+            DataStream<RowData> distributed = WriterDistribution.apply(input, descriptor, context, rangeShuffleHooks);
             if (batch && (sortsByPartition || PartitionGrouping.applies(descriptor, context))) {
                 sortsByPartition = true;
                 descriptor = descriptor.withPartitionGrouping(true);

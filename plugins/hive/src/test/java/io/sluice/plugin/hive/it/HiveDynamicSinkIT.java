@@ -154,9 +154,9 @@ class HiveDynamicSinkIT {
                             + " WITH ('hive.storage.file-format' = 'orc')")
                     .await();
         }
-        if (failure.equals("updater")) {
-            EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate);
-        }
+        DynamicSinkFaults faults = failure.equals("updater")
+                ? EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate)
+                : new DynamicSinkFaults();
 
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -182,14 +182,14 @@ class HiveDynamicSinkIT {
             options.put("chaos.commit.fail", random.nextBoolean() ? "before" : "after");
             options.put("chaos.commit.fail-at", String.valueOf(2 + random.nextInt(8)));
         }
-        DynamicSink.forInput(numbers)
-                .generator(new Numbers())
-                .target("chaos-hive")
-                .pluginsDir(HivePluginDir.get())
-                .catalog(options)
-                .tableCreator(new Orc())
-                .writeParallelism(writers)
-                .immediateTableUpdate(immediate)
+        faults.into(DynamicSink.forInput(numbers)
+                        .generator(new Numbers())
+                        .target("chaos-hive")
+                        .pluginsDir(HivePluginDir.get())
+                        .catalog(options)
+                        .tableCreator(new Orc())
+                        .writeParallelism(writers)
+                        .immediateTableUpdate(immediate))
                 .append();
         long started = System.nanoTime();
         env.execute("dynamic hive sink, fails in the " + failure);

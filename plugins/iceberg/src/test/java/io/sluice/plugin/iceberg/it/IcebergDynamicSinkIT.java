@@ -257,9 +257,9 @@ class IcebergDynamicSinkIT {
             String commitFailure)
             throws Exception {
         Path markers = tmp.resolve("markers");
-        if (failure.equals("updater")) {
-            EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate);
-        }
+        DynamicSinkFaults faults = failure.equals("updater")
+                ? EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate)
+                : new DynamicSinkFaults();
 
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -285,14 +285,14 @@ class IcebergDynamicSinkIT {
         if (failure.equals("commit")) {
             catalogOptions.put("chaos.commit.fail", commitFailure);
         }
-        DynamicSink.forInput(numbers)
-                .generator(new Numbers(catalog.database, failure.equals("router") ? failAt : -1))
-                .target("chaos-iceberg")
-                .pluginsDir(TestPluginsDir.get())
-                .catalog(catalogOptions)
-                .writeParallelism(writers)
-                .immediateTableUpdate(immediate)
-                .snapshotProperties(Map.of("written-by", "dynamic sink, " + failure))
+        faults.into(DynamicSink.forInput(numbers)
+                        .generator(new Numbers(catalog.database, failure.equals("router") ? failAt : -1))
+                        .target("chaos-iceberg")
+                        .pluginsDir(TestPluginsDir.get())
+                        .catalog(catalogOptions)
+                        .writeParallelism(writers)
+                        .immediateTableUpdate(immediate)
+                        .snapshotProperties(Map.of("written-by", "dynamic sink, " + failure)))
                 .append();
         env.execute("dynamic iceberg sink, fails in the " + failure);
 

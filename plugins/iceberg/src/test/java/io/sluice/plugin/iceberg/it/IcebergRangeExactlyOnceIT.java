@@ -1,9 +1,9 @@
 package io.sluice.plugin.iceberg.it;
 
+import io.sluice.runtime.sink.RangeShuffleFaults;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.SluiceSink;
-import io.sluice.runtime.sink.distribution.range.RangeShuffleFaults;
 import io.sluice.testshared.campaign.Pacer;
 import io.sluice.testshared.campaign.SkewedNumberSource;
 
@@ -107,19 +107,19 @@ class IcebergRangeExactlyOnceIT {
         AtomicLong shuffled = new AtomicLong();
         AtomicLong aggregations = new AtomicLong();
         AtomicBoolean failed = new AtomicBoolean();
-        RangeShuffleFaults.onRecord = () -> {
+        RangeShuffleFaults faults = new RangeShuffleFaults().onRecord(() -> {
             if (shuffled.incrementAndGet() == failAt
                     && failure.equals("statistics-operator")
                     && failed.compareAndSet(false, true)) {
                 throw new IllegalStateException("chaos: injected failure in the statistics operator");
             }
-        };
+        });
         if (failure.equals("coordinator")) {
-            RangeShuffleFaults.onAggregation = () -> {
+            faults.onAggregation(() -> {
                 if (aggregations.incrementAndGet() == failAtAggregation && failed.compareAndSet(false, true)) {
                     throw new IllegalStateException("chaos: injected failure in the coordinator's aggregation");
                 }
-            };
+            });
         }
         if (failure.equals("writer")) {
             options.put("chaos.writer.fail-after-records", String.valueOf(failAt / PARALLELISM));
@@ -141,7 +141,8 @@ class IcebergRangeExactlyOnceIT {
                 // machine, so the aggregation the coordinator fails at (the 2nd to 4th) comes
                 RateLimiterStrategy.perCheckpoint((int) (COUNT / 12)),
                 InternalTypeInfo.of(ROW));
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(SluiceSink.of(descriptor));
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers")
+                .sinkTo(faults.into(SluiceSink.of(descriptor)));
         String jobId = env.execute("iceberg range exactly-once, fails in the " + failure)
                 .getJobID()
                 .toHexString();
@@ -200,7 +201,7 @@ class IcebergRangeExactlyOnceIT {
                 .returns(org.apache.flink.api.common.typeinfo.Types.LONG)
                 .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("p" + i % 20)))
                 .returns(InternalTypeInfo.of(ROW))
-                .sinkTo(SluiceSink.of(descriptor));
+                .sinkTo(faults.into(SluiceSink.of(descriptor)));
         env.execute("iceberg range, one subtask finishes first");
         Pacer.forget(runId);
         long lastRowMillis = LastRowClock.SEEN.remove(runId);

@@ -1,9 +1,9 @@
 package io.sluice.bench;
 
 import io.sluice.it.TestDistribution;
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
-import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.runtime.plugin.wrap.SpiWrappers;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.format.BulkWritingFormat;

@@ -2,7 +2,6 @@ package io.sluice.it;
 
 import io.sluice.runtime.adapt.AvroAdapters;
 import io.sluice.runtime.adapt.RowAdapter;
-import io.sluice.runtime.adapt.RowAdapters;
 import io.sluice.runtime.compat.ContextEnvironments;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
@@ -189,7 +188,7 @@ class AvroGenericRecordIT {
         SluiceSink sink = builder.build();
         DataStream<GenericRecord> records =
                 env.fromSequence(0, COUNT - 1).map(new AvroJobRecords.MakeRecords(AvroJobRecords.SCHEMA_JSON));
-        RowAdapters.sinkTo(records, adapter, sink).name("payments");
+        SluiceSink.sinkTo(records, adapter, sink).name("payments");
         env.execute("avro records to " + format);
     }
 

@@ -5,14 +5,12 @@ import io.sluice.runtime.sink.dynamic.DynamicRecordGenerator;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.runtime.sink.dynamic.DynamicSinkFaults;
 import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.testshared.FailoverCluster;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -21,7 +19,6 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +29,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -66,11 +62,7 @@ class DynamicSinkFileSystemIT {
     static final AtomicBoolean ROUTER_FAILED = new AtomicBoolean();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final FailoverCluster MINI_CLUSTER = new FailoverCluster(4);
 
     static final RowType V1 =
             RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "p"});
@@ -148,13 +140,7 @@ class DynamicSinkFileSystemIT {
         Path out = tmp.resolve("out");
         Path markers = tmp.resolve("markers");
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(routers);
-        env.enableCheckpointing(150);
+        StreamExecutionEnvironment env = MINI_CLUSTER.restartingEnvironment(routers, 150);
         DataStream<Long> numbers = env.fromSource(
                 new DataGeneratorSource<>(
                         i -> i + 1, COUNT, RateLimiterStrategy.perCheckpoint((int) (COUNT / 15)), Types.LONG),
@@ -260,12 +246,12 @@ class DynamicSinkFileSystemIT {
     void idleWritersAreClosedAndTheirTablesLoseNothing() throws Exception {
         long count = 2_000;
         Set<String> closed = ConcurrentHashMap.newKeySet();
-        DynamicSinkFaults.onIdleWriterClosed = closed::add;
+        DynamicSinkFaults observed = new DynamicSinkFaults().onIdleWriterClosed(closed::add);
         Path out = tmp.resolve("phases");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.enableCheckpointing(100);
-        DynamicSink.forInput(env.fromSource(
+        DynamicSink.Builder<Long> builder = DynamicSink.forInput(env.fromSource(
                         // about 40 checkpoints: each table's rows over 4, then idle to the end
                         new DataGeneratorSource<>(
                                 i -> i + 1, count, RateLimiterStrategy.perCheckpoint((int) (count / 40)), Types.LONG),
@@ -280,8 +266,8 @@ class DynamicSinkFileSystemIT {
                         "format", "csv",
                         "sink.rolling-policy.inactivity-interval", "100ms",
                         "sink.rolling-policy.check-interval", "50ms"))
-                .writeParallelism(1)
-                .append();
+                .writeParallelism(1);
+        observed.into(builder).append();
         env.execute("dynamic sink, idle writers");
 
         assertThat(closed.stream().map(target -> target.substring(0, target.indexOf(' '))))

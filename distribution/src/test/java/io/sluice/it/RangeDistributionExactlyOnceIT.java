@@ -1,17 +1,15 @@
 package io.sluice.it;
 
+import io.sluice.runtime.sink.RangeShuffleFaults;
 import io.sluice.runtime.sink.RollingPolicies;
 import io.sluice.runtime.sink.SluiceSink;
 import io.sluice.runtime.sink.SluiceSinkBuilder;
-import io.sluice.runtime.sink.distribution.range.RangeShuffleFaults;
 import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.testshared.FailoverCluster;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -20,7 +18,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,7 +27,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,11 +53,7 @@ class RangeDistributionExactlyOnceIT {
     private static final int PARTITIONS = 20;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final FailoverCluster MINI_CLUSTER = new FailoverCluster(4);
 
     private static final RowType ROW = RowType.of(
             new org.apache.flink.table.types.logical.LogicalType[] {new BigIntType(false), new VarCharType(false, 10)},
@@ -90,31 +82,25 @@ class RangeDistributionExactlyOnceIT {
         long failAt = COUNT / 4 + random.nextInt((int) (COUNT / 2));
         int failAtAggregation = 2 + random.nextInt(3);
         AtomicLong aggregations = new AtomicLong();
-        RangeShuffleFaults.onRecord = () -> {
+        RangeShuffleFaults faults = new RangeShuffleFaults().onRecord(() -> {
             if (shuffled.incrementAndGet() == failAt
                     && failure.equals("statistics-operator")
                     && failed.compareAndSet(false, true)) {
                 throw new IllegalStateException("chaos: injected failure in the statistics operator");
             }
-        };
+        });
         if (failure.equals("coordinator")) {
-            RangeShuffleFaults.onAggregation = () -> {
+            faults.onAggregation(() -> {
                 if (aggregations.incrementAndGet() == failAtAggregation && failed.compareAndSet(false, true)) {
                     throw new IllegalStateException("chaos: injected failure in the coordinator's aggregation");
                 }
-            };
+            });
         }
         if (failure.equals("writer")) {
             chaos.put("chaos.writer.fail-after-records", String.valueOf(failAt / PARALLELISM));
         }
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(PARALLELISM);
-        env.enableCheckpointing(100);
+        StreamExecutionEnvironment env = MINI_CLUSTER.restartingEnvironment(PARALLELISM, 100);
 
         DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
                 i -> GenericRowData.of(i + 1, StringData.fromString(String.format("p%02d", skewed(i)))),
@@ -134,7 +120,7 @@ class RangeDistributionExactlyOnceIT {
                         .withMaxPartSize(org.apache.flink.configuration.MemorySize.parse("1kb")))
                 .distributionMode(DistributionMode.RANGE)
                 .withOptions(chaos);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(builder.build());
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(faults.into(builder.build()));
         env.execute("range exactly-once, fails in the " + failure);
 
         if (failure.equals("writer")) {

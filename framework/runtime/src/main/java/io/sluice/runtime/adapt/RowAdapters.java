@@ -1,11 +1,5 @@
 package io.sluice.runtime.adapt;
 
-import io.sluice.runtime.sink.SluiceSink;
-
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSink;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -109,18 +103,6 @@ public final class RowAdapters {
         // converting once here checks the schema and gives the row type the sink is built for
         RowType rowType = spec.create(avroLoader).rowType();
         return new RowAdapter<>(rowType, "Avro record", spec);
-    }
-
-    /**
-     * Maps {@code input} through {@code adapter} (see {@link RowAdapter#apply}) into {@code sink};
-     * a Sluice sink gets its {@code sink.parallelism} if it has one.
-     */
-    public static <T> DataStreamSink<RowData> sinkTo(DataStream<T> input, RowAdapter<T> adapter, Sink<RowData> sink) {
-        DataStreamSink<RowData> out = adapter.apply(input).sinkTo(sink);
-        if (sink instanceof SluiceSink && ((SluiceSink) sink).parallelism() > 0) {
-            out.setParallelism(((SluiceSink) sink).parallelism());
-        }
-        return out;
     }
 
     private static <T> RowAdapter<T> structured(DataType dataType, String description) {

@@ -1,7 +1,6 @@
 package io.sluice.runtime.config;
 
 import io.sluice.runtime.plugin.PluginRegistry;
-import io.sluice.runtime.source.file.FileSourceOptions;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.compact.FileCompactorFactory;

@@ -1,6 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.SluiceFactory;
 

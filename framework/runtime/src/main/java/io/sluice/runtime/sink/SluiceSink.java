@@ -7,6 +7,7 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.sink.commit.SluiceCommitter;
 import io.sluice.runtime.sink.distribution.WriterDistribution;
+import io.sluice.runtime.sink.distribution.range.RangeShuffleHooks;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
 import io.sluice.runtime.state.Envelope;
@@ -18,6 +19,7 @@ import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
@@ -29,6 +31,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -74,8 +77,20 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
      */
     private boolean sortsByPartition;
 
+    /** {@link RangeShuffleHooks#NONE} but in the tests that fail a range shuffle's parts. */
+    private RangeShuffleHooks rangeShuffleHooks = RangeShuffleHooks.NONE;
+
     SluiceSink(SinkDescriptor descriptor) {
         this.descriptor = descriptor;
+    }
+
+    /**
+     * This sink, its range shuffle's parts (if it has one) calling {@code hooks}: for the tests,
+     * through the runtime's test-jar, and so package-private.
+     */
+    SluiceSink withRangeShuffleHooks(RangeShuffleHooks hooks) {
+        this.rangeShuffleHooks = java.util.Objects.requireNonNull(hooks, "hooks");
+        return this;
     }
 
     /** Starts a builder for a sink of rows of the given type. */
@@ -86,10 +101,22 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
     /**
      * Starts a builder for a sink of the rows {@code adapter} makes from a job's own records (Flink
      * {@code Row}s, POJOs, Avro records; see {@link RowAdapters}). The adapter goes in front of the
-     * sink: {@code adapter.apply(stream).sinkTo(sink)}, or {@link RowAdapters#sinkTo}.
+     * sink: {@code adapter.apply(stream).sinkTo(sink)}, or {@link #sinkTo}.
      */
     public static SluiceSinkBuilder forAdapter(RowAdapter<?> adapter) {
         return forRowData(adapter.rowType());
+    }
+
+    /**
+     * Maps {@code input} through {@code adapter} (see {@link RowAdapter#apply}) into {@code sink};
+     * a Sluice sink gets its {@code sink.parallelism} if it has one.
+     */
+    public static <T> DataStreamSink<RowData> sinkTo(DataStream<T> input, RowAdapter<T> adapter, Sink<RowData> sink) {
+        DataStreamSink<RowData> out = adapter.apply(input).sinkTo(sink);
+        if (sink instanceof SluiceSink && ((SluiceSink) sink).parallelism() > 0) {
+            out.setParallelism(((SluiceSink) sink).parallelism());
+        }
+        return out;
     }
 
     /** Creates the sink of a descriptor (used by the table factory). */
@@ -199,7 +226,7 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
         TargetFactory target = descriptor.targetFactory();
         SinkContext context = SinkValidation.clientContext(descriptor);
         if (!target.acceptsChanges(context)) {
-            DataStream<RowData> distributed = WriterDistribution.apply(input, descriptor, context);
+            DataStream<RowData> distributed = WriterDistribution.apply(input, descriptor, context, rangeShuffleHooks);
             if (batch && (sortsByPartition || PartitionGrouping.applies(descriptor, context))) {
                 sortsByPartition = true;
                 descriptor = descriptor.withPartitionGrouping(true);

@@ -1,7 +1,5 @@
 package io.sluice.runtime.source;
 
-import io.sluice.runtime.source.file.FileSourceDescriptor;
-import io.sluice.runtime.source.scan.ScanDescriptor;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.Payload;
 import io.sluice.spi.source.SourceContext;
@@ -11,7 +9,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.types.logical.RowType;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +17,7 @@ import java.util.OptionalLong;
 
 /**
  * The {@link SourceContext} the framework gives to plugin parts of a source: of a scan or of a
- * temporal join's lookup ({@link #forLookup}).
+ * temporal join's lookup ({@link SourceContext#lookup()}).
  */
 public final class TaskSourceContext implements SourceContext {
 
@@ -36,60 +33,11 @@ public final class TaskSourceContext implements SourceContext {
     private final boolean lookup;
     private final OptionalInt readers;
 
-    public TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
-        this(descriptor, extensions, false);
-    }
-
-    public TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions) {
-        this(descriptor, extensions, false);
-    }
-
-    private TaskSourceContext(FileSourceDescriptor descriptor, ExtensionLookup extensions, boolean lookup) {
-        this(
-                descriptor.rowType(),
-                descriptor.partitionKeys(),
-                descriptor.options(),
-                Collections.emptyMap(),
-                extensions,
-                Optional.empty(),
-                OptionalLong.empty(),
-                boundedness(descriptor.isContinuous() && !lookup),
-                lookup,
-                lookup ? OptionalInt.of(1) : OptionalInt.empty()); // each join subtask reads every split
-    }
-
-    private TaskSourceContext(ScanDescriptor descriptor, ExtensionLookup extensions, boolean lookup) {
-        this(
-                descriptor.rowType(),
-                descriptor.partitionKeys(),
-                descriptor.options(),
-                descriptor.jobConfiguration(),
-                extensions,
-                descriptor.pushedFilters(),
-                lookup ? OptionalLong.empty() : descriptor.pushedLimit(), // a lookup reads the whole table
-                boundedness(descriptor.isContinuous() && !lookup),
-                lookup,
-                lookup ? OptionalInt.of(1) : OptionalInt.empty()); // each join subtask reads every split
-    }
-
     /**
-     * The context of a temporal join's read of a file table: {@link SourceContext#lookup()} true,
-     * bounded whatever {@code source.monitor-interval} says (each load lists the files once).
+     * A context of these parts; the descriptors of both sources make theirs ({@code
+     * FileSourceDescriptor#context}, {@code ScanDescriptor#context} and their {@code lookupContext}).
      */
-    public static TaskSourceContext forLookup(FileSourceDescriptor descriptor, ExtensionLookup extensions) {
-        return new TaskSourceContext(descriptor, extensions, true);
-    }
-
-    /**
-     * The context of a temporal join's read of a scan target's table: {@link SourceContext#lookup()}
-     * true and bounded; the pushed projection (row type) and filters are the query's, as for a scan,
-     * and no limit.
-     */
-    public static TaskSourceContext forLookup(ScanDescriptor descriptor, ExtensionLookup extensions) {
-        return new TaskSourceContext(descriptor, extensions, true);
-    }
-
-    private TaskSourceContext(
+    public TaskSourceContext(
             RowType rowType,
             List<String> partitionKeys,
             Map<String, String> rawOptions,
@@ -161,10 +109,6 @@ public final class TaskSourceContext implements SourceContext {
     @Override
     public ExtensionLookup extensions() {
         return extensions;
-    }
-
-    private static Boundedness boundedness(boolean continuous) {
-        return continuous ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
     }
 
     @Override

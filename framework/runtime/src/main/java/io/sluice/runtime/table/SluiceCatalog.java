@@ -2,7 +2,7 @@ package io.sluice.runtime.table;
 
 import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
-import io.sluice.runtime.plugin.wrap.TcclCatalog;
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.catalog.CatalogContext;
 import io.sluice.spi.catalog.TargetCatalogFactory;
@@ -12,9 +12,12 @@ import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
-import org.apache.flink.util.TemporaryClassLoaderContext;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -25,8 +28,18 @@ import java.util.Optional;
  * {@link TargetCatalogFactory#tableOptions} (the target's by default, unless the plugin names
  * another) and the catalog's plugin settings, so a job reads and writes it like a {@code
  * 'connector' = 'sluice'} table.
+ *
+ * <p>A proxy, as the plugin's catalog it stands in front of (the TCCL wrapper's, which runs every
+ * call under the plugin's loader), so that one binary serves every Flink line; it is {@link
+ * PluginBound} as that one is, with the same loader and plugin catalog.
  */
-public final class SluiceCatalog extends TcclCatalog {
+public final class SluiceCatalog implements InvocationHandler {
+
+    private static final Method PLUGIN_CLASS_LOADER = method(PluginBound.class, "pluginClassLoader");
+    private static final Method UNWRAP = method(PluginBound.class, "unwrap");
+
+    /** The plugin's catalog, TCCL-wrapped: a {@link Catalog} that is {@link PluginBound}. */
+    private final Catalog plugin;
 
     private final String target;
     private final TargetCatalogFactory factory;
@@ -36,31 +49,48 @@ public final class SluiceCatalog extends TcclCatalog {
     private final Map<String, String> hidden = new java.util.concurrent.ConcurrentHashMap<>();
 
     private SluiceCatalog(
-            TcclCatalog plugin,
+            Catalog plugin,
             String target,
             TargetCatalogFactory factory,
             CatalogContext context,
             Map<String, String> pluginSettings) {
-        super(plugin);
+        this.plugin = plugin;
         this.target = target;
         this.factory = factory;
         this.context = context;
         this.pluginSettings = pluginSettings;
     }
 
-    /** The catalog Flink gets for a target's plugin catalog {@code plugin}. */
+    /**
+     * The catalog Flink gets for a target's plugin catalog {@code plugin}, as the plugin's {@link
+     * TargetCatalogFactory} handed it out (TCCL-wrapped).
+     *
+     * @throws IllegalStateException if {@code plugin} is not a plugin's catalog
+     */
     static Catalog create(
-            TcclCatalog plugin,
+            Catalog plugin,
             String target,
             TargetCatalogFactory factory,
             CatalogContext context,
             Map<String, String> pluginSettings) {
-        return new SluiceCatalog(plugin, target, factory, context, pluginSettings).proxy();
+        if (!(plugin instanceof PluginBound)) {
+            throw new IllegalStateException("not a plugin's catalog: " + plugin);
+        }
+        // the framework's loader: it sees Catalog and PluginBound, the proxy class is the framework's
+        return (Catalog) Proxy.newProxyInstance(
+                SluiceCatalog.class.getClassLoader(),
+                new Class<?>[] {Catalog.class, PluginBound.class},
+                new SluiceCatalog(plugin, target, factory, context, pluginSettings));
     }
 
     /** The Sluice catalog behind {@code catalog}, if it is one. */
     public static Optional<SluiceCatalog> of(Object catalog) {
-        return handlerOf(catalog).filter(SluiceCatalog.class::isInstance).map(SluiceCatalog.class::cast);
+        if (catalog != null
+                && Proxy.isProxyClass(catalog.getClass())
+                && Proxy.getInvocationHandler(catalog) instanceof SluiceCatalog) {
+            return Optional.of((SluiceCatalog) Proxy.getInvocationHandler(catalog));
+        }
+        return Optional.empty();
     }
 
     /**
@@ -83,7 +113,20 @@ public final class SluiceCatalog extends TcclCatalog {
      * Matched by name: some of these methods exist on one Flink line only.
      */
     @Override
-    protected Object call(Method method, Object[] args) throws Throwable {
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (method.getDeclaringClass() == Object.class) {
+            switch (method.getName()) {
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                default:
+                    return "SluiceCatalog(" + ((PluginBound) plugin).unwrap() + ")";
+            }
+        }
+        if (method.equals(PLUGIN_CLASS_LOADER) || method.equals(UNWRAP)) {
+            return method.invoke(plugin);
+        }
         if (is(method, "getFactory")) {
             return Optional.of(new SluiceDynamicTableFactory(hidden));
         }
@@ -99,15 +142,36 @@ public final class SluiceCatalog extends TcclCatalog {
         return callPlugin(method, args);
     }
 
+    /** {@code method} of the plugin's catalog (under the plugin's loader, by its wrapper). */
+    private Object callPlugin(Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(plugin, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause(); // the plugin's exceptions reach the caller as they are
+        }
+    }
+
+    /** Whether {@code method} is {@code name} with these parameter types (by name: some are not on every line). */
+    private static boolean is(Method method, String name, Class<?>... parameters) {
+        return method.getName().equals(name) && Arrays.equals(method.getParameterTypes(), parameters);
+    }
+
+    private static Method method(Class<?> type, String name) {
+        try {
+            return type.getMethod(name);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * Where the plugin's catalog keeps a table's files, if it says ({@code path} among the table's
      * properties, as a hive catalog's tables report their location): for {@code bin/sluice}'s
      * report of what an INSERT committed, which tables with a {@code path} option get anyway.
      */
     public Optional<String> filesLocation(ObjectPath objectPath) {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return Optional.ofNullable(
-                            delegate.getTable(objectPath).getOptions().get(FileOptions.PATH.key()))
+        try {
+            return Optional.ofNullable(plugin.getTable(objectPath).getOptions().get(FileOptions.PATH.key()))
                     .map(String::trim)
                     .filter(location -> !location.isEmpty());
         } catch (TableNotExistException | RuntimeException e) {

@@ -4,7 +4,6 @@ import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
-import io.sluice.runtime.plugin.wrap.TcclCatalog;
 import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.catalog.CatalogContext;
 import io.sluice.spi.catalog.TargetCatalogFactory;
@@ -71,9 +70,8 @@ public final class SluiceCatalogFactory implements CatalogFactory {
             PluginRegistry registry = PluginRegistry.get(PluginSettings.fromOptions(settings));
             TargetCatalogFactory factory = registry.find(TargetCatalogFactory.class, target);
             CatalogContext catalogContext = new PluginCatalogContext(context.getName(), options, registry);
-            TcclCatalog plugin = TcclCatalog.handlerOf(factory.createCatalog(catalogContext))
-                    .orElseThrow(() -> new IllegalStateException("not a plugin's catalog"));
-            return SluiceCatalog.create(plugin, target, factory, catalogContext, settings);
+            return SluiceCatalog.create(
+                    factory.createCatalog(catalogContext), target, factory, catalogContext, settings);
         } catch (RuntimeException e) {
             String message = e instanceof IllegalArgumentException || e instanceof IllegalStateException
                     ? "Invalid options of catalog '" + context.getName() + "' ('type' = 'sluice'): " + e.getMessage()

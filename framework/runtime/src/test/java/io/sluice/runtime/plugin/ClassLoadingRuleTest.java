@@ -412,7 +412,7 @@ class ClassLoadingRuleTest {
                 "io.sluice.runtime.plugin.ClassLoadingRule",
                 "io.sluice.runtime.plugin.ClassLoadingRule$Origin",
                 "io.sluice.runtime.plugin.wrap.SpiWrappers",
-                "io.sluice.runtime.plugin.wrap.PluginBound",
+                "io.sluice.runtime.plugin.PluginBound",
                 "io.sluice.runtime.config.SluiceOptions",
                 "io.sluice.runtime.table.SluiceDynamicTableFactory",
                 "io.sluice.runtime.table.SluiceCatalogFactory",

@@ -1,6 +1,5 @@
 package io.sluice.runtime.plugin;
 
-import io.sluice.runtime.plugin.wrap.PluginBound;
 import io.sluice.spi.SluiceFactory;
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.FormatFactory;

@@ -79,13 +79,14 @@ public final class EvolvingNumbers {
     }
 
     /**
-     * Makes the table updater fail once, at its {@code atUpdate}-th update (counted in this JVM),
-     * with marker {@code updater-failed} in {@code markers} so that the restarted job does not fail
-     * again; {@link DynamicSinkFaults#clear()} undoes it.
+     * Hooks that make the table updater fail once, at its {@code atUpdate}-th update (counted in
+     * this JVM), with marker {@code updater-failed} in {@code markers} so that the restarted job
+     * does not fail again: {@link DynamicSinkFaults#into} a sink's builder; {@link
+     * DynamicSinkFaults#clear()} after the test.
      */
-    public static void failUpdaterOnce(Path markers, int atUpdate) {
+    public static DynamicSinkFaults failUpdaterOnce(Path markers, int atUpdate) {
         AtomicInteger updates = new AtomicInteger();
-        DynamicSinkFaults.onUpdate = () -> {
+        return new DynamicSinkFaults().onUpdate(() -> {
             Path marker = markers.resolve("updater-failed");
             if (updates.incrementAndGet() == atUpdate && !Files.exists(marker)) {
                 try {
@@ -96,7 +97,7 @@ public final class EvolvingNumbers {
                 }
                 throw new IllegalStateException("chaos: injected failure in the table updater");
             }
-        };
+        });
     }
 
     /** A nullable row type of names and types, in pairs. */

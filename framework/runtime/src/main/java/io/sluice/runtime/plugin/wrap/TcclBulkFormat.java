@@ -1,5 +1,7 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
+
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;

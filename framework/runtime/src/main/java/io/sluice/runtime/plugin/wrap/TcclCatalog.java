@@ -1,5 +1,7 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
+
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.util.TemporaryClassLoaderContext;
 
@@ -14,25 +16,20 @@ import java.lang.reflect.Proxy;
  * <p>A dynamic proxy rather than a class that implements {@code Catalog}: the interface differs
  * between Flink lines (methods whose types are gone, defaults added for new kinds of objects), and
  * a proxy forwards whatever methods the running Flink declares, default methods included, so
- * one binary wraps a catalog on every line. Not final: the framework's catalog of a target
- * extends it to answer some methods itself.
+ * one binary wraps a catalog on every line. The framework's catalog of a target ({@code
+ * SluiceCatalog}) is another proxy in front of this one, which answers some methods itself.
  */
-public class TcclCatalog implements InvocationHandler, PluginBound {
+public final class TcclCatalog implements InvocationHandler, PluginBound {
 
     private static final Method PLUGIN_CLASS_LOADER = method(PluginBound.class, "pluginClassLoader");
     private static final Method UNWRAP = method(PluginBound.class, "unwrap");
 
-    protected final Catalog delegate;
-    protected final ClassLoader loader;
+    private final Catalog delegate;
+    private final ClassLoader loader;
 
-    protected TcclCatalog(Catalog delegate, ClassLoader loader) {
+    private TcclCatalog(Catalog delegate, ClassLoader loader) {
         this.delegate = delegate;
         this.loader = loader;
-    }
-
-    /** The same plugin catalog, for a subclass that answers some methods itself. */
-    protected TcclCatalog(TcclCatalog wrapped) {
-        this(wrapped.delegate, wrapped.loader);
     }
 
     /** {@code delegate} behind a {@link Catalog} that is also {@link PluginBound}. */
@@ -40,18 +37,8 @@ public class TcclCatalog implements InvocationHandler, PluginBound {
         return new TcclCatalog(delegate, loader).proxy();
     }
 
-    /** The handler behind {@code catalog}, if it is a catalog this class or a subclass made. */
-    public static java.util.Optional<TcclCatalog> handlerOf(Object catalog) {
-        if (catalog != null
-                && Proxy.isProxyClass(catalog.getClass())
-                && Proxy.getInvocationHandler(catalog) instanceof TcclCatalog) {
-            return java.util.Optional.of((TcclCatalog) Proxy.getInvocationHandler(catalog));
-        }
-        return java.util.Optional.empty();
-    }
-
     /** A new {@link Catalog} whose every call goes to this handler. */
-    protected final Catalog proxy() {
+    private Catalog proxy() {
         // the framework's loader: it sees Catalog and PluginBound, the proxy class is the framework's
         return (Catalog) Proxy.newProxyInstance(
                 TcclCatalog.class.getClassLoader(), new Class<?>[] {Catalog.class, PluginBound.class}, this);
@@ -68,7 +55,7 @@ public class TcclCatalog implements InvocationHandler, PluginBound {
     }
 
     @Override
-    public final Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         if (method.getDeclaringClass() == Object.class) {
             switch (method.getName()) {
                 case "equals":
@@ -85,29 +72,12 @@ public class TcclCatalog implements InvocationHandler, PluginBound {
         if (method.equals(UNWRAP)) {
             return delegate;
         }
-        return call(method, args);
-    }
-
-    /**
-     * A {@link Catalog} method; the plugin's, under its loader, unless a subclass answers it.
-     * Exceptions of the plugin's catalog reach the caller as they are.
-     */
-    protected Object call(Method method, Object[] args) throws Throwable {
-        return callPlugin(method, args);
-    }
-
-    /** {@code method} of the plugin's catalog, under the plugin's loader. */
-    protected final Object callPlugin(Method method, Object[] args) throws Throwable {
+        // exceptions of the plugin's catalog reach the caller as they are
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return method.invoke(delegate, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
-    }
-
-    /** Whether {@code method} is {@code name} with these parameter types (by name: some are not on every line). */
-    protected static boolean is(Method method, String name, Class<?>... parameters) {
-        return method.getName().equals(name) && java.util.Arrays.equals(method.getParameterTypes(), parameters);
     }
 
     private static Method method(Class<?> type, String name) {

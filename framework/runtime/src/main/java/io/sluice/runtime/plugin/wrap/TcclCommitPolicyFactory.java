@@ -1,5 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.partition.CommitPolicy;
 import io.sluice.spi.partition.CommitPolicyFactory;
 import io.sluice.spi.partition.PartitionCommitContext;

@@ -1,5 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.dynamic.TableRequest;
 import io.sluice.spi.dynamic.TableState;

@@ -1,5 +1,7 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
+
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.table.data.RowData;
 

@@ -1,5 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.partition.PartitionTimeExtractor;
 import io.sluice.spi.partition.PartitionTimeExtractorFactory;
 import io.sluice.spi.sink.SinkContext;

@@ -1,5 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.sink.PartFileState;
 import io.sluice.spi.sink.RollingPolicy;
 

@@ -1,5 +1,6 @@
 package io.sluice.runtime.plugin.wrap;
 
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;

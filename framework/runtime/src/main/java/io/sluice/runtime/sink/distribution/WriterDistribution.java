@@ -4,6 +4,7 @@ import io.sluice.runtime.config.SluiceOptions;
 import io.sluice.runtime.sink.JobMode;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.distribution.range.RangeDistribution;
+import io.sluice.runtime.sink.distribution.range.RangeShuffleHooks;
 import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.sink.SinkContext;
@@ -133,9 +134,13 @@ public final class WriterDistribution {
      * The rows as the sink's writers are to get them: unchanged, or keyed by their distribution
      * key. Runs on the client, in {@code SluiceSink.addPreWriteTopology}: Flink gives the
      * operators it adds the sink's parallelism, so the keyed rows reach the writers without another
-     * shuffle.
+     * shuffle. A range shuffle's parts call {@code rangeShuffleHooks}.
      */
-    public static DataStream<RowData> apply(DataStream<RowData> input, SinkDescriptor descriptor, SinkContext context) {
+    public static DataStream<RowData> apply(
+            DataStream<RowData> input,
+            SinkDescriptor descriptor,
+            SinkContext context,
+            RangeShuffleHooks rangeShuffleHooks) {
         DistributionMode mode = mode(descriptor, context);
         if (mode == DistributionMode.NONE) {
             return input;
@@ -159,7 +164,7 @@ public final class WriterDistribution {
                         descriptor.target());
                 return byHash(input, descriptor, true);
             }
-            return RangeDistribution.apply(input, descriptor, context);
+            return RangeDistribution.apply(input, descriptor, context, rangeShuffleHooks);
         }
         try {
             key(descriptor, context);

@@ -92,6 +92,7 @@ public final class DynamicSink {
         private boolean immediateTableUpdate;
         private boolean dropUnusedColumns;
         private DynamicTableCreator tableCreator = DynamicTableCreator.DEFAULT;
+        private DynamicSinkHooks hooks = DynamicSinkHooks.NONE;
 
         private Builder(DataStream<T> input) {
             this.input = Objects.requireNonNull(input, "input");
@@ -211,6 +212,15 @@ public final class DynamicSink {
             return this;
         }
 
+        /**
+         * The sink's operators calling {@code hooks}: for the tests, through the runtime's
+         * test-jar, and so package-private.
+         */
+        Builder<T> hooks(DynamicSinkHooks hooks) {
+            this.hooks = Objects.requireNonNull(hooks, "hooks");
+            return this;
+        }
+
         /** Adds the sink to the job. */
         public DataStreamSink<?> append() {
             if (generator == null) {
@@ -243,7 +253,8 @@ public final class DynamicSink {
                     immediateTableUpdate,
                     dropUnusedColumns,
                     branch,
-                    tableCreator);
+                    tableCreator,
+                    hooks);
             String prefix = uidPrefix == null ? "sluice-dynamic-" + base.target() : uidPrefix;
 
             SingleOutputStreamOperator<RoutedRow> routed = input.process(
@@ -263,7 +274,9 @@ public final class DynamicSink {
             DataStream<CommittableMessage<Committable>> shuffledCommittables = chainAlways(routed.union(updated)
                             .partitionCustom((writer, n) -> writer % n, RoutedRow::writer)
                             .transform(
-                                    "Dynamic writer: " + base.target(), committables, new DynamicWriterOperator(base)))
+                                    "Dynamic writer: " + base.target(),
+                                    committables,
+                                    new DynamicWriterOperator(base, hooks)))
                     .setParallelism(writers)
                     .uid(prefix + "-writer");
             DataStream<CommittableMessage<Committable>> forwardCommittables = chainAlways(
@@ -271,7 +284,7 @@ public final class DynamicSink {
                                     .transform(
                                             "Dynamic forward writer: " + base.target(),
                                             committables,
-                                            new DynamicWriterOperator(base)))
+                                            new DynamicWriterOperator(base, hooks)))
                     .setParallelism(routed.getParallelism())
                     .uid(prefix + "-forward-writer");
             return shuffledCommittables

@@ -19,6 +19,7 @@ final class DynamicSinkSettings implements Serializable {
     final String branch;
 
     final DynamicTableCreator tableCreator;
+    final DynamicSinkHooks hooks;
 
     DynamicSinkSettings(
             int cacheMaxSize,
@@ -27,7 +28,8 @@ final class DynamicSinkSettings implements Serializable {
             boolean immediateTableUpdate,
             boolean dropUnusedColumns,
             @Nullable String branch,
-            DynamicTableCreator tableCreator) {
+            DynamicTableCreator tableCreator,
+            DynamicSinkHooks hooks) {
         this.cacheMaxSize = cacheMaxSize;
         this.cacheRefreshMs = cacheRefreshMs;
         this.inputSchemasPerTableCacheMaxSize = inputSchemasPerTableCacheMaxSize;
@@ -35,5 +37,6 @@ final class DynamicSinkSettings implements Serializable {
         this.dropUnusedColumns = dropUnusedColumns;
         this.branch = branch;
         this.tableCreator = tableCreator;
+        this.hooks = hooks;
     }
 }

@@ -72,6 +72,7 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     static final int MAX_STARTS = 16;
 
     private final SinkDescriptor base;
+    private final DynamicSinkHooks hooks;
 
     private transient ListState<byte[]> state;
 
@@ -94,8 +95,9 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
     private transient RowContext context;
     private transient String jobId;
 
-    DynamicWriterOperator(SinkDescriptor base) {
+    DynamicWriterOperator(SinkDescriptor base, DynamicSinkHooks hooks) {
         this.base = base;
+        this.hooks = hooks;
     }
 
     @Override
@@ -306,10 +308,7 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
         }
         for (WriteTarget target : retired) {
             writers.remove(target).writer.close();
-            java.util.function.Consumer<String> observer = DynamicSinkFaults.onIdleWriterClosed;
-            if (observer != null) {
-                observer.accept(target.toString());
-            }
+            hooks.onIdleWriterClosed(target.toString());
         }
         // this attempt's start first, then those it inherited: an attempt's writers clean up only in
         // the tables they write, so another table's leftovers wait for a later attempt

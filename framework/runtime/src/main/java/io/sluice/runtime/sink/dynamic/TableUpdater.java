@@ -94,10 +94,7 @@ final class TableUpdater extends KeyedProcessFunction<String, RoutedRow, RoutedR
         }
 
         void update(RoutedRow pending, Collector<RoutedRow> out) throws Exception {
-            Runnable fault = DynamicSinkFaults.onUpdate;
-            if (fault != null) {
-                fault.run();
-            }
+            settings.hooks.onUpdate();
             WriteTarget requested = pending.target();
             out.collect(routing.route(
                     requested.table(),

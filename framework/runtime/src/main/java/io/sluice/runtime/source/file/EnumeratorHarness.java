@@ -1,5 +1,7 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.config.FileSourceOptions;
+
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.configuration.Configuration;

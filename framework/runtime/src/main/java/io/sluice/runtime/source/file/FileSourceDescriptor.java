@@ -1,10 +1,15 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.config.FileSourceOptions;
 import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.runtime.source.TaskSourceContext;
+import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.FileOptions;
+import io.sluice.spi.source.SourceContext;
 
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
@@ -16,6 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Everything a source needs on the JobManager and the TaskManagers, and nothing of any plugin: the
@@ -97,6 +105,39 @@ public final class FileSourceDescriptor implements Serializable {
         PluginRegistry registry = PluginRegistry.get(pluginSettings.onTask());
         FlinkFileSystems.openTablePaths(options);
         return registry;
+    }
+
+    /** The context of this read's plugin parts: its enumerator and its format. */
+    public TaskSourceContext context(ExtensionLookup extensions) {
+        return new TaskSourceContext(
+                rowType(),
+                partitionKeys(),
+                options(),
+                Collections.emptyMap(),
+                extensions,
+                Optional.empty(),
+                OptionalLong.empty(),
+                isContinuous() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED,
+                false,
+                OptionalInt.empty());
+    }
+
+    /**
+     * The context of a temporal join's read of this file table: {@link SourceContext#lookup()}
+     * true, bounded whatever {@code source.monitor-interval} says (each load lists the files once).
+     */
+    public TaskSourceContext lookupContext(ExtensionLookup extensions) {
+        return new TaskSourceContext(
+                rowType(),
+                partitionKeys(),
+                options(),
+                Collections.emptyMap(),
+                extensions,
+                Optional.empty(),
+                OptionalLong.empty(),
+                Boundedness.BOUNDED,
+                true,
+                OptionalInt.of(1)); // each join subtask reads every split
     }
 
     /** A copy that lists other paths (partition pruning). */

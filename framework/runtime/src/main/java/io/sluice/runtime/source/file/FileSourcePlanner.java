@@ -1,10 +1,10 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.config.FileSourceOptions;
 import io.sluice.runtime.config.KnownOptions;
 import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
-import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.source.lookup.LookupPlanner;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.format.FormatFactory;
@@ -79,8 +79,7 @@ public final class FileSourcePlanner {
         KnownOptions.of(descriptor.options(), registry).check(descriptor.options(), "the file source");
         checkMonitorInterval(descriptor);
         LookupPlanner.reloadInterval(Optional.empty(), descriptor.options()); // a bad cache TTL fails with the table
-        registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
-                .create(new TaskSourceContext(descriptor, registry));
+        registry.find(FileEnumeratorFactory.class, descriptor.enumerator()).create(descriptor.context(registry));
         SluiceFileSource.readingFormat(descriptor, registry);
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.config.FileSourceOptions;
 import io.sluice.runtime.source.SplitAssignment;
 
 import org.apache.flink.api.connector.source.SplitEnumerator;

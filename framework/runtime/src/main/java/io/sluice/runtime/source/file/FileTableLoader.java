@@ -2,7 +2,6 @@ package io.sluice.runtime.source.file;
 
 import io.sluice.runtime.config.Secrets;
 import io.sluice.runtime.plugin.PluginRegistry;
-import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.runtime.source.lookup.TableLoader;
 import io.sluice.spi.source.FileEnumeratorFactory;
 
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
 /**
  * Reads a file table whole for a temporal join, with the file source's own parts: the table's
  * {@code FileEnumerator} lists the paths (the partitions left after pruning) once, with a lookup
- * context ({@link TaskSourceContext#forLookup}), and {@link SluiceFileSource#readingFormat} reads
+ * context ({@link FileSourceDescriptor#lookupContext}), and {@link SluiceFileSource#readingFormat} reads
  * each split, partition columns added, as the source's readers do. Hidden and in-progress files
  * are skipped by the listing as for any read.
  */
@@ -39,7 +38,7 @@ public final class FileTableLoader implements TableLoader {
         try {
             PluginRegistry registry = descriptor.registry();
             FileEnumerator files = registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
-                    .create(TaskSourceContext.forLookup(descriptor, registry));
+                    .create(descriptor.lookupContext(registry));
             Collection<FileSourceSplit> splits;
             try {
                 splits = files.enumerateSplits(descriptor.flinkPaths(), 1);

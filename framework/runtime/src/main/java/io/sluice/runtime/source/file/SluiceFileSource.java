@@ -1,10 +1,10 @@
 package io.sluice.runtime.source.file;
 
+import io.sluice.runtime.config.FileSourceOptions;
 import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.source.AttachedSourceReader;
 import io.sluice.runtime.source.AttachedSplitEnumerator;
-import io.sluice.runtime.source.TaskSourceContext;
 import io.sluice.spi.format.BulkReadingFormat;
 import io.sluice.spi.format.FormatContext;
 import io.sluice.spi.format.FormatFactory;
@@ -160,7 +160,7 @@ public final class SluiceFileSource
     private FileEnumerator fileEnumerator(SplitEnumeratorContext<FileSourceSplit> context) {
         PluginRegistry registry = descriptor.registry();
         return registry.find(FileEnumeratorFactory.class, descriptor.enumerator())
-                .create(new TaskSourceContext(descriptor, registry).withReaders(context.currentParallelism()));
+                .create(descriptor.context(registry).withReaders(context.currentParallelism()));
     }
 
     @Override

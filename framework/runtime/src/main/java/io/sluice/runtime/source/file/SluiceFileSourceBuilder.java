@@ -1,6 +1,7 @@
 package io.sluice.runtime.source.file;
 
 import io.sluice.runtime.config.Durations;
+import io.sluice.runtime.config.FileSourceOptions;
 import io.sluice.runtime.plugin.PluginSettings;
 import io.sluice.spi.FileOptions;
 

@@ -3,8 +3,12 @@ package io.sluice.runtime.source.scan;
 import io.sluice.runtime.plugin.FlinkFileSystems;
 import io.sluice.runtime.plugin.PluginRegistry;
 import io.sluice.runtime.plugin.PluginSettings;
+import io.sluice.runtime.source.TaskSourceContext;
+import io.sluice.spi.ExtensionLookup;
 import io.sluice.spi.Payload;
+import io.sluice.spi.source.SourceContext;
 
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.table.types.logical.RowType;
 
 import javax.annotation.Nullable;
@@ -17,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -137,6 +142,40 @@ public final class ScanDescriptor implements Serializable {
         PluginRegistry registry = PluginRegistry.get(pluginSettings.onTask());
         FlinkFileSystems.openTablePaths(options);
         return registry;
+    }
+
+    /** The context of this read's plugin parts: planner, split reader, filter push-down. */
+    public TaskSourceContext context(ExtensionLookup extensions) {
+        return new TaskSourceContext(
+                rowType(),
+                partitionKeys(),
+                options(),
+                jobConfiguration(),
+                extensions,
+                pushedFilters(),
+                pushedLimit(),
+                isContinuous() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED,
+                false,
+                OptionalInt.empty());
+    }
+
+    /**
+     * The context of a temporal join's read of this scan target's table: {@link
+     * SourceContext#lookup()} true and bounded; the pushed projection (row type) and filters are the
+     * query's, as for a scan, and no limit (a lookup reads the whole table).
+     */
+    public TaskSourceContext lookupContext(ExtensionLookup extensions) {
+        return new TaskSourceContext(
+                rowType(),
+                partitionKeys(),
+                options(),
+                jobConfiguration(),
+                extensions,
+                pushedFilters(),
+                OptionalLong.empty(),
+                Boundedness.BOUNDED,
+                true,
+                OptionalInt.of(1)); // each join subtask reads every split
     }
 
     /** The filters the target took from the query, in its own form. */

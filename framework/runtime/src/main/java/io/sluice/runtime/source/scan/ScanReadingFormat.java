@@ -1,6 +1,6 @@
 package io.sluice.runtime.source.scan;
 
-import io.sluice.runtime.plugin.wrap.PluginBound;
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.source.ScanSplitReader;
 import io.sluice.spi.source.SplitRows;
 

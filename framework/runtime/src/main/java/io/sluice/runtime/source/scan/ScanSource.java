@@ -75,8 +75,7 @@ public final class ScanSource
     public SourceReader<RowData, ScanSourceSplit> createReader(SourceReaderContext readerContext) throws Exception {
         PluginLifecycle.Attachment attachment = PluginLifecycle.attach(readerContext.getUserCodeClassLoader());
         try {
-            ScanSplitReader splitReader =
-                    factory().createReader(new TaskSourceContext(descriptor, descriptor.registry()));
+            ScanSplitReader splitReader = factory().createReader(descriptor.context(descriptor.registry()));
             ScanReadingFormat format = new ScanReadingFormat(splitReader, descriptor.rowType());
             // Flink's file reader does not close its format, so the plugin's split reader is closed with it
             return new AttachedSourceReader<>(
@@ -157,7 +156,7 @@ public final class ScanSource
     /** The context of a planner in the enumerator: it plans the splits for the source's readers. */
     private TaskSourceContext context(SplitEnumeratorContext<ScanSourceSplit> enumeratorContext) {
         PluginRegistry registry = descriptor.registry();
-        return new TaskSourceContext(descriptor, registry).withReaders(enumeratorContext.currentParallelism());
+        return descriptor.context(registry).withReaders(enumeratorContext.currentParallelism());
     }
 
     @Override

@@ -33,7 +33,7 @@ public final class ScanSourcePlanner {
     public static ScanDescriptor pushFilters(ScanDescriptor descriptor, List<ResolvedExpression> filters) {
         PluginRegistry registry = descriptor.registry();
         return descriptor.withPushedFilters(registry.find(ScanSourceFactory.class, descriptor.target())
-                .pushFilters(new TaskSourceContext(descriptor, registry), filters)
+                .pushFilters(descriptor.context(registry), filters)
                 .orElse(null));
     }
 
@@ -48,7 +48,7 @@ public final class ScanSourcePlanner {
         }
         PluginRegistry registry = descriptor.registry();
         java.util.OptionalInt inferred = registry.find(ScanSourceFactory.class, descriptor.target())
-                .inferParallelism(new TaskSourceContext(descriptor, registry), upperBound, atRuntime);
+                .inferParallelism(descriptor.context(registry), upperBound, atRuntime);
         if (inferred.isPresent() && inferred.getAsInt() < 1) {
             throw new IllegalStateException("Target '" + descriptor.target() + "' inferred a source parallelism of "
                     + inferred.getAsInt() + ": it must be 1 or more");
@@ -59,7 +59,7 @@ public final class ScanSourcePlanner {
     /**
      * Checks a table for a temporal join's lookup and returns the target's reload interval, if it
      * gives one: the target validates the options again with a lookup context ({@link
-     * TaskSourceContext#forLookup}), as options may mean something else there (Hive's latest
+     * ScanDescriptor#lookupContext}), as options may mean something else there (Hive's latest
      * partition), and answers {@link ScanSourceFactory#lookupReloadInterval}.
      *
      * @throws IllegalArgumentException if the target cannot serve the table to a temporal join
@@ -67,7 +67,7 @@ public final class ScanSourcePlanner {
     public static Optional<Duration> lookupReloadInterval(ScanDescriptor descriptor) {
         PluginRegistry registry = descriptor.registry();
         ScanSourceFactory factory = registry.find(ScanSourceFactory.class, descriptor.target());
-        TaskSourceContext context = TaskSourceContext.forLookup(descriptor, registry);
+        TaskSourceContext context = descriptor.lookupContext(registry);
         factory.validate(context);
         return factory.lookupReloadInterval(context);
     }
@@ -103,7 +103,7 @@ public final class ScanSourcePlanner {
         KnownOptions.of(options, registry).check(options, "the '" + target + "' source");
         ScanDescriptor draft =
                 new ScanDescriptor(options, jobConfiguration, rowType, partitionKeys, target, pluginId, 0, settings);
-        TaskSourceContext context = new TaskSourceContext(draft, registry);
+        TaskSourceContext context = draft.context(registry);
         factory.validate(context);
         LookupPlanner.reloadInterval(Optional.empty(), options); // a bad cache TTL fails with the table
         long interval = factory.monitorInterval(context)

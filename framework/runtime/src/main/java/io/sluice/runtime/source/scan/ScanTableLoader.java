@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 /**
  * Reads a scan target's table whole for a temporal join, as a bounded scan source would but in
  * the join's task: a planner and a split reader of the target's scan source with a lookup context
- * ({@link TaskSourceContext#forLookup}), the first plan ({@code plan(null)}), then every split
+ * ({@link ScanDescriptor#lookupContext}), the first plan ({@code plan(null)}), then every split
  * from its start. Planner and reader are new for each load, so each load plans the table as it
  * is then; both come from the plugin registry of the TaskManager and run under the plugin's class
  * loader (the registry's wrappers).
@@ -38,7 +38,7 @@ public final class ScanTableLoader implements TableLoader {
         try {
             PluginRegistry registry = descriptor.registry();
             ScanSourceFactory factory = registry.find(ScanSourceFactory.class, descriptor.target());
-            TaskSourceContext context = TaskSourceContext.forLookup(descriptor, registry);
+            TaskSourceContext context = descriptor.lookupContext(registry);
             List<ScanSourceSplit> splits;
             try (ScanPlanner planner = factory.createPlanner(context)) {
                 splits = ScanSplitEnumerator.planOnce(planner, descriptor.pluginId(), descriptor.target())

@@ -80,7 +80,8 @@ class DynamicRouterTest {
     };
 
     static DynamicSinkSettings settings(boolean immediate) {
-        return new DynamicSinkSettings(100, 3_600_000, 10, immediate, false, null, DynamicTableCreator.DEFAULT);
+        return new DynamicSinkSettings(
+                100, 3_600_000, 10, immediate, false, null, DynamicTableCreator.DEFAULT, DynamicSinkHooks.NONE);
     }
 
     private OneInputStreamOperatorTestHarness<In, RoutedRow> router(boolean immediate, OperatorSubtaskState restored)

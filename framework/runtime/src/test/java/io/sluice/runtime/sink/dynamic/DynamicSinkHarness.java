@@ -30,6 +30,7 @@ import java.util.TreeMap;
 final class DynamicSinkHarness implements AutoCloseable {
 
     private final SinkDescriptor base;
+    private final DynamicSinkHooks hooks;
     private OneInputStreamOperatorTestHarness<RoutedRow, CommittableMessage<Committable>> writer;
     private OneInputStreamOperatorTestHarness<CommittableMessage<Committable>, CommittableMessage<Committable>>
             aggregator;
@@ -38,7 +39,13 @@ final class DynamicSinkHarness implements AutoCloseable {
     final List<CommittableWithLineage<Committable>> handed = new ArrayList<>();
 
     DynamicSinkHarness(SinkDescriptor base) throws Exception {
+        this(base, DynamicSinkHooks.NONE);
+    }
+
+    /** With a writer operator that calls {@code hooks}. */
+    DynamicSinkHarness(SinkDescriptor base, DynamicSinkHooks hooks) throws Exception {
         this.base = base;
+        this.hooks = hooks;
         start(null);
     }
 
@@ -46,7 +53,8 @@ final class DynamicSinkHarness implements AutoCloseable {
         // the committables' own serializer, as in a job (the harness would otherwise copy them with Kryo)
         TypeSerializer<CommittableMessage<Committable>> serializer =
                 CommittableMessageTypeInfo.of(CommittableSerializer::new).createSerializer(new SerializerConfigImpl());
-        writer = new OneInputStreamOperatorTestHarness<>(new DynamicWriterOperator(base), new RoutedRowSerializer());
+        writer = new OneInputStreamOperatorTestHarness<>(
+                new DynamicWriterOperator(base, hooks), new RoutedRowSerializer());
         writer.setup(serializer);
         aggregator = new OneInputStreamOperatorTestHarness<>(
                 new CommitAggregator(base, (d, job, metrics) -> new DynamicCommitter(d, job, metrics, 2)), serializer);

@@ -99,9 +99,9 @@ class DynamicWriterOperatorTest {
     @Test
     void aWriterIdleForSomeCheckpointsIsClosedAndARestoreDoesNotNeedIt() throws Exception {
         List<String> closed = new ArrayList<>();
-        DynamicSinkFaults.onIdleWriterClosed = closed::add;
+        DynamicSinkFaults observed = new DynamicSinkFaults().onIdleWriterClosed(closed::add);
         try (DynamicSinkHarness h =
-                new DynamicSinkHarness(DirTables.base(pluginsDir, warehouse, Map.of("roll-rows", "1")))) {
+                new DynamicSinkHarness(DirTables.base(pluginsDir, warehouse, Map.of("roll-rows", "1")), observed)) {
             h.write(A, row(1, "a1"));
             long id = 0;
             for (int i = 0; i < DynamicWriterOperator.IDLE_CHECKPOINTS; i++) {
@@ -120,7 +120,7 @@ class DynamicWriterOperatorTest {
             h.checkpoint(++id);
             h.complete(id);
         } finally {
-            DynamicSinkFaults.onIdleWriterClosed = null;
+            DynamicSinkFaults.clear();
         }
         assertThat(DirTables.committedRows(warehouse, "a")).containsExactlyInAnyOrder("1,a1", "2,a2");
         assertThat(DirTables.committedRows(warehouse, "b")).hasSize(DynamicWriterOperator.IDLE_CHECKPOINTS + 1);

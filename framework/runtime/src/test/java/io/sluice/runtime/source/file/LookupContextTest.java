@@ -44,11 +44,11 @@ class LookupContextTest {
                 "recursive",
                 PluginSettings.of(Paths.get("/no-plugins")));
 
-        TaskSourceContext scan = new TaskSourceContext(continuous, NONE);
+        TaskSourceContext scan = continuous.context(NONE);
         assertThat(scan.lookup()).isFalse();
         assertThat(scan.boundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
 
-        TaskSourceContext lookup = TaskSourceContext.forLookup(continuous, NONE);
+        TaskSourceContext lookup = continuous.lookupContext(NONE);
         assertThat(lookup.lookup()).isTrue();
         assertThat(lookup.boundedness()).isEqualTo(Boundedness.BOUNDED);
         assertThat(lookup.rawOptions()).isEqualTo(scan.rawOptions());
@@ -66,9 +66,9 @@ class LookupContextTest {
                 "recursive",
                 PluginSettings.of(Paths.get("/no-plugins")));
 
-        TaskSourceContext client = new TaskSourceContext(bounded, NONE);
+        TaskSourceContext client = bounded.context(NONE);
         assertThat(client.readers()).isEmpty();
-        assertThat(TaskSourceContext.forLookup(bounded, NONE).readers()).hasValue(1);
+        assertThat(bounded.lookupContext(NONE).readers()).hasValue(1);
 
         TaskSourceContext enumerator = client.withReaders(3);
         assertThat(enumerator.readers()).hasValue(3);

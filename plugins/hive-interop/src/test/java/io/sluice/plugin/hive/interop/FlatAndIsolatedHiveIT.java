@@ -1,6 +1,6 @@
 package io.sluice.plugin.hive.interop;
 
-import io.sluice.runtime.plugin.wrap.PluginBound;
+import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.testservers.hive.StandaloneMetastore;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;

@@ -6,15 +6,13 @@ import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.runtime.sink.dynamic.DynamicSinkFaults;
 import io.sluice.runtime.sink.dynamic.DynamicTableCreator;
 import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.testshared.FailoverCluster;
 import io.sluice.testshared.dynamic.EvolvingNumbers;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -26,7 +24,6 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
@@ -47,7 +44,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -76,11 +72,7 @@ class HiveDynamicSinkIT {
     private static final int TABLES = 6;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final FailoverCluster MINI_CLUSTER = new FailoverCluster(4);
 
     @TempDir
     Path tmp;
@@ -154,17 +146,11 @@ class HiveDynamicSinkIT {
                             + " WITH ('hive.storage.file-format' = 'orc')")
                     .await();
         }
-        if (failure.equals("updater")) {
-            EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate);
-        }
+        DynamicSinkFaults faults = failure.equals("updater")
+                ? EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate)
+                : new DynamicSinkFaults();
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(routers);
-        env.enableCheckpointing(300);
+        StreamExecutionEnvironment env = MINI_CLUSTER.restartingEnvironment(routers, 300);
         DataStream<Long> numbers = env.fromSource(
                 new DataGeneratorSource<>(
                         i -> i + 1, COUNT, RateLimiterStrategy.perCheckpoint((int) (COUNT / 10)), Types.LONG),
@@ -182,14 +168,14 @@ class HiveDynamicSinkIT {
             options.put("chaos.commit.fail", random.nextBoolean() ? "before" : "after");
             options.put("chaos.commit.fail-at", String.valueOf(2 + random.nextInt(8)));
         }
-        DynamicSink.forInput(numbers)
-                .generator(new Numbers())
-                .target("chaos-hive")
-                .pluginsDir(HivePluginDir.get())
-                .catalog(options)
-                .tableCreator(new Orc())
-                .writeParallelism(writers)
-                .immediateTableUpdate(immediate)
+        faults.into(DynamicSink.forInput(numbers)
+                        .generator(new Numbers())
+                        .target("chaos-hive")
+                        .pluginsDir(HivePluginDir.get())
+                        .catalog(options)
+                        .tableCreator(new Orc())
+                        .writeParallelism(writers)
+                        .immediateTableUpdate(immediate))
                 .append();
         long started = System.nanoTime();
         env.execute("dynamic hive sink, fails in the " + failure);

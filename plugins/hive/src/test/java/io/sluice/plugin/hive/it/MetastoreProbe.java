@@ -1,6 +1,6 @@
 package io.sluice.plugin.hive.it;
 
-import io.sluice.runtime.plugin.wrap.PluginBound;
+import io.sluice.runtime.plugin.PluginBound;
 
 import org.apache.flink.table.catalog.Catalog;
 

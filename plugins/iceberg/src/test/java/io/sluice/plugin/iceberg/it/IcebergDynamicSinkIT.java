@@ -5,15 +5,13 @@ import io.sluice.runtime.sink.dynamic.DynamicRecordGenerator;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
 import io.sluice.runtime.sink.dynamic.DynamicSinkFaults;
 import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.testshared.FailoverCluster;
 import io.sluice.testshared.dynamic.EvolvingNumbers;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -21,7 +19,6 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -46,7 +43,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,11 +75,7 @@ class IcebergDynamicSinkIT {
     static final AtomicBoolean ROUTER_FAILED = new AtomicBoolean();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final FailoverCluster MINI_CLUSTER = new FailoverCluster(4);
 
     static final RowType V1 = EvolvingNumbers.V1;
 
@@ -257,17 +249,11 @@ class IcebergDynamicSinkIT {
             String commitFailure)
             throws Exception {
         Path markers = tmp.resolve("markers");
-        if (failure.equals("updater")) {
-            EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate);
-        }
+        DynamicSinkFaults faults = failure.equals("updater")
+                ? EvolvingNumbers.failUpdaterOnce(markers, failAtUpdate)
+                : new DynamicSinkFaults();
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(routers);
-        env.enableCheckpointing(200);
+        StreamExecutionEnvironment env = MINI_CLUSTER.restartingEnvironment(routers, 200);
         // the numbers over at least six checkpoints, each of which commits up to 20 tables: the
         // commits are most of a run's time (on Hive each takes a metastore lock and an alter_table),
         // and six keep the class within about five minutes with every schema version and every
@@ -285,14 +271,14 @@ class IcebergDynamicSinkIT {
         if (failure.equals("commit")) {
             catalogOptions.put("chaos.commit.fail", commitFailure);
         }
-        DynamicSink.forInput(numbers)
-                .generator(new Numbers(catalog.database, failure.equals("router") ? failAt : -1))
-                .target("chaos-iceberg")
-                .pluginsDir(TestPluginsDir.get())
-                .catalog(catalogOptions)
-                .writeParallelism(writers)
-                .immediateTableUpdate(immediate)
-                .snapshotProperties(Map.of("written-by", "dynamic sink, " + failure))
+        faults.into(DynamicSink.forInput(numbers)
+                        .generator(new Numbers(catalog.database, failure.equals("router") ? failAt : -1))
+                        .target("chaos-iceberg")
+                        .pluginsDir(TestPluginsDir.get())
+                        .catalog(catalogOptions)
+                        .writeParallelism(writers)
+                        .immediateTableUpdate(immediate)
+                        .snapshotProperties(Map.of("written-by", "dynamic sink, " + failure)))
                 .append();
         env.execute("dynamic iceberg sink, fails in the " + failure);
 

@@ -1,7 +1,7 @@
 package io.sluice.plugin.iceberg.it;
 
-import io.sluice.runtime.adapt.iceberg.IcebergAdapters;
 import io.sluice.runtime.sink.dynamic.DynamicSink;
+import io.sluice.runtime.sink.dynamic.iceberg.IcebergAdapters;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
 import io.sluice.testservers.readme.RecordingEnvironment;
 

@@ -1,19 +1,17 @@
 package io.sluice.plugin.iceberg.it;
 
+import io.sluice.runtime.sink.RangeShuffleFaults;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.SluiceSink;
-import io.sluice.runtime.sink.distribution.range.RangeShuffleFaults;
+import io.sluice.testshared.FailoverCluster;
 import io.sluice.testshared.campaign.Pacer;
 import io.sluice.testshared.campaign.SkewedNumberSource;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -23,7 +21,6 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -42,7 +39,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -67,11 +63,7 @@ class IcebergRangeExactlyOnceIT {
     private static final long COUNT = 6_000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final FailoverCluster MINI_CLUSTER = new FailoverCluster(4);
 
     private static final RowType ROW =
             RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(false, 10)}, new String[] {"id", "p"});
@@ -107,19 +99,19 @@ class IcebergRangeExactlyOnceIT {
         AtomicLong shuffled = new AtomicLong();
         AtomicLong aggregations = new AtomicLong();
         AtomicBoolean failed = new AtomicBoolean();
-        RangeShuffleFaults.onRecord = () -> {
+        RangeShuffleFaults faults = new RangeShuffleFaults().onRecord(() -> {
             if (shuffled.incrementAndGet() == failAt
                     && failure.equals("statistics-operator")
                     && failed.compareAndSet(false, true)) {
                 throw new IllegalStateException("chaos: injected failure in the statistics operator");
             }
-        };
+        });
         if (failure.equals("coordinator")) {
-            RangeShuffleFaults.onAggregation = () -> {
+            faults.onAggregation(() -> {
                 if (aggregations.incrementAndGet() == failAtAggregation && failed.compareAndSet(false, true)) {
                     throw new IllegalStateException("chaos: injected failure in the coordinator's aggregation");
                 }
-            };
+            });
         }
         if (failure.equals("writer")) {
             options.put("chaos.writer.fail-after-records", String.valueOf(failAt / PARALLELISM));
@@ -127,13 +119,7 @@ class IcebergRangeExactlyOnceIT {
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of());
         SinkValidation.validate(descriptor);
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(PARALLELISM);
-        env.enableCheckpointing(200);
+        StreamExecutionEnvironment env = MINI_CLUSTER.restartingEnvironment(PARALLELISM, 200);
         DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
                 new SkewedRows(seed, 20),
                 COUNT,
@@ -141,7 +127,8 @@ class IcebergRangeExactlyOnceIT {
                 // machine, so the aggregation the coordinator fails at (the 2nd to 4th) comes
                 RateLimiterStrategy.perCheckpoint((int) (COUNT / 12)),
                 InternalTypeInfo.of(ROW));
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").sinkTo(SluiceSink.of(descriptor));
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers")
+                .sinkTo(faults.into(SluiceSink.of(descriptor)));
         String jobId = env.execute("iceberg range exactly-once, fails in the " + failure)
                 .getJobID()
                 .toHexString();

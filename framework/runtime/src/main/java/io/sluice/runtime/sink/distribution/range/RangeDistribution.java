@@ -51,13 +51,18 @@ public final class RangeDistribution {
         return weight;
     }
 
-    /** The rows as the writers are to get them, by range. Runs on the client. */
-    public static DataStream<RowData> apply(DataStream<RowData> input, SinkDescriptor descriptor, SinkContext context) {
+    /**
+     * The rows as the writers are to get them, by range, the shuffle's parts calling {@code hooks}.
+     * Runs on the client.
+     */
+    public static DataStream<RowData> apply(
+            DataStream<RowData> input, SinkDescriptor descriptor, SinkContext context, RangeShuffleHooks hooks) {
         InternalTypeInfo<RowData> rows = InternalTypeInfo.of(descriptor.rowType());
         return input.transform(
                         "Range statistics: " + descriptor.target(),
                         Types.TUPLE(Types.INT, rows),
-                        new RangeShuffleOperatorFactory(descriptor, statisticsType(descriptor), baseWeight(descriptor)))
+                        new RangeShuffleOperatorFactory(
+                                descriptor, statisticsType(descriptor), baseWeight(descriptor), hooks))
                 .partitionCustom(new ToWriter(), new Writer())
                 .map(new Row())
                 .returns(rows)

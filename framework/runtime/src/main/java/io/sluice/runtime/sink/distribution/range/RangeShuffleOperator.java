@@ -70,6 +70,7 @@ final class RangeShuffleOperator extends StreamOperatorBase<Tuple2<Integer, RowD
     private final SinkDescriptor descriptor;
     private final StatisticsType type;
     private final double baseWeight;
+    private final RangeShuffleHooks hooks;
     private final transient OperatorEventGateway coordinator;
 
     private transient PluginLifecycle.Attachment attachment;
@@ -97,6 +98,7 @@ final class RangeShuffleOperator extends StreamOperatorBase<Tuple2<Integer, RowD
         this.type = type;
         this.baseWeight = baseWeight;
         this.coordinator = coordinator;
+        this.hooks = RangeShuffleHooks.NONE;
     }
 
     /** One that {@link RangeShuffleOperatorFactory} creates, set up with its parameters. */
@@ -105,12 +107,14 @@ final class RangeShuffleOperator extends StreamOperatorBase<Tuple2<Integer, RowD
             SinkDescriptor descriptor,
             StatisticsType type,
             double baseWeight,
-            OperatorEventGateway coordinator) {
+            OperatorEventGateway coordinator,
+            RangeShuffleHooks hooks) {
         super(parameters);
         this.descriptor = descriptor;
         this.type = type;
         this.baseWeight = baseWeight;
         this.coordinator = coordinator;
+        this.hooks = hooks;
     }
 
     @Override
@@ -168,10 +172,7 @@ final class RangeShuffleOperator extends StreamOperatorBase<Tuple2<Integer, RowD
 
     @Override
     public void processElement(StreamRecord<RowData> record) throws Exception {
-        Runnable fault = RangeShuffleFaults.onRecord;
-        if (fault != null) {
-            fault.run();
-        }
+        hooks.onRecord();
         RowData row = record.getValue();
         String sortKey = new String(key.of(row), StandardCharsets.ISO_8859_1);
         counter.add(sortKey);

@@ -27,16 +27,19 @@ final class RangeShuffleOperatorFactory extends AbstractStreamOperatorFactory<Tu
     private final SinkDescriptor descriptor;
     private final StatisticsType type;
     private final double baseWeight;
+    private final RangeShuffleHooks hooks;
 
-    RangeShuffleOperatorFactory(SinkDescriptor descriptor, StatisticsType type, double baseWeight) {
+    RangeShuffleOperatorFactory(
+            SinkDescriptor descriptor, StatisticsType type, double baseWeight, RangeShuffleHooks hooks) {
         this.descriptor = descriptor;
         this.type = type;
         this.baseWeight = baseWeight;
+        this.hooks = hooks;
     }
 
     @Override
     public OperatorCoordinator.Provider getCoordinatorProvider(String operatorName, OperatorID operatorId) {
-        return new RangeStatisticsCoordinator.Provider(operatorId, operatorName, type);
+        return new RangeStatisticsCoordinator.Provider(operatorId, operatorName, type, hooks);
     }
 
     @Override
@@ -45,7 +48,8 @@ final class RangeShuffleOperatorFactory extends AbstractStreamOperatorFactory<Tu
             StreamOperatorParameters<Tuple2<Integer, RowData>> parameters) {
         OperatorID operatorId = parameters.getStreamConfig().getOperatorID();
         OperatorEventGateway gateway = parameters.getOperatorEventDispatcher().getOperatorEventGateway(operatorId);
-        RangeShuffleOperator operator = new RangeShuffleOperator(parameters, descriptor, type, baseWeight, gateway);
+        RangeShuffleOperator operator =
+                new RangeShuffleOperator(parameters, descriptor, type, baseWeight, gateway, hooks);
         parameters.getOperatorEventDispatcher().registerEventHandler(operatorId, operator);
         return (T) operator;
     }

@@ -37,6 +37,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     private final String name;
     private final Context context;
     private final StatisticsType type;
+    private final RangeShuffleHooks hooks;
     private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
     /** checkpoint -> subtask -> its statistics of the cycle that checkpoint ends. */
     private final TreeMap<Long, Map<Integer, KeyStatistics>> pending = new TreeMap<>();
@@ -44,10 +45,11 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     @Nullable
     private KeyStatistics global;
 
-    RangeStatisticsCoordinator(String name, Context context, StatisticsType type) {
+    RangeStatisticsCoordinator(String name, Context context, StatisticsType type, RangeShuffleHooks hooks) {
         this.name = name;
         this.context = context;
         this.type = type;
+        this.hooks = hooks;
     }
 
     @Override
@@ -77,10 +79,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
         }
         pending.headMap(checkpointId, true).clear();
         try {
-            Runnable fault = RangeShuffleFaults.onAggregation;
-            if (fault != null) {
-                fault.run();
-            }
+            hooks.onAggregation();
             long cycleRows =
                     parts.values().stream().mapToLong(KeyStatistics::rows).sum();
             if (cycleRows == 0) {
@@ -155,11 +154,13 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
         private final OperatorID operatorId;
         private final String name;
         private final StatisticsType type;
+        private final RangeShuffleHooks hooks;
 
-        Provider(OperatorID operatorId, String name, StatisticsType type) {
+        Provider(OperatorID operatorId, String name, StatisticsType type, RangeShuffleHooks hooks) {
             this.operatorId = operatorId;
             this.name = name;
             this.type = type;
+            this.hooks = hooks;
         }
 
         @Override
@@ -169,7 +170,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
 
         @Override
         public OperatorCoordinator create(Context context) {
-            return new RangeStatisticsCoordinator(name, context, type);
+            return new RangeStatisticsCoordinator(name, context, type, hooks);
         }
     }
 }

@@ -8,7 +8,6 @@ import org.apache.flink.runtime.messages.Acknowledge;
 import org.apache.flink.runtime.operators.coordination.MockOperatorCoordinatorContext;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.runtime.operators.coordination.OperatorEvent;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -26,15 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RangeStatisticsCoordinatorTest {
 
-    @AfterEach
-    void clearFaults() {
-        RangeShuffleFaults.clear();
-    }
-
     @Test
     void aggregatesOnceEverySubtaskSentItsPartAndBroadcasts() throws Exception {
         MockOperatorCoordinatorContext context = new MockOperatorCoordinatorContext(new OperatorID(), 2);
-        RangeStatisticsCoordinator coordinator = new RangeStatisticsCoordinator("t", context, StatisticsType.MAP);
+        RangeStatisticsCoordinator coordinator =
+                new RangeStatisticsCoordinator("t", context, StatisticsType.MAP, RangeShuffleHooks.NONE);
         coordinator.start();
         RecordingGateway g0 = new RecordingGateway(0);
         RecordingGateway g1 = new RecordingGateway(1);
@@ -66,7 +61,10 @@ class RangeStatisticsCoordinatorTest {
         CompletableFuture<byte[]> checkpoint = new CompletableFuture<>();
         coordinator.checkpointCoordinator(4, checkpoint);
         RangeStatisticsCoordinator restored = new RangeStatisticsCoordinator(
-                "t", new MockOperatorCoordinatorContext(new OperatorID(), 3), StatisticsType.MAP);
+                "t",
+                new MockOperatorCoordinatorContext(new OperatorID(), 3),
+                StatisticsType.MAP,
+                RangeShuffleHooks.NONE);
         restored.resetToCheckpoint(4, checkpoint.get());
         for (int s = 0; s < 3; s++) {
             RecordingGateway gateway = new RecordingGateway(s);
@@ -78,10 +76,14 @@ class RangeStatisticsCoordinatorTest {
     @Test
     void aFailingAggregationFailsTheJob() throws Exception {
         MockOperatorCoordinatorContext context = new MockOperatorCoordinatorContext(new OperatorID(), 1);
-        RangeStatisticsCoordinator coordinator = new RangeStatisticsCoordinator("t", context, StatisticsType.AUTO);
-        RangeShuffleFaults.onAggregation = () -> {
-            throw new IllegalStateException("injected");
+        RangeShuffleHooks failing = new RangeShuffleHooks() {
+            @Override
+            public void onAggregation() {
+                throw new IllegalStateException("injected");
+            }
         };
+        RangeStatisticsCoordinator coordinator =
+                new RangeStatisticsCoordinator("t", context, StatisticsType.AUTO, failing);
         coordinator.handleEventFromOperator(0, 0, StatisticsEvent.local(KeyStatistics.ofCounts(4, Map.of("a", 1L))));
         assertThat(context.isJobFailed()).isTrue();
         assertThat(context.getJobFailureReason())
@@ -92,7 +94,10 @@ class RangeStatisticsCoordinatorTest {
     @Test
     void anEmptyCheckpointRestoresToNoStatistics() throws Exception {
         RangeStatisticsCoordinator coordinator = new RangeStatisticsCoordinator(
-                "t", new MockOperatorCoordinatorContext(new OperatorID(), 1), StatisticsType.MAP);
+                "t",
+                new MockOperatorCoordinatorContext(new OperatorID(), 1),
+                StatisticsType.MAP,
+                RangeShuffleHooks.NONE);
         CompletableFuture<byte[]> checkpoint = new CompletableFuture<>();
         coordinator.checkpointCoordinator(1, checkpoint);
         coordinator.resetToCheckpoint(1, checkpoint.get());

@@ -1,4 +1,4 @@
-package io.sluice.runtime.source.file;
+package io.sluice.runtime.config;
 
 import io.sluice.spi.FileOptions;
 

@@ -1,4 +1,4 @@
-package io.sluice.runtime.plugin.wrap;
+package io.sluice.runtime.plugin;
 
 /** Implemented by every wrapper: the plugin object inside and the loader it runs under. */
 public interface PluginBound {

@@ -1,4 +1,4 @@
-package io.sluice.runtime.adapt.iceberg;
+package io.sluice.runtime.sink.dynamic.iceberg;
 
 import io.sluice.runtime.sink.dynamic.DynamicRecord;
 import io.sluice.spi.distribution.DistributionMode;

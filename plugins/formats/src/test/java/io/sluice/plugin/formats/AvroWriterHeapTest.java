@@ -47,7 +47,8 @@ class AvroWriterHeapTest {
         System.out.println(columns + " columns, " + rows + " rows, " + codec + ": estimated " + estimated
                 + " B, measured " + measured + " B");
 
-        // the block buffer is most of it and is counted exactly; the rest is the objects made per file
+        // the block buffer is most of it and is counted exactly; the rest is the objects made per
+        // file, a constant per file and column (measured 0.94 to 1.06)
         assertThat((double) estimated / measured).isBetween(0.8, 1.25);
     }
 }

@@ -57,6 +57,14 @@ class ManyPartitionsBenchmark {
     private static final String HEAP = System.getProperty("sluice.bench.heap", "1g");
     private static final int SQL_ROWS_PER_PARTITION = Integer.getInteger("sluice.bench.sql-rows-per-partition", 20);
     private static final long CHILD_TIMEOUT_MINUTES = 15;
+    /** STREAMING: rows in all, spread over the partitions in turn ({@code id % partitions}). */
+    private static final long STREAMING_ROWS = Long.getLong("sluice.bench.streaming-rows", 2_000_000L);
+    /** STREAMING: the partitions of the baseline, the same rows over few partitions. */
+    private static final int BASELINE_PARTITIONS = Integer.getInteger("sluice.bench.baseline-partitions", 100);
+
+    private static final long CHECKPOINT_INTERVAL_MS = Long.getLong("sluice.bench.checkpoint-interval-ms", 3_000L);
+    /** When each checkpoint completed, in the child JVM (the MiniCluster runs in it). */
+    private static final List<Long> COMPLETED_CHECKPOINTS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     static final RowType ROW = RowType.of(
             new LogicalType[] {
@@ -127,6 +135,57 @@ class ManyPartitionsBenchmark {
         deleteTree(root);
     }
 
+    /**
+     * STREAMING, the case files stay open between checkpoints: {@code sluice.bench.streaming-rows}
+     * rows (2,000,000) spread over {@code sluice.bench.partitions} partitions in turn (row {@code
+     * i} to partition {@code i % partitions}, so every partition receives rows between any two
+     * checkpoints), a bounded source, a checkpoint every {@code sluice.bench.checkpoint-interval-ms}
+     * (3,000), one writer, Parquet (SNAPPY), {@code -Xmx} as above. Sides: Sluice, {@code FileSink}
+     * (which rolls bulk files at every checkpoint), and Sluice with {@code
+     * sluice.bench.baseline-partitions} (100) partitions and the same rows. The goal: Sluice's rows/s
+     * with many partitions at least 0.8 of the baseline's, and at most one file per partition per
+     * checkpoint after the first.
+     *
+     * <p>A file is counted to the first checkpoint that completed after it was last modified (a
+     * writer finishes a checkpoint's files before its barrier passes, and the checkpoint completes
+     * after that); files modified after the last checkpoint are the end of input's.
+     */
+    @Test
+    void manyPartitionsInStreaming() throws Exception {
+        java.nio.file.Path root =
+                Paths.get("target", "bench-partitions-streaming").toAbsolutePath();
+        String load = loadAverage();
+        StringBuilder report = new StringBuilder("### Many partitions in STREAMING: " + STREAMING_ROWS
+                + " rows spread over the partitions, Parquet, one writer, a checkpoint every "
+                + CHECKPOINT_INTERVAL_MS + " ms, -Xmx" + HEAP + " per side\n\nCPU: " + cpuModel() + ", "
+                + Runtime.getRuntime().availableProcessors() + " cores; load average " + load + " at start\n\n"
+                + "| side | partitions | result | wall s | rows/s | peak heap MB | files | checkpoints |"
+                + " files per partition per checkpoint: max / max after the first / mean |\n"
+                + "|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+        List<String> sides = List.of(
+                "streaming:sluice:" + PARTITIONS,
+                "streaming:filesink:" + PARTITIONS,
+                "streaming:sluice:" + BASELINE_PARTITIONS);
+        for (String side : sides) {
+            deleteTree(root);
+            String[] parts = side.split(":");
+            StringBuilder row = new StringBuilder(runSide(side, root.resolve(parts[1]))
+                    .replaceFirst("\\| " + side, "| " + parts[1] + " | " + parts[2]));
+            // a side that failed has fewer cells
+            for (long cells = row.chars().filter(c -> c == '|').count(); cells < 10; cells++) {
+                row.append(" |");
+            }
+            report.append(row).append('\n');
+        }
+        report.append("\nload average at end ").append(loadAverage()).append('\n');
+        System.out.println(report);
+        String file = System.getProperty("sluice.bench.results", "target/benchmark-results.md");
+        Files.write(
+                Paths.get(file).resolveSibling("many-partitions-streaming-results.md"),
+                report.toString().getBytes(StandardCharsets.UTF_8));
+        deleteTree(root);
+    }
+
     private static String runSide(String side, java.nio.file.Path out) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
@@ -136,7 +195,9 @@ class ManyPartitionsBenchmark {
                 "-Dsluice.test.dist=" + System.getProperty("sluice.test.dist"),
                 // the sizes as this run was given them
                 "-Dsluice.bench.partitions=" + PARTITIONS,
-                "-Dsluice.bench.sql-rows-per-partition=" + SQL_ROWS_PER_PARTITION));
+                "-Dsluice.bench.sql-rows-per-partition=" + SQL_ROWS_PER_PARTITION,
+                "-Dsluice.bench.streaming-rows=" + STREAMING_ROWS,
+                "-Dsluice.bench.checkpoint-interval-ms=" + CHECKPOINT_INTERVAL_MS));
         // the test JVM's --add-opens (Flink's Kryo on Java 17)
         for (String arg :
                 System.getProperty("sluice.bench.childJvmArgs", "").trim().split("\\s+")) {
@@ -201,6 +262,11 @@ class ManyPartitionsBenchmark {
         if (side.startsWith("sql:")) {
             String[] parts = side.split(":");
             runSql(parts[1], parts[2], out);
+            return;
+        }
+        if (side.startsWith("streaming:")) {
+            String[] parts = side.split(":");
+            runStreaming(parts[1], Integer.parseInt(parts[2]), out);
             return;
         }
         long rows = (long) PARTITIONS * ROWS_PER_PARTITION;
@@ -299,6 +365,125 @@ class ManyPartitionsBenchmark {
         System.exit(0);
     }
 
+    /**
+     * A STREAMING side in the child JVM: prints {@code RESULT <result> | <wall> | <rows/s> | <peak>
+     * | <files> | <checkpoints> | <max> / <max after the first> / <mean> |}.
+     */
+    private static void runStreaming(String side, int partitions, String out) throws Exception {
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+        env.setParallelism(1);
+        env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
+        // so a checkpoint completes (and is noted) before the next starts
+        env.getCheckpointConfig().setMinPauseBetweenCheckpoints(CHECKPOINT_INTERVAL_MS / 2);
+        long start = System.nanoTime();
+        if (side.equals("sluice")) {
+            env.fromSequence(0, STREAMING_ROWS - 1)
+                    .map(new NoteCheckpoints<>(i -> (RowData) GenericRowData.of(
+                            i,
+                            StringData.fromString("p" + i % partitions),
+                            StringData.fromString("value-" + i % 50),
+                            i * 0.5)))
+                    .returns(InternalTypeInfo.of(ROW))
+                    .sinkTo(SluiceSink.forRowData(ROW)
+                            .withTarget("filesystem")
+                            .withPluginsDir(TestDistribution.pluginsDir())
+                            .withPath(out)
+                            .withFormat("parquet")
+                            .withPartitionKeys("p")
+                            .withOptions(Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true"))
+                            .build());
+        } else {
+            org.apache.hadoop.conf.Configuration hadoopConf = new org.apache.hadoop.conf.Configuration();
+            hadoopConf.set("parquet.compression", "SNAPPY");
+            env.fromSequence(0, STREAMING_ROWS - 1)
+                    .map(new NoteCheckpoints<>(
+                            i -> (RowData) GenericRowData.of(i, StringData.fromString("value-" + i % 50), i * 0.5)))
+                    .returns(InternalTypeInfo.of(FILE_ROW))
+                    .sinkTo(FileSink.forBulkFormat(
+                                    new Path(Paths.get(out).toUri()),
+                                    ParquetRowDataBuilder.createWriterFactory(FILE_ROW, hadoopConf, true))
+                            .withBucketAssigner(new PartitionOfIdModulo(partitions))
+                            .build());
+        }
+        String result;
+        try {
+            env.execute("many partitions in streaming, " + side + ", " + partitions);
+            result = "finished";
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            result = "failed: " + root;
+        }
+        double wall = (System.nanoTime() - start) / 1e9;
+        System.out.println("RESULT " + result + " | " + String.format("%.1f", wall) + " | "
+                + String.format("%,.0f", STREAMING_ROWS / wall) + " | " + (peakHeap() >> 20) + " | "
+                + filesPerCheckpoint(Paths.get(out)) + " |");
+        System.exit(0);
+    }
+
+    /**
+     * {@code <files> | <checkpoints> | <max> / <max after the first> / <mean>}: the committed files,
+     * each counted to the first checkpoint that completed after it was last modified (or to the end
+     * of input), per partition directory.
+     */
+    private static String filesPerCheckpoint(java.nio.file.Path out) throws java.io.IOException {
+        List<Long> completed = new ArrayList<>(COMPLETED_CHECKPOINTS);
+        Map<String, Integer> perPartitionAndCheckpoint = new java.util.HashMap<>();
+        long files = 0;
+        if (Files.isDirectory(out)) {
+            try (java.util.stream.Stream<java.nio.file.Path> all = Files.walk(out)) {
+                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) all.filter(Files::isRegularFile)
+                        .filter(p -> !p.getFileName().toString().startsWith(".")
+                                && !p.getFileName().toString().startsWith("_"))::iterator) {
+                    long modified = Files.getLastModifiedTime(f).toMillis();
+                    int checkpoint = 0;
+                    while (checkpoint < completed.size() && completed.get(checkpoint) < modified) {
+                        checkpoint++;
+                    }
+                    perPartitionAndCheckpoint.merge(f.getParent() + "@" + checkpoint, 1, Integer::sum);
+                    files++;
+                }
+            }
+        }
+        int max = perPartitionAndCheckpoint.values().stream()
+                .mapToInt(Integer::intValue)
+                .max()
+                .orElse(0);
+        int maxAfterFirst = perPartitionAndCheckpoint.entrySet().stream()
+                .filter(e -> !e.getKey().endsWith("@0"))
+                .mapToInt(Map.Entry::getValue)
+                .max()
+                .orElse(0);
+        double mean = perPartitionAndCheckpoint.isEmpty() ? 0 : (double) files / perPartitionAndCheckpoint.size();
+        return String.format("%,d | %d | %d / %d / %.2f", files, completed.size(), max, maxAfterFirst, mean);
+    }
+
+    /** Maps each id to a row and notes when each checkpoint completed. */
+    private static final class NoteCheckpoints<T> extends org.apache.flink.api.common.functions.RichMapFunction<Long, T>
+            implements org.apache.flink.api.common.state.CheckpointListener {
+        private static final long serialVersionUID = 1L;
+        private final org.apache.flink.api.common.functions.MapFunction<Long, T> row;
+
+        NoteCheckpoints(org.apache.flink.api.common.functions.MapFunction<Long, T> row) {
+            this.row = row;
+        }
+
+        @Override
+        public T map(Long id) throws Exception {
+            return row.map(id);
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            COMPLETED_CHECKPOINTS.add(System.currentTimeMillis());
+        }
+    }
+
     private static long peakHeap() {
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -311,6 +496,26 @@ class ManyPartitionsBenchmark {
 
     static String partition(long id) {
         return "p" + (id - 1) / ROWS_PER_PARTITION;
+    }
+
+    /** The same directories as Sluice's partition key in STREAMING: {@code p=p<id % partitions>}. */
+    private static final class PartitionOfIdModulo implements BucketAssigner<RowData, String> {
+        private static final long serialVersionUID = 1L;
+        private final int partitions;
+
+        PartitionOfIdModulo(int partitions) {
+            this.partitions = partitions;
+        }
+
+        @Override
+        public String getBucketId(RowData row, Context context) {
+            return "p=p" + row.getLong(0) % partitions;
+        }
+
+        @Override
+        public SimpleVersionedSerializer<String> getSerializer() {
+            return SimpleVersionedStringSerializer.INSTANCE;
+        }
     }
 
     /** The same directories as Sluice's partition key: {@code p=p<n>}. */

@@ -10,7 +10,6 @@ import org.apache.flink.connector.file.table.PartitionFieldExtractor;
 import org.apache.flink.orc.OrcColumnarRowInputFormat;
 import org.apache.flink.orc.OrcSplitReaderUtil;
 import org.apache.flink.orc.vector.RowDataVectorizer;
-import org.apache.flink.orc.writer.OrcBulkWriterFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -27,7 +26,7 @@ import java.util.stream.IntStream;
 
 /**
  * The {@code orc} bulk format: written by Flink's ORC bulk writer with its {@link
- * RowDataVectorizer}, read by Flink's vectorized ORC reader. The options are listed in {@link
+ * RowDataVectorizer} (through {@link OrcRowDataWriterFactory}, which estimates an open file's heap), read by Flink's vectorized ORC reader. The options are listed in {@link
  * OrcOptions}.
  *
  * <p>The reader asks the file for the columns of the context's row type by name (ORC's schema
@@ -59,7 +58,7 @@ public final class OrcFormatFactory implements FileFormats.BulkFile {
         RowType rowType = context.rowType();
         TypeDescription schema = orcSchema(rowType);
         LogicalType[] fieldTypes = rowType.getChildren().toArray(new LogicalType[0]);
-        return new OrcBulkWriterFactory<>(
+        return new OrcRowDataWriterFactory(
                 new RowDataVectorizer(schema.toString(), fieldTypes),
                 OrcOptions.writerProperties(context.options(), rowType),
                 hadoopConfiguration());

@@ -1,7 +1,6 @@
 package io.sluice.plugin.formats;
 
 import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -79,7 +78,7 @@ class DirectParquetWriterHeapTest {
         return heapPerOpenFile(factory, FILES, 10, 4, new ArrayList<>());
     }
 
-    private static long heapPerOpenFile(
+    static long heapPerOpenFile(
             BulkWriter.Factory<RowData> factory, int files, int rows, int columns, List<BulkWriter<RowData>> open)
             throws IOException {
         long before = usedHeap();
@@ -96,7 +95,7 @@ class DirectParquetWriterHeapTest {
     }
 
     /** Columns of BIGINT, STRING (50 distinct values), INT and DOUBLE, in turn. */
-    private static RowType wideRow(int columns) {
+    static RowType wideRow(int columns) {
         LogicalType[] types = new LogicalType[columns];
         String[] names = new String[columns];
         for (int c = 0; c < columns; c++) {
@@ -106,7 +105,7 @@ class DirectParquetWriterHeapTest {
         return RowType.of(types, names);
     }
 
-    private static RowData row(int r, int columns) {
+    static RowData row(int r, int columns) {
         Object[] values = new Object[columns];
         for (int c = 0; c < columns; c++) {
             switch (c % 4) {
@@ -126,40 +125,11 @@ class DirectParquetWriterHeapTest {
         return GenericRowData.of(values);
     }
 
-    private static long usedHeap() {
+    static long usedHeap() {
         Runtime runtime = Runtime.getRuntime();
         for (int i = 0; i < 4; i++) {
             System.gc();
         }
         return runtime.totalMemory() - runtime.freeMemory();
-    }
-
-    /** Counts what a writer writes and keeps nothing. */
-    private static final class DiscardingStream extends FSDataOutputStream {
-        private long position;
-
-        @Override
-        public long getPos() {
-            return position;
-        }
-
-        @Override
-        public void write(int b) {
-            position++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            position += len;
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void sync() {}
-
-        @Override
-        public void close() {}
     }
 }

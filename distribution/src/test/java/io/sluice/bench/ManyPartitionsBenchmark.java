@@ -282,37 +282,14 @@ class ManyPartitionsBenchmark {
                     .map(i -> (RowData) GenericRowData.of(
                             i, StringData.fromString(partition(i)), StringData.fromString("value-" + i % 50), i * 0.5))
                     .returns(InternalTypeInfo.of(ROW))
-                    .sinkTo(SluiceSink.forRowData(ROW)
-                            .withTarget("filesystem")
-                            .withPluginsDir(TestDistribution.pluginsDir())
-                            .withPath(out)
-                            .withFormat("parquet")
-                            .withPartitionKeys("p")
-                            .withOptions(Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true"))
-                            .build());
+                    .sinkTo(sluiceParquet(out));
         } else {
-            org.apache.hadoop.conf.Configuration hadoopConf = new org.apache.hadoop.conf.Configuration();
-            hadoopConf.set("parquet.compression", "SNAPPY");
             env.fromSequence(1, rows)
                     .map(i -> (RowData) GenericRowData.of(i, StringData.fromString("value-" + i % 50), i * 0.5))
                     .returns(InternalTypeInfo.of(FILE_ROW))
-                    .sinkTo(FileSink.forBulkFormat(
-                                    new Path(Paths.get(out).toUri()),
-                                    ParquetRowDataBuilder.createWriterFactory(FILE_ROW, hadoopConf, true))
-                            .withBucketAssigner(new PartitionOfId())
-                            .build());
+                    .sinkTo(fileSinkParquet(out, new PartitionOfId()));
         }
-        String result;
-        try {
-            env.execute("many partitions, " + side);
-            result = "finished";
-        } catch (Exception e) {
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            result = "failed: " + root;
-        }
+        String result = execute(env, "many partitions, " + side);
         double wall = (System.nanoTime() - start) / 1e9;
         System.out.println(
                 "RESULT " + result + " | " + String.format("%.1f", wall) + " | " + (peakHeap() >> 20) + " |");
@@ -387,38 +364,15 @@ class ManyPartitionsBenchmark {
                             StringData.fromString("value-" + i % 50),
                             i * 0.5)))
                     .returns(InternalTypeInfo.of(ROW))
-                    .sinkTo(SluiceSink.forRowData(ROW)
-                            .withTarget("filesystem")
-                            .withPluginsDir(TestDistribution.pluginsDir())
-                            .withPath(out)
-                            .withFormat("parquet")
-                            .withPartitionKeys("p")
-                            .withOptions(Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true"))
-                            .build());
+                    .sinkTo(sluiceParquet(out));
         } else {
-            org.apache.hadoop.conf.Configuration hadoopConf = new org.apache.hadoop.conf.Configuration();
-            hadoopConf.set("parquet.compression", "SNAPPY");
             env.fromSequence(0, STREAMING_ROWS - 1)
                     .map(new NoteCheckpoints<>(
                             i -> (RowData) GenericRowData.of(i, StringData.fromString("value-" + i % 50), i * 0.5)))
                     .returns(InternalTypeInfo.of(FILE_ROW))
-                    .sinkTo(FileSink.forBulkFormat(
-                                    new Path(Paths.get(out).toUri()),
-                                    ParquetRowDataBuilder.createWriterFactory(FILE_ROW, hadoopConf, true))
-                            .withBucketAssigner(new PartitionOfIdModulo(partitions))
-                            .build());
+                    .sinkTo(fileSinkParquet(out, new PartitionOfIdModulo(partitions)));
         }
-        String result;
-        try {
-            env.execute("many partitions in streaming, " + side + ", " + partitions);
-            result = "finished";
-        } catch (Exception e) {
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            result = "failed: " + root;
-        }
+        String result = execute(env, "many partitions in streaming, " + side + ", " + partitions);
         double wall = (System.nanoTime() - start) / 1e9;
         System.out.println("RESULT " + result + " | " + String.format("%.1f", wall) + " | "
                 + String.format("%,.0f", STREAMING_ROWS / wall) + " | " + (peakHeap() >> 20) + " | "
@@ -530,6 +484,42 @@ class ManyPartitionsBenchmark {
         @Override
         public SimpleVersionedSerializer<String> getSerializer() {
             return SimpleVersionedStringSerializer.INSTANCE;
+        }
+    }
+    /** Sluice's side: the filesystem target, Parquet with SNAPPY, partitioned by {@code p}. */
+    private static SluiceSink sluiceParquet(String out) {
+        return SluiceSink.forRowData(ROW)
+                .withTarget("filesystem")
+                .withPluginsDir(TestDistribution.pluginsDir())
+                .withPath(out)
+                .withFormat("parquet")
+                .withPartitionKeys("p")
+                .withOptions(Map.of("parquet.compression", "SNAPPY", "parquet.utc-timezone", "true"))
+                .build();
+    }
+
+    /** Upstream's side: {@code FileSink} with Flink's Parquet writer, SNAPPY, the rows' partition by {@code assigner}. */
+    private static FileSink<RowData> fileSinkParquet(String out, BucketAssigner<RowData, String> assigner) {
+        org.apache.hadoop.conf.Configuration hadoopConf = new org.apache.hadoop.conf.Configuration();
+        hadoopConf.set("parquet.compression", "SNAPPY");
+        return FileSink.forBulkFormat(
+                        new Path(Paths.get(out).toUri()),
+                        ParquetRowDataBuilder.createWriterFactory(FILE_ROW, hadoopConf, true))
+                .withBucketAssigner(assigner)
+                .build();
+    }
+
+    /** Runs the job: {@code finished}, or {@code failed: } and the root cause. */
+    private static String execute(StreamExecutionEnvironment env, String name) {
+        try {
+            env.execute(name);
+            return "finished";
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            return "failed: " + root;
         }
     }
 }

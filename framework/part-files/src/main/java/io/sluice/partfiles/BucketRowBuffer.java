@@ -62,7 +62,9 @@ final class BucketRowBuffer implements Closeable {
     }
 
     private final RowDataSerializer serializer;
-    private final TreeMap<String, DataOutputSerializer> inMemory = new TreeMap<>();
+    /** Per row a lookup: a hash map, sorted only when spilled or drained. */
+    private final Map<String, DataOutputSerializer> inMemory = new java.util.HashMap<>();
+
     private final TreeMap<String, List<Segment>> spilled = new TreeMap<>();
     private final List<java.nio.file.Path> runs = new ArrayList<>();
     private long heapBytes;
@@ -108,7 +110,7 @@ final class BucketRowBuffer implements Closeable {
         runs.add(run);
         try (FileChannel out = FileChannel.open(run, StandardOpenOption.WRITE)) {
             long offset = 0;
-            for (Map.Entry<String, DataOutputSerializer> bucket : inMemory.entrySet()) {
+            for (Map.Entry<String, DataOutputSerializer> bucket : new TreeMap<>(inMemory).entrySet()) {
                 int length = bucket.getValue().length();
                 ByteBuffer bytes = ByteBuffer.wrap(bucket.getValue().getSharedBuffer(), 0, length);
                 while (bytes.hasRemaining()) {
@@ -128,15 +130,14 @@ final class BucketRowBuffer implements Closeable {
      * rows in the order they were added; then the buffer is empty and its runs are deleted.
      */
     void drain(BucketSink sink) throws IOException {
-        TreeMap<String, Boolean> buckets = new TreeMap<>();
-        spilled.keySet().forEach(b -> buckets.put(b, true));
-        inMemory.keySet().forEach(b -> buckets.put(b, true));
+        java.util.TreeSet<String> buckets = new java.util.TreeSet<>(spilled.keySet());
+        buckets.addAll(inMemory.keySet());
         List<FileChannel> channels = new ArrayList<>();
         try {
             for (java.nio.file.Path run : runs) {
                 channels.add(FileChannel.open(run, StandardOpenOption.READ));
             }
-            for (String bucket : buckets.keySet()) {
+            for (String bucket : buckets) {
                 sink.begin(bucket);
                 for (Segment segment : spilled.getOrDefault(bucket, List.of())) {
                     FileChannel channel = channels.get(segment.run).position(segment.offset);

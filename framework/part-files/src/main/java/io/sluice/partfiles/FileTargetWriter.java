@@ -215,11 +215,11 @@ final class FileTargetWriter implements TargetWriter {
         long target = memoryBudget - memoryBudget / 4;
         if (buffer != null && buffer.heapBytes() >= heldHeap) {
             buffer.spill();
-            if (heldHeap <= target) {
-                return;
-            }
         }
-        rollTheLargestFiles(target);
+        if (heldHeap + bufferedHeap() > target) {
+            // room for the held rows too: else the next row would be over the budget again
+            rollTheLargestFiles(Math.max(0, target - bufferedHeap()));
+        }
         if (buffer == null && partWriters.isBulk() && !groupedInput) {
             buffer = new BucketRowBuffer(partWriters.rowType());
             LOG.info(

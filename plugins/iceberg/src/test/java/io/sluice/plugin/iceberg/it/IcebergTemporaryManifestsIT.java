@@ -3,13 +3,11 @@ package io.sluice.plugin.iceberg.it;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.SluiceSink;
+import io.sluice.testshared.FailoverCluster;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -19,7 +17,6 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -38,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -85,11 +81,7 @@ class IcebergTemporaryManifestsIT {
             new String[] {"id", "bucket", "a", "b"});
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final FailoverCluster MINI_CLUSTER = new FailoverCluster(4);
 
     @TempDir
     Path tmp;
@@ -110,13 +102,7 @@ class IcebergTemporaryManifestsIT {
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, ROW, List.of());
         SinkValidation.validate(descriptor);
 
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(PARALLELISM);
-        env.enableCheckpointing(200);
+        StreamExecutionEnvironment env = MINI_CLUSTER.restartingEnvironment(PARALLELISM, 200);
         // each subtask reads a range of consecutive numbers, BUCKETS of them between two checkpoints
         DataGeneratorSource<RowData> source = new DataGeneratorSource<>(
                 i -> GenericRowData.of(

@@ -377,7 +377,12 @@ class SluiceCliIT {
                         + " 'fields.n.end' = '10');",
                 "CREATE TEMPORARY TABLE sink (n INT) WITH ('connector' = 'blackhole');",
                 "INSERT INTO sink SELECT 10 / (n - n) FROM numbers;");
-        Path refused = script("refused.sql", "INSERT INTO nowhere SELECT 1;");
+        // issue 31: a relative 'path' wrote into the CLI's working directory; now it is refused
+        Path refused = script(
+                "refused.sql",
+                "CREATE TABLE rel (n INT) WITH ('connector' = 'sluice', 'target' = 'filesystem',"
+                        + " 'path' = 'sluice-relative-t', 'format' = 'csv');",
+                "INSERT INTO rel VALUES (1);");
         Path endless = script(
                 "endless.sql",
                 numbers + "'rows-per-second' = '100');",
@@ -396,7 +401,16 @@ class SluiceCliIT {
                     expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", failing.toString()), 1, what);
                     break;
                 case STATEMENT_REFUSED:
-                    expectExit(sluice(env, SQL_TIMEOUT, "sql", "-f", refused.toString()), 1, what);
+                    Run run = sluice(env, SQL_TIMEOUT, "sql", "-f", refused.toString());
+                    expectExit(run, 1, what);
+                    assertThat(run.stderr)
+                            .contains("'path' 'sluice-relative-t'")
+                            .contains("absolute");
+                    for (Path workingDirectory : List.of(tmp, dist)) {
+                        assertThat(workingDirectory.resolve("sluice-relative-t"))
+                                .as("%s: in the working directory", what)
+                                .doesNotExist();
+                    }
                     break;
                 case WRITES_PARQUET:
                     Path out = tmp.resolve("parquet-" + i);
@@ -721,9 +735,24 @@ class SluiceCliIT {
                 read(descriptor.toFile())
                         .replaceAll("plugin.id=.*", "plugin.id=filesystem-fork")
                         .getBytes(StandardCharsets.UTF_8));
+        // issue 31: a folder with a descriptor and no jar, and a version PF4J cannot compare, were LOADED
+        Path hollow = Files.createDirectories(plugins.resolve("hollow"));
+        Files.write(
+                hollow.resolve("plugin.properties"),
+                read(descriptor.toFile())
+                        .replaceAll("plugin.id=.*", "plugin.id=hollow")
+                        .getBytes(StandardCharsets.UTF_8));
+        copyTree(plugins.resolve("formats"), plugins.resolve("odd"));
+        Path oddDescriptor = plugins.resolve("odd/plugin.properties");
+        Files.write(
+                oddDescriptor,
+                read(oddDescriptor.toFile())
+                        .replaceAll("plugin.id=.*", "plugin.id=odd")
+                        .replaceAll("plugin.version=.*", "plugin.version=one.two")
+                        .getBytes(StandardCharsets.UTF_8));
         Map<String, String> env = new java.util.HashMap<>();
         env.put("SLUICE_PLUGINS_DIR", plugins.toString());
-        env.put("SLUICE_JAVA_OPTS", "-Dsluice.plugins.enabled=formats,filesystem,filesystem-fork,nope");
+        env.put("SLUICE_JAVA_OPTS", "-Dsluice.plugins.enabled=formats,filesystem,filesystem-fork,nope,hollow,odd");
 
         Run run = sluice(env, PLUGINS_TIMEOUT, "plugins");
 
@@ -738,6 +767,12 @@ class SluiceCliIT {
                 .containsPattern("status:\\s+FAILED")
                 .contains("names plugin 'nope', which is not in")
                 .contains("filesystem, filesystem-fork, formats");
+        assertThat(run.block("hollow"))
+                .containsPattern("status:\\s+FAILED")
+                .contains("no jar in " + hollow.resolve("lib"));
+        assertThat(run.block("odd"))
+                .containsPattern("status:\\s+FAILED")
+                .contains("malformed plugin.version 'one.two'");
         assertThat(run.block("formats")).containsPattern("status:\\s+LOADED");
     }
 

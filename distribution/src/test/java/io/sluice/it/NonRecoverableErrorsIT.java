@@ -7,6 +7,7 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,5 +79,32 @@ class NonRecoverableErrorsIT {
         List<Long> ids = CommittedFiles.lines(out).stream().map(Long::parseLong).collect(Collectors.toList());
         assertThat(ids).as("no row twice").doesNotHaveDuplicates();
         assertThat(ids).as("the first statement's row").contains(1L);
+    }
+
+    /** Issue 31: a BATCH job's failed commit was "checkpoint 9223372036854775807" (Flink's end-of-input id). */
+    @Test
+    void aBatchJobsFailedCommitIsNamedTheFinalCommit() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
+                .inBatchMode()
+                .withConfiguration(conf)
+                .build());
+        Path out = tmp.resolve("t");
+        tEnv.executeSql("CREATE TABLE t (id BIGINT) WITH ('connector' = 'sluice', 'target' = 'chaos-filesystem', "
+                + "'path' = '" + out + "', 'format' = 'csv', 'chaos.marker-dir' = '" + tmp.resolve("markers") + "', "
+                + "'chaos.commit.fail' = 'every', "
+                + "'sluice.plugins.dir' = '" + TestDistribution.pluginsDirWithTestPlugins() + "')");
+
+        Throwable t = catchThrowable(
+                () -> tEnv.executeSql("INSERT INTO t VALUES (1), (2)").await());
+
+        assertThat(t).as("the job must fail").isNotNull();
+        String stack = ExceptionUtils.stringifyException(t);
+        assertThat(stack)
+                .contains("The final commit, at the end of input, failed")
+                .contains("chaos: every commit fails")
+                .doesNotContain(String.valueOf(Long.MAX_VALUE));
+        assertThat(CommittedFiles.lines(out)).as("nothing committed").isEmpty();
     }
 }

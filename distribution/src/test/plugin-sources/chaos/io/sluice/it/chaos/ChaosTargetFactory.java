@@ -283,6 +283,10 @@ public class ChaosTargetFactory implements TargetFactory {
                 boolean empty =
                         request.pending().isEmpty() && request.compactions().isEmpty();
                 boolean fail = !empty && ++commits >= 2 && !Files.exists(marker);
+                if (!empty && mode.equals("every")) {
+                    // also a BATCH job's one commit, at the end of input
+                    throw new IOException("chaos: every commit fails");
+                }
                 if (fail && mode.equals("non-recoverable")) {
                     throw new io.sluice.spi.NonRecoverableException("chaos: this commit fails on every attempt");
                 }

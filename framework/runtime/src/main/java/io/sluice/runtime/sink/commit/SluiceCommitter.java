@@ -117,7 +117,11 @@ public final class SluiceCommitter implements Committer<Committable> {
                     committer.commit(new Request(writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
                 } catch (IOException | RuntimeException e) {
                     FailFast.ifNonRecoverable(e);
-                    throw e;
+                    // which commit: a BATCH job's one commit carries Flink's end-of-input id, Long.MAX_VALUE
+                    throw new IOException(
+                            FailOverRequest.describe(c.checkpointId()) + " failed (target '" + target + "'): "
+                                    + e.getMessage(),
+                            e);
                 }
             }
             commitPartitions(c);

@@ -158,8 +158,9 @@ class IcebergKilledLockHolderIT {
                 PartitionSpec.unpartitioned());
 
         Path holderLog = tmp.resolve("holder.log");
+        long holderStartedAt = System.nanoTime();
         holder = startHolder(holderLog);
-        awaitLine(holderLog, PausedHiveCommit.PAUSED, 60);
+        awaitLine(holderLog, PausedHiveCommit.PAUSED, 120);
         List<ShowLocksResponseElement> held = locks();
         assertThat(held).hasSize(1);
         assertThat(held.get(0).getState()).isEqualTo(LockState.ACQUIRED);
@@ -212,8 +213,13 @@ class IcebergKilledLockHolderIT {
         }
         JobExecutionResult result = job.getJobExecutionResult().get(10, TimeUnit.SECONDS);
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killedAt);
-        System.out.println("Job " + result.getJobID() + " finished " + seconds + " s after the lock holder's kill; "
-                + jobLocks.size() + " lock requests of the job seen");
+        System.out.printf(
+                "The holder paused inside its commit %d s after its start and was killed %d s later; the job"
+                        + " finished %d s after the kill, its commit having asked for the lock %d times%n",
+                TimeUnit.NANOSECONDS.toSeconds(pausedAt - holderStartedAt),
+                TimeUnit.NANOSECONDS.toSeconds(killedAt - pausedAt),
+                seconds,
+                jobLocks.size());
 
         assertThat(jobLocks)
                 .as("the job's lock waits timed out after %d ms and were asked again", LOCK_TIMEOUT_MS)
@@ -302,7 +308,7 @@ class IcebergKilledLockHolderIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             if (Files.exists(log)
-                    && Files.readAllLines(log, StandardCharsets.UTF_8).contains(line)) {
+                    && Files.readAllLines(log, StandardCharsets.ISO_8859_1).contains(line)) {
                 return;
             }
             if (!holder.isAlive()) {
@@ -310,7 +316,7 @@ class IcebergKilledLockHolderIT {
             }
             Thread.sleep(100);
         }
-        String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "(no output)";
+        String text = Files.exists(log) ? Files.readString(log, StandardCharsets.ISO_8859_1) : "(no output)";
         throw new AssertionError("The lock holder never paused inside its commit (alive: " + holder.isAlive()
                 + "); its output:\n" + (text.length() > 20_000 ? text.substring(text.length() - 20_000) : text));
     }

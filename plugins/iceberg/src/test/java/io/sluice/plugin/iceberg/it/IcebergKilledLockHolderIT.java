@@ -122,6 +122,10 @@ class IcebergKilledLockHolderIT {
     Path tmp;
 
     private Process holder;
+    /** Hive's client of the test class path, the independent view of the metastore's locks. */
+    private HiveMetaStoreClient lockViewer;
+    /** Iceberg's Hive catalog of the test class path, the independent writer and reader. */
+    private HiveCatalog catalog;
 
     /** The metastore's lock expiry, short: on, its timeout and its reaper's interval. */
     static Map<String, String> housekeeping() {
@@ -140,16 +144,22 @@ class IcebergKilledLockHolderIT {
     }
 
     @AfterEach
-    void killHolder() throws InterruptedException {
+    void killHolderAndCloseClients() throws Exception {
         if (holder != null) {
             holder.destroyForcibly();
             holder.waitFor(30, TimeUnit.SECONDS);
+        }
+        if (lockViewer != null) {
+            lockViewer.close();
+        }
+        if (catalog != null) {
+            catalog.close();
         }
     }
 
     @Test
     void nextCommitSucceedsOnceTheDeadHoldersLockExpires() throws Exception {
-        HiveCatalog catalog = testCatalog();
+        catalog = testCatalog();
         catalog.createNamespace(Namespace.of(DATABASE));
         TableIdentifier id = TableIdentifier.of(DATABASE, TABLE);
         catalog.createTable(
@@ -260,19 +270,17 @@ class IcebergKilledLockHolderIT {
     }
 
     /** The locks the metastore holds on the table, by Hive's client of the test class path. */
-    private static List<ShowLocksResponseElement> locks() throws Exception {
-        HiveConf conf = new HiveConf();
-        conf.set("hive.metastore.uris", METASTORE.uri());
-        HiveMetaStoreClient client = new HiveMetaStoreClient(conf);
-        try {
-            ShowLocksRequest request = new ShowLocksRequest();
-            request.setDbname(DATABASE);
-            request.setTablename(TABLE);
-            List<ShowLocksResponseElement> locks = client.showLocks(request).getLocks();
-            return locks == null ? List.of() : locks;
-        } finally {
-            client.close();
+    private List<ShowLocksResponseElement> locks() throws Exception {
+        if (lockViewer == null) {
+            HiveConf conf = new HiveConf();
+            conf.set("hive.metastore.uris", METASTORE.uri());
+            lockViewer = new HiveMetaStoreClient(conf);
         }
+        ShowLocksRequest request = new ShowLocksRequest();
+        request.setDbname(DATABASE);
+        request.setTablename(TABLE);
+        List<ShowLocksResponseElement> locks = lockViewer.showLocks(request).getLocks();
+        return locks == null ? List.of() : locks;
     }
 
     /** {@link PausedHiveCommit} in a JVM of its own, on this JVM's class path. */

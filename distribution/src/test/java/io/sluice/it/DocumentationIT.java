@@ -17,6 +17,7 @@ import io.sluice.spi.source.ScanSourceFactory;
 import io.sluice.testservers.readme.ReadmeJavaExamples;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -41,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * declares is on its plugin's page, every framework option on the SQL page. A new option without a
  * line in the docs fails here, naming the option and the page.
  */
+@Tag("both-lines")
 class DocumentationIT {
 
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");

@@ -4,6 +4,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the libraries any Maven build has; the kit's tests run, and the zip it gets loads from a plugins
  * directory and its format writes a table in a job.
  */
+@Tag("both-lines")
 class ExternalPluginBuildIT {
 
     @RegisterExtension

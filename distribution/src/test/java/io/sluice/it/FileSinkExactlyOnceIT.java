@@ -20,6 +20,7 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the committed files then hold every number exactly once, no in-progress file is visible, and
  * {@code _SUCCESS} marks exactly the partitions that hold data.
  */
+@Tag("both-lines")
 class FileSinkExactlyOnceIT {
 
     private static final int PARALLELISM = 2;

@@ -5,6 +5,7 @@ import io.sluice.testshared.campaign.StorageFaults;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,7 @@ import java.util.stream.LongStream;
  * from 20261201); profile {@code soak} runs more, from a fresh seed. A failed run prints its
  * schedule; rerun it with {@code -Dsluice.campaign.seed=<seed> -Dsluice.campaign.runs=1}.
  */
+@Tag("both-lines")
 class FileSinkFailureCampaignIT {
 
     @RegisterExtension

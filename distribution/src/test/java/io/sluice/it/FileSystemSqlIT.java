@@ -4,6 +4,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code auto-compaction}. Partition values that look
  * like paths stay single escaped directories under the table's path.
  */
+@Tag("both-lines")
 class FileSystemSqlIT {
 
     @RegisterExtension

@@ -47,6 +47,7 @@ import static org.assertj.core.api.Assertions.fail;
  * in-progress file.
  */
 @Tag("standalone-cluster")
+@Tag("both-lines")
 class KilledTaskManagerIT {
 
     /**

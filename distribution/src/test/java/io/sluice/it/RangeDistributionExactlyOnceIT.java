@@ -19,6 +19,7 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * restart the committed files hold every number exactly once. A sink without a sort key (no
  * partition columns, no primary key) is refused.
  */
+@Tag("both-lines")
 class RangeDistributionExactlyOnceIT {
 
     private static final int PARALLELISM = 2;

@@ -41,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with {@code _SUCCESS} in every partition and no in-progress file visible.
  */
 @Tag("standalone-cluster")
+@Tag("both-lines")
 class StandaloneClusterIT {
 
     private static final int ROWS = 2000;

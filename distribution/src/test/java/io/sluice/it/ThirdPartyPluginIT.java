@@ -6,6 +6,7 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * distribution's plugins and its extensions are chosen by name in SQL tables: its enumerator reads
  * only the files its manifest lists; its compactor merges a sink's small files into sorted ones.
  */
+@Tag("both-lines")
 class ThirdPartyPluginIT {
 
     @RegisterExtension

@@ -36,6 +36,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +69,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * committer was indeed handed that checkpoint again (the test plugin {@code chaos-iceberg} in front
  * of the {@code iceberg} target records every request).
  */
+@Tag("both-lines")
 class IcebergExactlyOnceIT {
 
     private static final int PARALLELISM = 2;

@@ -9,6 +9,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Seeds: {@code sluice.campaign.runs} from {@code sluice.campaign.seed} (defaults: 12 from
  * 20261201); profile {@code soak} runs more.
  */
+@Tag("both-lines")
 class IcebergFailureCampaignIT {
 
     @RegisterExtension

@@ -23,6 +23,7 @@ import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.data.Record;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,6 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The copy holds every row of the source exactly once.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("both-lines")
 class IcebergStreamingReadExactlyOnceIT {
 
     @RegisterExtension

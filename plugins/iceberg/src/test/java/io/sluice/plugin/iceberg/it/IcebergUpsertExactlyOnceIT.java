@@ -33,6 +33,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +66,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * After the restarts the table holds exactly the last version of every key that was not deleted,
  * each checkpoint committed once; the replayed rows, upserted again, changed nothing.
  */
+@Tag("both-lines")
 class IcebergUpsertExactlyOnceIT {
 
     private static final int PARALLELISM = 2;

@@ -546,6 +546,8 @@ class BadValuesIT {
                 .contains("'partition.time-extractor.timestamp-formatter' 'yyyy-MM-dd'");
         assertThat(seconds).as("seconds until the job failed").isLessThan(30);
         assertThat(CommittedFiles.named(out, "_SUCCESS")).isEmpty();
+        // the files handed over since the last checkpoint were discarded: they stayed hidden before
+        assertThat(CommittedFiles.inProgress(out)).isEmpty();
     }
 
     /** The bounded twin committed a _SUCCESS file for dt=not-a-date without a word. */
@@ -562,6 +564,9 @@ class BadValuesIT {
                 .contains("'partition.time-extractor.timestamp-formatter' 'yyyy-MM-dd'");
         assertThat(out.resolve("dt=not-a-date").resolve("_SUCCESS")).doesNotExist();
         assertThat(CommittedFiles.lines(out)).containsExactly("1");
+        assertThat(CommittedFiles.inProgress(out))
+                .as("discarded: no checkpoint in BATCH")
+                .isEmpty();
     }
 
     /**

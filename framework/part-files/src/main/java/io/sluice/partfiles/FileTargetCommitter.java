@@ -4,6 +4,7 @@ import io.sluice.hadoopbridge.OpenUploads;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.core.fs.FileStatus;
@@ -13,8 +14,12 @@ import org.apache.flink.core.fs.RecoverableWriter;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -115,6 +120,68 @@ final class FileTargetCommitter implements TargetCommitter {
         if (!publishedSinceSweep.isEmpty() && now - lastSweep >= ORPHANED_UPLOAD_SWEEP_INTERVAL_MILLIS) {
             abortOrphanedUploads();
         }
+    }
+
+    /**
+     * Deletes the pending files that their writer opened after its last snapshot (so no snapshot
+     * refers to them) and that the failed job will never commit: a local or HDFS file's hidden
+     * in-progress file, an S3 file's open multipart upload. A file a writer's snapshot still
+     * refers to stays for a restore from that snapshot to resume; so do payloads of versions that
+     * did not record it. Never a published file: only staged names ({@code .<name>.inprogress.*})
+     * and uploads, only below the table's base path. Best effort, logged.
+     */
+    @Override
+    public void discard(List<PendingCommit> pending) {
+        Map<Path, Set<String>> namesByDirectory = new HashMap<>();
+        Set<String> names = new HashSet<>();
+        for (PendingCommit p : pending) {
+            try {
+                if (ObsoleteResumable.isOne(p.payload())) {
+                    continue;
+                }
+                PendingFile file = PendingFile.of(p.payload(), fsWriter);
+                if (file.openedAfterSnapshot() && root.isBelow(file.path())) {
+                    namesByDirectory
+                            .computeIfAbsent(file.path().getParent(), d -> new HashSet<>())
+                            .add(file.path().getName());
+                    names.add(file.path().getName());
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot read a pending file to discard under {}: {}", basePath, e.toString());
+            }
+        }
+        int removed = 0;
+        for (Map.Entry<Path, Set<String>> dir : namesByDirectory.entrySet()) {
+            try {
+                FileSystem fs = FileSystems.of(dir.getKey());
+                FileStatus[] entries = fs.exists(dir.getKey()) ? fs.listStatus(dir.getKey()) : null;
+                for (FileStatus f : entries == null ? new FileStatus[0] : entries) {
+                    String name = f.getPath().getName();
+                    // staged under the name of a discarded file, never the published name itself
+                    if (!f.isDir()
+                            && name.startsWith(".")
+                            && name.contains(".inprogress.")
+                            && dir.getValue().contains(FileTargetWriter.finalNameOf(name))
+                            && fs.delete(f.getPath(), false)) {
+                        removed++;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot discard the in-progress files in {}: {}", dir.getKey(), e.toString());
+            }
+        }
+        if (!names.isEmpty()) {
+            try {
+                removed += Math.max(0, OpenUploads.abortUnder(FileSystems.of(basePath), basePath, names::contains));
+            } catch (Exception | LinkageError e) {
+                LOG.warn("Cannot abort the multipart uploads of discarded files under {}: {}", basePath, e.toString());
+            }
+        }
+        LOG.info(
+                "Discarded {} of {} pending file(s) under {} that no checkpoint holds",
+                removed,
+                pending.size(),
+                basePath);
     }
 
     /** Aborts what open uploads remain under the keys of files published since the last sweep. */

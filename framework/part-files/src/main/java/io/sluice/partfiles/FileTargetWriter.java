@@ -291,7 +291,9 @@ final class FileTargetWriter implements TargetWriter {
                     ? new NonRecoverableException(message + " (" + why + ")", e)
                     : new IOException(message, e);
         }
-        return partWriters.open(bucket.id, path, stream, now);
+        PartFile file = partWriters.open(bucket.id, path, stream, now);
+        file.opened();
+        return file;
     }
 
     /**
@@ -364,7 +366,7 @@ final class FileTargetWriter implements TargetWriter {
         bucket.open = null;
         heldHeap -= file.heapBytes();
         supersede(bucket);
-        PendingFile done = new PendingFile(file.path(), file.closeForCommit());
+        PendingFile done = new PendingFile(file.path(), file.closeForCommit(), file.inNoSnapshot());
         if (file.path() != null) {
             rolledSinceSnapshot.add(file.path().getName());
         }
@@ -479,6 +481,7 @@ final class FileTargetWriter implements TargetWriter {
             FileWriterState.OpenFile open = null;
             if (bucket.open != null) {
                 RecoverableWriter.ResumeRecoverable resumable = bucket.open.persist();
+                bucket.open.snapshotted();
                 if (removesRecoverableState) {
                     // a snapshot without a prepareCommit before it (a failed one) supersedes the last too
                     supersede(bucket);
@@ -796,7 +799,7 @@ final class FileTargetWriter implements TargetWriter {
     }
 
     /** The part file's final name in an in-progress ({@code .<name>.inprogress.<uuid>}) or persisted-part ({@code _<name>_tmp_<uuid>}) name. */
-    private static String finalNameOf(String stagedName) {
+    static String finalNameOf(String stagedName) {
         int inProgress = stagedName.lastIndexOf(".inprogress.");
         int tmp = stagedName.lastIndexOf("_tmp_");
         return inProgress > 0

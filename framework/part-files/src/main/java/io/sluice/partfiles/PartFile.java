@@ -38,6 +38,9 @@ final class PartFile implements PartFileState {
     private long lastUpdateTime;
     private final BufferingBulkWriter buffering; // null: no heap estimate (row formats, other bulk writers)
     private long rows;
+    /** Opened after its writer's last snapshot, and in none since: no snapshot refers to it. */
+    private boolean inNoSnapshot;
+
     private long nextHeapCheck = 1;
     private long heapBytes;
 
@@ -100,6 +103,21 @@ final class PartFile implements PartFileState {
     /** The heap estimate last asked for; for a bulk writer that gives none, {@link #UNESTIMATED_BULK_FILE_BYTES}. */
     long heapBytes() {
         return heapBytes;
+    }
+
+    /** The writer has just opened the file: no snapshot refers to it yet. */
+    void opened() {
+        inNoSnapshot = true;
+    }
+
+    /** A snapshot of the writer refers to the file now: a restore from it resumes the file. */
+    void snapshotted() {
+        inNoSnapshot = false;
+    }
+
+    /** Whether no snapshot refers to the file (false for a file resumed from one). */
+    boolean inNoSnapshot() {
+        return inNoSnapshot;
     }
 
     /** Where the file is published. */

@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * before the library) stay readable in every version they were written in: writer
  * states ({@code writer-state-migration/}: {@code v1} written by e26ab44, {@code v2} by 26cf8fe,
  * {@code v3} by f2cb40f) and pending files ({@code pending-file-migration/}: {@code v1} by e26ab44,
- * {@code v2} by 26cf8fe), all by one writer of the code of that commit
- * ({@code src/test/migration-generators/}) under {@code /tmp/sluice-migration/filesystem-v<N>/out}
+ * {@code v2} by 26cf8fe, {@code v4} by {@link #writeCurrentVersions} when version 4 came), all by
+ * one writer of the code of that commit ({@code src/test/migration-generators/}) under {@code /tmp/sluice-migration/filesystem-v<N>/out}
  * on the local file system: rows {@code a old} (bucket {@code dt=2024-03-04}, rolled at the first
  * checkpoint: the pending file {@code partition}), then {@code b one}, {@code c two} (the base
  * path's bucket: the pending file {@code root-bucket} once rolled) and {@code b three} (bucket
@@ -74,6 +74,12 @@ class PartFileStateMigrationTest {
             "04fd11a9-ec00-49d7-b4b1-5a37742250f3",
             "8175d0a3-926d-41f0-a82a-ed28ab7050d5",
             "4d2394ca-c60f-4959-85d9-680c3a4b4c0e"
+        },
+        {
+            "9baeaa0d-f601-4810-b7a4-1c95a7096950",
+            "1b8d532e-571c-47f8-b580-adca331b0a90",
+            null,
+            "ed082d88-2e41-450c-9f00-bfbad06217b5"
         },
     };
 
@@ -162,7 +168,7 @@ class PartFileStateMigrationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2})
+    @ValueSource(ints = {1, 2, 4})
     void pendingFilesOfEveryVersionReadToWhatTheyHeld(int version) throws IOException {
         String out = "/tmp/sluice-migration/filesystem-v" + version + "/out";
         String uid = WRITERS[version][0];
@@ -174,6 +180,8 @@ class PartFileStateMigrationTest {
         assertThat(partition.recoverable())
                 .hasToString("LocalRecoverable " + out + "/dt=2024-03-04/.part-" + uid + "-0.inprogress."
                         + WRITERS[version][3] + " @ 6 -> " + target);
+        // version 4 records it: the writer opened this file after its last snapshot (it had none)
+        assertThat(partition.openedAfterSnapshot()).isEqualTo(version == 4);
 
         PendingFile root =
                 PendingFile.of(new Payload(version, CheckedInBytes.read(pendingFile("root-bucket", version))), fs);
@@ -182,13 +190,16 @@ class PartFileStateMigrationTest {
         assertThat(root.recoverable())
                 .hasToString("LocalRecoverable " + out + "/.part-" + uid + "-2.inprogress." + WRITERS[version][1]
                         + " @ 6 -> " + target);
+        // open at the writer's second snapshot: that snapshot refers to it
+        assertThat(root.openedAfterSnapshot()).isFalse();
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2})
+    @ValueSource(ints = {1, 2, 4})
     void pendingFilesAreWrittenBackToTheirCheckedInBytes(int version) throws IOException {
-        // version 2 is the current one; version 1 is still written for files of version 1 writer states
-        assertThat(PendingFile.VERSION).isEqualTo(2);
+        // version 4 is the current one; version 1 is still written for files of version 1 writer states,
+        // and a file read in version 2 is written back in it
+        assertThat(PendingFile.VERSION).isEqualTo(4);
         for (String scenario : List.of("partition", "root-bucket")) {
             Payload checkedIn = new Payload(version, CheckedInBytes.read(pendingFile(scenario, version)));
             assertThat(PendingFile.of(checkedIn, fs).toPayload(fs)).as(scenario).isEqualTo(checkedIn);
@@ -204,7 +215,10 @@ class PartFileStateMigrationTest {
         assertThatThrownBy(() -> PendingFile.of(new Payload(3, new byte[0]), fs))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("filesystem target pending file of version 3")
-                .hasMessageContaining("versions 1 and 2");
+                .hasMessageContaining("versions 1, 2 and 4");
+        assertThatThrownBy(() -> PendingFile.of(new Payload(5, new byte[0]), fs))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("filesystem target pending file of version 5");
     }
 
     /**
@@ -283,7 +297,8 @@ class PartFileStateMigrationTest {
     @Test
     @EnabledIfSystemProperty(named = CheckedInBytes.WRITE_PROPERTY, matches = "true")
     void writeCurrentVersions() throws Exception {
-        String out = "/tmp/sluice-migration/filesystem-v" + FileWriterState.VERSION;
+        // the newer of the two versions names the directory: each is generated once, on its own
+        String out = "/tmp/sluice-migration/filesystem-v" + Math.max(FileWriterState.VERSION, PendingFile.VERSION);
         try (TargetWriter empty = engine(out + "/empty").createWriter(Collections.emptyList())) {
             checkInIfAbsent(
                     writerState("no-open-files", FileWriterState.VERSION),

@@ -508,4 +508,50 @@ class PartFilesTest {
         assertThat(visible(table).values()).containsExactly("kept\nafter\n");
         assertThat(hidden(table)).isEmpty();
     }
+
+    /**
+     * A job that fails for good discards what it handed over after the last checkpoint (issue 31):
+     * the file its writer opened after its last snapshot goes, the one that snapshot refers to
+     * stays, so a restore from the snapshot still resumes it and commits every row.
+     */
+    @Test
+    void discardDeletesOnlyTheFilesNoSnapshotRefersTo() throws Exception {
+        Path table = tmp.resolve("t");
+        PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
+                .writers(() -> PartWriters.create(
+                        PartFileTesting.lineFormats(),
+                        "lines",
+                        LINE_DT,
+                        Collections.emptyMap(),
+                        Collections.emptyList()))
+                .bucketAssigner((r, c) -> "dt=" + r.getString(1))
+                .rollingPolicy(NEVER)
+                .build();
+        List<io.sluice.spi.Payload> state;
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("before", "a"), at(T0));
+            assertThat(writer.prepareCommit(false)).isEmpty();
+            state = writer.snapshotState(1);
+            writer.write(row2("after", "a"), at(T0 + 1));
+            writer.write(row2("new", "b"), at(T0 + 2));
+            List<PendingCommit> handedOver = writer.prepareCommit(true);
+            assertThat(handedOver).hasSize(2);
+            assertThat(hidden(table)).hasSize(2);
+
+            committer.discard(handedOver);
+
+            assertThat(hidden(table).keySet())
+                    .as("the file of dt=a, which snapshot 1 refers to, stays; dt=b's goes")
+                    .singleElement()
+                    .satisfies(name -> assertThat(name).startsWith("dt=a/."));
+            assertThat(visible(table)).isEmpty();
+        }
+        try (TargetWriter restored = engine.createWriter(state);
+                TargetCommitter committer = engine.createCommitter()) {
+            commit(committer, 2, restored.prepareCommit(true));
+        }
+        assertThat(visible(table).values()).containsExactly("before\n");
+        assertThat(hidden(table)).isEmpty();
+    }
 }

@@ -312,6 +312,11 @@ public class ChaosTargetFactory implements TargetFactory {
             }
 
             @Override
+            public void discard(List<io.sluice.spi.sink.PendingCommit> pending) throws IOException {
+                committer.discard(pending);
+            }
+
+            @Override
             public void close() throws Exception {
                 committer.close();
             }

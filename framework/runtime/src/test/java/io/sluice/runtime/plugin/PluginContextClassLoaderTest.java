@@ -466,6 +466,8 @@ class PluginContextClassLoaderTest {
                                                 + " return java.util.Optional.empty(); }",
                                         "  public List<org.apache.flink.core.fs.Path> visibleFiles(String id) {",
                                         "    " + probe("TargetCommitter.visibleFiles") + " return new ArrayList<>(); }",
+                                        "  public void discard(List<io.sluice.spi.sink.PendingCommit> pending) { "
+                                                + probe("TargetCommitter.discard") + " }",
                                         "  public void close() throws Exception { " + probe("TargetCommitter.close")
                                                 + " }",
                                         "}"))

@@ -9,6 +9,7 @@ import io.sluice.runtime.state.Envelope;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.CompactionUnit;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -197,6 +198,8 @@ final class CommitPathHarness implements AutoCloseable {
         final Map<String, Integer> published = new LinkedHashMap<>();
 
         final List<CommitRequestRecord> requests = new ArrayList<>();
+        /** file names the committer asked the target to discard ({@code TargetCommitter#discard}). */
+        final List<String> discarded = new ArrayList<>();
         /** partitions in the order the committer ran their policies, after their files. */
         final List<String> duePartitions = new ArrayList<>();
         /** partition -> files published in it when its policy ran last. */
@@ -281,6 +284,9 @@ final class CommitPathHarness implements AutoCloseable {
     }
 
     /** A committer over the ledger: it records when each due partition's policies ran. */
+    /** Flink's committer interface and the aggregator's discarding, as {@link SluiceCommitter} has both. */
+    private interface DiscardingCommitter extends Committer<Committable>, CommitAggregator.Discarding {}
+
     static Committer<Committable> ledgerCommitter(Ledger ledger) {
         TargetCommitter target = new TargetCommitter() {
             @Override
@@ -289,10 +295,22 @@ final class CommitPathHarness implements AutoCloseable {
             }
 
             @Override
+            public void discard(List<PendingCommit> pending) {
+                for (PendingCommit p : pending) {
+                    ledger.discarded.add(new String(p.payload().bytes(), StandardCharsets.UTF_8));
+                }
+            }
+
+            @Override
             public void close() {}
         };
         SluiceCommitter sluice = new SluiceCommitter(target, PLUGIN, TARGET, "job", null);
-        return new Committer<>() {
+        return new DiscardingCommitter() {
+            @Override
+            public void discard(List<Committable.Entry> entries) {
+                sluice.discard(entries);
+            }
+
             @Override
             public void commit(Collection<Committer.CommitRequest<Committable>> requests)
                     throws IOException, InterruptedException {

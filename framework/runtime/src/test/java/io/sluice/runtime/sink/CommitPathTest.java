@@ -216,6 +216,43 @@ class CommitPathTest {
     }
 
     /**
+     * A job that fails for good in the aggregator (issue 31: a partition value that is not a time
+     * for the partition-time trigger) hands the target what arrived since its last snapshot, and
+     * nothing a snapshot holds: a restore from that snapshot still commits those.
+     */
+    @Test
+    void aJobThatFailsForGoodDiscardsWhatNoSnapshotHolds() throws Exception {
+        Map<String, String> notATime = Map.of(
+                "sink.partition-commit.policy.kind", "success-file",
+                "sink.partition-commit.trigger", "partition-time",
+                "partition.time-extractor.timestamp-formatter", "yyyy-MM-dd");
+        for (boolean atEndOfInput : new boolean[] {false, true}) {
+            CommitPathHarness.Ledger ledger = new CommitPathHarness.Ledger();
+            try (CommitPathHarness h = harness(ledger, notATime)) {
+                h.hand(0, 1, 1, List.of(file("dt=2024-01-01/a", "dt=2024-01-01", false)));
+                h.checkpoint(1);
+                long id = atEndOfInput ? EOI : 2;
+                h.hand(0, 1, id, List.of(file("dt=2024-01-02/b", "dt=2024-01-02", false)));
+                h.hand(0, 1, id, List.of(file("dt=not-a-date/c", "dt=not-a-date", true)));
+                Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> {
+                    if (atEndOfInput) {
+                        h.endOfInput();
+                    } else {
+                        h.checkpoint(2);
+                    }
+                });
+                assertThat(t)
+                        .isInstanceOf(org.apache.flink.runtime.execution.SuppressRestartsException.class)
+                        .hasStackTraceContaining("dt=not-a-date");
+                assertThat(ledger.discarded)
+                        .as("at the end of input: %s", atEndOfInput)
+                        .containsExactly("dt=2024-01-02/b", "dt=not-a-date/c");
+                assertThat(ledger.published).isEmpty();
+            }
+        }
+    }
+
+    /**
      * Random schedules: every file a writer hands over is published exactly once (one attempt of
      * it, never two), whatever fails when; every partition's commit policy runs after all its
      * files are visible. The base seed is printed and can be set with {@code -Dsluice.test.seed}.

@@ -50,6 +50,20 @@ public interface TargetCommitter extends AutoCloseable {
         return Collections.emptyList();
     }
 
+    /**
+     * Pending data the framework will never commit: the job has failed for good (an error that
+     * recurs on every attempt) while this data had arrived at the commit and no checkpoint of the
+     * framework's holds it, so no restore will hand it over again. Delete what of it no snapshot of
+     * a writer refers to either: the target knows from its own payload (a file a writer had open at
+     * its last snapshot and closed later is still that snapshot's, to be resumed if the job is
+     * restored from it; a file opened after it is nobody's). Best effort: what cannot be deleted
+     * stays for a restored writer's clean-up, and a failure here is logged, never thrown over the
+     * job's own. Does nothing by default.
+     *
+     * @since 2.11.0
+     */
+    default void discard(List<PendingCommit> pending) throws IOException {}
+
     @Override
     default void close() throws Exception {}
 }

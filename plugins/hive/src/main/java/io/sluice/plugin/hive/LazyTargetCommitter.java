@@ -1,6 +1,7 @@
 package io.sluice.plugin.hive;
 
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.core.fs.Path;
@@ -49,6 +50,11 @@ final class LazyTargetCommitter implements TargetCommitter {
     @Override
     public List<Path> visibleFiles(String partitionId) throws IOException {
         return committer().visibleFiles(partitionId);
+    }
+
+    @Override
+    public void discard(List<PendingCommit> pending) throws IOException {
+        committer().discard(pending);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.plugin.hive;
 import io.sluice.partfiles.PartFiles;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.core.fs.Path;
@@ -67,6 +68,11 @@ final class StatisticsCommitter implements TargetCommitter {
     @Override
     public List<Path> visibleFiles(String partitionId) throws IOException {
         return files.visibleFiles(partitionId);
+    }
+
+    @Override
+    public void discard(List<PendingCommit> pending) throws IOException {
+        files.discard(pending);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.runtime.plugin.wrap;
 
 import io.sluice.runtime.plugin.PluginBound;
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.core.fs.Path;
@@ -40,6 +41,13 @@ public final class TcclTargetCommitter implements TargetCommitter, PluginBound {
     public List<Path> visibleFiles(String partitionId) throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.visibleFiles(partitionId);
+        }
+    }
+
+    @Override
+    public void discard(List<PendingCommit> pending) throws IOException {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            delegate.discard(pending);
         }
     }
 

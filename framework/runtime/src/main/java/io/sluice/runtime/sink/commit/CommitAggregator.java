@@ -141,6 +141,21 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
 
     private transient Committer<Committable> committer;
     private transient boolean checkpointing;
+    /**
+     * What the writers handed over since this operator's last snapshot: in no checkpoint, so
+     * nobody will hand it over again. When the job fails for good it goes to the target's {@link
+     * io.sluice.spi.sink.TargetCommitter#discard}; restored, the writers remove what is theirs.
+     */
+    private transient List<Committable.Entry> sinceSnapshot;
+
+    /**
+     * A committer that can hand the target what the job will never commit ({@link
+     * io.sluice.spi.sink.TargetCommitter#discard}); the single-table sink's {@link SluiceCommitter}.
+     */
+    public interface Discarding {
+        /** Never throws: the job's own failure is what the user must see. */
+        void discard(List<Committable.Entry> entries);
+    }
 
     /** How the operator gets the committer it commits with: on the task, in {@link #open}. */
     @FunctionalInterface
@@ -192,6 +207,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             compaction.restore(snapshot);
         }
         uncommitted = new TreeMap<>();
+        sinceSnapshot = new ArrayList<>();
         uncommittedState = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>(
                         UNCOMMITTED_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
@@ -303,6 +319,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             // both Flink lines (Flink 2 numbers it as the checkpoint after the last one, here 1)
             long id = checkpointing ? message.getCheckpointIdOrEOI() : CommittableMessage.EOI;
             pending.computeIfAbsent(id, k -> new ArrayList<>()).addAll(c.entries());
+            sinceSnapshot.addAll(c.entries());
         }
     }
 
@@ -314,7 +331,13 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        List<Committable> made = committablesUpTo(checkpointId, false);
+        List<Committable> made;
+        try {
+            made = committablesUpTo(checkpointId, false);
+        } catch (SuppressRestartsException e) {
+            discardSinceSnapshot();
+            throw e;
+        }
         if (!made.isEmpty()) {
             uncommitted.computeIfAbsent(checkpointId, k -> new ArrayList<>()).addAll(made);
         }
@@ -340,6 +363,7 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
             waitingState.add(Tuple2.of(e.getKey(), e.getValue()));
         }
         compactionState.update(Collections.singletonList(compaction.snapshot()));
+        sinceSnapshot.clear();
     }
 
     @Override
@@ -347,23 +371,53 @@ public final class CommitAggregator extends AbstractStreamOperator<CommittableMe
         super.notifyCheckpointComplete(checkpointId);
         // NOT_SNAPSHOTTED is above every id: what no snapshot holds yet is never committed here
         Map<Long, List<Committable>> due = uncommitted.headMap(checkpointId, true);
-        while (!due.isEmpty()) {
-            Map.Entry<Long, List<Committable>> first = due.entrySet().iterator().next();
-            commit(first.getValue());
-            due.remove(first.getKey());
+        try {
+            while (!due.isEmpty()) {
+                Map.Entry<Long, List<Committable>> first =
+                        due.entrySet().iterator().next();
+                commit(first.getValue());
+                due.remove(first.getKey());
+            }
+        } catch (SuppressRestartsException e) {
+            discardSinceSnapshot();
+            throw e;
         }
     }
 
     @Override
     public void endInput() throws Exception {
-        // at the end of bounded input every partition is finished
-        List<Committable> made = committablesUpTo(CommittableMessage.EOI, true);
-        if (!checkpointing) {
-            // every file arrived just now: BATCH compacts by compaction.small-files.avg-size
-            // no checkpoint will come: BATCH, or STREAMING without checkpoints (as Flink's committer)
-            commit(made);
-        } else if (!made.isEmpty()) {
-            uncommitted.computeIfAbsent(NOT_SNAPSHOTTED, k -> new ArrayList<>()).addAll(made);
+        try {
+            // at the end of bounded input every partition is finished
+            List<Committable> made = committablesUpTo(CommittableMessage.EOI, true);
+            if (!checkpointing) {
+                // every file arrived just now: BATCH compacts by compaction.small-files.avg-size
+                // no checkpoint will come: BATCH, or STREAMING without checkpoints (as Flink's committer)
+                commit(made);
+            } else if (!made.isEmpty()) {
+                uncommitted
+                        .computeIfAbsent(NOT_SNAPSHOTTED, k -> new ArrayList<>())
+                        .addAll(made);
+            }
+        } catch (SuppressRestartsException e) {
+            discardSinceSnapshot();
+            throw e;
+        }
+    }
+
+    /**
+     * The job fails for good (an error that recurs on every attempt): what arrived since the last
+     * snapshot will never be committed, and no restore hands it over again. Only the single-table
+     * sink's committer discards; the dynamic sink's tables leave theirs to restored writers.
+     */
+    private void discardSinceSnapshot() {
+        if (committer instanceof Discarding && !sinceSnapshot.isEmpty()) {
+            LOG.info(
+                    "Discarding the {} pending files of target '{}' handed over since the last checkpoint:"
+                            + " the job fails for good",
+                    sinceSnapshot.size(),
+                    descriptor.target());
+            ((Discarding) committer).discard(new ArrayList<>(sinceSnapshot));
+            sinceSnapshot.clear();
         }
     }
 

@@ -9,6 +9,7 @@ import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.Envelope;
 import io.sluice.spi.Payload;
 import io.sluice.spi.sink.CompactionUnit;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.TargetCommitter;
 
 import org.apache.flink.api.connector.sink2.Committer;
@@ -29,7 +30,9 @@ import java.util.List;
  * Flink's committer operator, for the committables that checkpoints of earlier versions left in
  * its state.
  */
-public final class SluiceCommitter implements Committer<Committable> {
+public final class SluiceCommitter implements Committer<Committable>, CommitAggregator.Discarding {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SluiceCommitter.class);
 
     private final TargetCommitter committer;
     private final String pluginId;
@@ -125,6 +128,37 @@ public final class SluiceCommitter implements Committer<Committable> {
                 }
             }
             commitPartitions(c);
+        }
+    }
+
+    /**
+     * Hands pending data the job will never commit to the target's {@link
+     * TargetCommitter#discard}: the job fails for good, and no checkpoint holds these entries.
+     * Never throws: the job's own failure is what the user must see; what stays is logged.
+     */
+    @Override
+    public void discard(List<Committable.Entry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        try {
+            List<PendingCommit> pending = new ArrayList<>(entries.size());
+            for (Committable.Entry e : entries) {
+                pending.add(new PendingCommit(
+                        e.envelope().payloadFor(pluginId, target),
+                        e.partition(),
+                        e.partitionCreationTime(),
+                        e.size(),
+                        e.forCompaction()));
+            }
+            committer.discard(pending);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn(
+                    "Cannot discard the {} pending files of target '{}' that the failed job leaves uncommitted;"
+                            + " a restored job's writers remove what is theirs",
+                    entries.size(),
+                    target,
+                    e);
         }
     }
 

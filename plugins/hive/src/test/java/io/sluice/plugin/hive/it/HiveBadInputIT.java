@@ -186,6 +186,31 @@ class HiveBadInputIT {
         }
     }
 
+    /**
+     * A partition value that is not a time for the {@code partition-time} trigger ends the job,
+     * registers nothing and leaves no file in the table, not even a hidden one (issue 31: the
+     * files handed to the commit stayed as hidden in-progress files).
+     */
+    @Test
+    void aPartitionValueThatIsNotATimeLeavesNoFileBehind() throws Exception {
+        assertThatThrownBy(() -> batch.executeSql("INSERT INTO h.db.t /*+ OPTIONS("
+                                + "'sink.partition-commit.policy.kind' = 'metastore', "
+                                + "'sink.partition-commit.trigger' = 'partition-time', "
+                                + "'partition.time-extractor.timestamp-formatter' = 'yyyy-MM-dd') */"
+                                + " VALUES (4, 'four', 'not-a-date')")
+                        .await())
+                .satisfies(
+                        e -> assertThat(messages(e)).contains("dt=not-a-date").contains("partition-time"));
+        Path partition = committed.resolveSibling("dt=not-a-date");
+        if (Files.exists(partition)) {
+            try (Stream<Path> files = Files.walk(partition)) {
+                assertThat(files.filter(Files::isRegularFile))
+                        .as("files left in %s", partition)
+                        .isEmpty();
+            }
+        }
+    }
+
     @Test
     void anUnknownStorageFormatIsNamed() {
         assertThatThrownBy(() -> batch.executeSql("CREATE TABLE h.db.weird (id BIGINT, dt STRING) PARTITIONED BY (dt)"

@@ -366,6 +366,15 @@ class ManyPartitionsBenchmark {
     private static void runStreaming(String side, int partitions, String out) throws Exception {
         org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
         conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // checkpoints in files: a checkpoint of 10,000 pending files is over the 5 MB that the
+        // JobManager's memory-backed storage takes (the aggregator's state, about 500 bytes a file)
+        conf.set(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        conf.set(
+                org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                Paths.get(out)
+                        .resolveSibling(Paths.get(out).getFileName() + "-checkpoints")
+                        .toUri()
+                        .toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.setParallelism(1);

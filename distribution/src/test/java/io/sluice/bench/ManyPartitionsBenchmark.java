@@ -62,6 +62,16 @@ class ManyPartitionsBenchmark {
     /** STREAMING: the partitions of the baseline, the same rows over few partitions. */
     private static final int BASELINE_PARTITIONS = Integer.getInteger("sluice.bench.baseline-partitions", 100);
 
+    /** STREAMING: which sides run, of {@code sluice,filesink,baseline} (all three). */
+    private static final List<String> STREAMING_SIDES =
+            List.of(System.getProperty("sluice.bench.streaming-sides", "sluice,filesink,baseline")
+                    .split(","));
+    /**
+     * More JVM options for each side's JVM, e.g. {@code -XX:StartFlightRecording=filename=/tmp/{side}.jfr}
+     * ({@code {side}} becomes the side's name, its colons dashes).
+     */
+    private static final String SIDE_JVM_ARGS = System.getProperty("sluice.bench.sideJvmArgs", "");
+
     private static final long CHECKPOINT_INTERVAL_MS = Long.getLong("sluice.bench.checkpoint-interval-ms", 3_000L);
     /** When each checkpoint completed, in the child JVM (the MiniCluster runs in it). */
     private static final List<Long> COMPLETED_CHECKPOINTS = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -162,10 +172,16 @@ class ManyPartitionsBenchmark {
                 + "| side | partitions | result | wall s | rows/s | peak heap MB | files | checkpoints |"
                 + " files per partition per checkpoint: max / max after the first / mean |\n"
                 + "|---|---:|---|---:|---:|---:|---:|---:|---|\n");
-        List<String> sides = List.of(
-                "streaming:sluice:" + PARTITIONS,
-                "streaming:filesink:" + PARTITIONS,
-                "streaming:sluice:" + BASELINE_PARTITIONS);
+        List<String> sides = new ArrayList<>();
+        if (STREAMING_SIDES.contains("sluice")) {
+            sides.add("streaming:sluice:" + PARTITIONS);
+        }
+        if (STREAMING_SIDES.contains("filesink")) {
+            sides.add("streaming:filesink:" + PARTITIONS);
+        }
+        if (STREAMING_SIDES.contains("baseline")) {
+            sides.add("streaming:sluice:" + BASELINE_PARTITIONS);
+        }
         for (String side : sides) {
             deleteTree(root);
             String[] parts = side.split(":");
@@ -198,9 +214,10 @@ class ManyPartitionsBenchmark {
                 "-Dsluice.bench.sql-rows-per-partition=" + SQL_ROWS_PER_PARTITION,
                 "-Dsluice.bench.streaming-rows=" + STREAMING_ROWS,
                 "-Dsluice.bench.checkpoint-interval-ms=" + CHECKPOINT_INTERVAL_MS));
-        // the test JVM's --add-opens (Flink's Kryo on Java 17)
-        for (String arg :
-                System.getProperty("sluice.bench.childJvmArgs", "").trim().split("\\s+")) {
+        // the test JVM's --add-opens (Flink's Kryo on Java 17), and this run's own
+        String jvmArgs = System.getProperty("sluice.bench.childJvmArgs", "") + " "
+                + SIDE_JVM_ARGS.replace("{side}", side.replace(':', '-'));
+        for (String arg : jvmArgs.trim().split("\\s+")) {
             if (!arg.isEmpty()) {
                 command.add(arg);
             }
@@ -349,6 +366,15 @@ class ManyPartitionsBenchmark {
     private static void runStreaming(String side, int partitions, String out) throws Exception {
         org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
         conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // checkpoints in files: a checkpoint of 10,000 pending files is over the 5 MB that the
+        // JobManager's memory-backed storage takes (the aggregator's state, about 500 bytes a file)
+        conf.set(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        conf.set(
+                org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                Paths.get(out)
+                        .resolveSibling(Paths.get(out).getFileName() + "-checkpoints")
+                        .toUri()
+                        .toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.setParallelism(1);

@@ -45,6 +45,7 @@ final class DirectParquetWriter implements BufferingBulkWriter {
     static final int INITIAL_COMPRESSOR_BUFFER = 16 * 1024;
 
     private final ParquetFileWriter file;
+    private final StreamFile output;
     private final MessageType schema;
     private final ParquetProperties properties;
     private final CodecFactory codecs;
@@ -63,6 +64,7 @@ final class DirectParquetWriter implements BufferingBulkWriter {
 
     private DirectParquetWriter(
             ParquetFileWriter file,
+            StreamFile output,
             MessageType schema,
             ParquetProperties properties,
             CodecFactory codecs,
@@ -70,6 +72,7 @@ final class DirectParquetWriter implements BufferingBulkWriter {
             long rowGroupSizeLimit,
             ParquetFieldWriter[] fields) {
         this.file = file;
+        this.output = output;
         this.schema = schema;
         this.properties = properties;
         this.codecs = codecs;
@@ -93,8 +96,9 @@ final class DirectParquetWriter implements BufferingBulkWriter {
                 .withWriterVersion(ParquetOutputFormat.getWriterVersion(conf))
                 .build();
         long rowGroupSize = ParquetOutputFormat.getBlockSize(conf);
+        StreamFile output = new StreamFile(out);
         ParquetFileWriter file = new ParquetFileWriter(
-                new StreamFile(out),
+                output,
                 schema,
                 ParquetFileWriter.Mode.CREATE,
                 rowGroupSize,
@@ -103,10 +107,12 @@ final class DirectParquetWriter implements BufferingBulkWriter {
                 properties.getStatisticsTruncateLength(),
                 properties.getPageWriteChecksumEnabled());
         file.start();
+        output.release();
         CompressionCodecName codec = CompressionCodecName.fromConf(
                 conf.get(ParquetOutputFormat.COMPRESSION, CompressionCodecName.SNAPPY.name()));
         return new DirectParquetWriter(
                 file,
+                output,
                 schema,
                 properties,
                 // the size only seeds the compressor's output buffer, which grows as pages need:
@@ -156,6 +162,7 @@ final class DirectParquetWriter implements BufferingBulkWriter {
             writeRowGroup();
             // no key-value metadata, as Flink's writer
             file.end(Collections.emptyMap());
+            output.release();
         } finally {
             codecs.release();
         }
@@ -208,6 +215,7 @@ final class DirectParquetWriter implements BufferingBulkWriter {
         columns.flush();
         pages.flushToFileWriter(file);
         file.endBlock();
+        output.release();
         rowGroupSize = Math.min(file.getNextRowGroupSize(), rowGroupSizeLimit);
         rowsInGroup = 0;
     }
@@ -215,12 +223,42 @@ final class DirectParquetWriter implements BufferingBulkWriter {
     /**
      * The part file's stream as Parquet's output file: one stream, positions from the stream, and
      * closing it only flushes, since the caller closes the part file.
+     *
+     * <p>Parquet writes its page headers and footer through Thrift a byte at a time, and a part
+     * file's stream may pass every write to the file system (the local one does, a system call a
+     * byte): small writes are gathered in a buffer that exists only while Parquet writes (the
+     * file's start, a row group, the end; {@link #release} after each), so an open file between
+     * row groups holds none.
      */
     private static final class StreamFile implements OutputFile {
+        private static final int BUFFER_BYTES = 8 * 1024;
+
         private final FSDataOutputStream out;
+        private byte[] buffer;
+        private int buffered;
 
         StreamFile(FSDataOutputStream out) {
             this.out = out;
+        }
+
+        /** Writes what is buffered to the stream and lets the buffer go. */
+        void release() throws IOException {
+            drain();
+            buffer = null;
+        }
+
+        private void drain() throws IOException {
+            if (buffered > 0) {
+                out.write(buffer, 0, buffered);
+                buffered = 0;
+            }
+        }
+
+        private byte[] buffer() {
+            if (buffer == null) {
+                buffer = new byte[BUFFER_BYTES];
+            }
+            return buffer;
         }
 
         @Override
@@ -228,27 +266,40 @@ final class DirectParquetWriter implements BufferingBulkWriter {
             return new PositionOutputStream() {
                 @Override
                 public long getPos() throws IOException {
-                    return out.getPos();
+                    return out.getPos() + buffered;
                 }
 
                 @Override
                 public void write(int b) throws IOException {
-                    out.write(b);
+                    if (buffered == BUFFER_BYTES) {
+                        drain();
+                    }
+                    buffer()[buffered++] = (byte) b;
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
-                    out.write(b, off, len);
+                    if (len >= BUFFER_BYTES) {
+                        drain();
+                        out.write(b, off, len);
+                        return;
+                    }
+                    if (buffered + len > BUFFER_BYTES) {
+                        drain();
+                    }
+                    System.arraycopy(b, off, buffer(), buffered, len);
+                    buffered += len;
                 }
 
                 @Override
                 public void flush() throws IOException {
+                    drain();
                     out.flush();
                 }
 
                 @Override
                 public void close() throws IOException {
-                    out.flush();
+                    flush();
                 }
             };
         }

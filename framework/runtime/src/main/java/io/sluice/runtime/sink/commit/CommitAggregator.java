@@ -49,7 +49,9 @@ import java.util.UUID;
  * writer's result for checkpoint n has arrived when the barrier of n does, so everything up to n
  * becomes one committable right before the barrier, is part of this operator's snapshot n, and is
  * committed when n completes; a job restored from n commits it again at the start (targets treat
- * a repeated commit as done).
+ * a repeated commit as done). The exchanges into and out of this operator are therefore aligned
+ * also in a job of unaligned checkpoints: Flink's sink translator makes them so for {@code
+ * SluiceSink}, {@code DynamicSink} for its own.
  *
  * <p>Why this operator commits and not Flink's committer behind it: Flink 1.20's committer, once
  * its input has ended, commits everything it holds on any checkpoint-complete notification, also

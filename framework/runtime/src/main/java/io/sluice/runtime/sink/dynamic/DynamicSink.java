@@ -21,6 +21,7 @@ import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.PhysicalTransformation;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -287,8 +288,8 @@ public final class DynamicSink {
                                             new DynamicWriterOperator(base, hooks)))
                     .setParallelism(routed.getParallelism())
                     .uid(prefix + "-forward-writer");
-            return shuffledCommittables
-                    .union(forwardCommittables)
+            SingleOutputStreamOperator<CommittableMessage<Committable>> aggregated = alignedOnly(
+                            shuffledCommittables.union(forwardCommittables).global())
                     .transform(
                             "Dynamic commit: " + base.target(),
                             committables,
@@ -298,7 +299,9 @@ public final class DynamicSink {
                                             new DynamicCommitter(descriptor, jobId, metrics, writers)))
                     .setParallelism(1)
                     .setMaxParallelism(1)
-                    .uid(prefix + "-commit")
+                    .uid(prefix + "-commit");
+            // forward keeps the end chained behind the aggregator, as it was
+            return alignedOnly(aggregated.forward())
                     .sinkTo(new DiscardingSink<>())
                     .setParallelism(1)
                     .name("Dynamic sink: " + base.target())
@@ -314,6 +317,20 @@ public final class DynamicSink {
         public String getKey(RoutedRow row) {
             return row.target().table();
         }
+    }
+
+    /**
+     * An exchange of committables that unaligned checkpoints must not use, as Flink's own sink
+     * topology refuses them between its writer and committer. The {@link CommitAggregator} counts on
+     * a writer's committable of checkpoint n arriving before that checkpoint's barrier, so that it
+     * is in the aggregator's snapshot n and committed when n completes; an unaligned barrier
+     * overtakes it, and it would sit in the channel's in-flight data instead.
+     */
+    private static <T> DataStream<T> alignedOnly(DataStream<T> exchange) {
+        ((PartitionTransformation<T>) exchange.getTransformation())
+                .getPartitioner()
+                .disableUnalignedCheckpoints();
+        return exchange;
     }
 
     /**

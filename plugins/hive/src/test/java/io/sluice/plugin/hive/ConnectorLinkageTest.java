@@ -26,11 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of {@link #NEVER_RUN}: connector code the plugin holds but never executes. The plugin must then
  * not run those methods, called by itself or through the connector's own calls.
  *
- * <p>On Flink 2.1.1 (checked with the walk on a class path of its jars) the methods left missing
- * outside this list are {@code HiveCatalog#createTable}, {@code #alterTable} and {@code
- * #instantiateCatalogTable} (via {@code #getTable}), with the {@code HiveTableUtil}, {@code
- * HiveMetastoreClientWrapper} and {@code HiveShimV210}/{@code V310} constraint methods behind them:
- * the table path of the catalog, which the plugin is to own.
+ * <p>On Flink 2.1.1 (checked with the walk on a class path of its jars) the unresolved references
+ * are all in this list: upstream's factories, sink and sources, and the catalog's table path
+ * ({@code HiveCatalog#createTable}, {@code #alterTable}, {@code #instantiateCatalogTable} and the
+ * constraint methods behind them), which {@code SluiceHiveCatalog} does itself.
  */
 class ConnectorLinkageTest {
 
@@ -50,7 +49,25 @@ class ConnectorLinkageTest {
             "org.apache.flink.connectors.hive.HiveLookupTableSource#*",
             "org.apache.flink.table.catalog.hive.HiveCatalogLock#*",
             // upstream's streaming sink's bucket builder (StreamingFileSink, gone in Flink 2)
-            "org.apache.flink.streaming.api.functions.sink.filesystem.HadoopPathBasedBulkFormatBuilder#*");
+            "org.apache.flink.streaming.api.functions.sink.filesystem.HadoopPathBasedBulkFormatBuilder#*",
+            // the catalog's table path, which SluiceHiveCatalog owns (MetastoreTables): it links
+            // against ManagedTableListener, the legacy UniqueConstraint and CatalogTable.of
+            "org.apache.flink.table.catalog.hive.HiveCatalog#createTable",
+            "org.apache.flink.table.catalog.hive.HiveCatalog#alterTable",
+            "org.apache.flink.table.catalog.hive.HiveCatalog#instantiateCatalogTable",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#instantiateHiveTable",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#alterTableViaCatalogBaseTable",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#createSchema",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#createResolvedSchema",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#extractHiveTableInfo",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#getColumnInformation",
+            "org.apache.flink.table.catalog.hive.util.HiveTableUtil#lambda$extractHiveTableInfo$2",
+            "org.apache.flink.table.catalog.hive.client.HiveMetastoreClientWrapper#createTableWithConstraints",
+            "org.apache.flink.table.catalog.hive.client.HiveMetastoreClientWrapper#getPrimaryKey",
+            "org.apache.flink.table.catalog.hive.client.HiveShimV210#createTableWithConstraints",
+            "org.apache.flink.table.catalog.hive.client.HiveShimV210#createHivePKs",
+            "org.apache.flink.table.catalog.hive.client.HiveShimV210#getPrimaryKey",
+            "org.apache.flink.table.catalog.hive.client.HiveShimV310#createTableWithConstraints");
 
     private static ConnectorLinkage linkage;
     private static ConnectorLinkage.Result result;

@@ -1,5 +1,7 @@
 package io.sluice.plugin.hive;
 
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connectors.hive.HiveOptions;
 import org.apache.hadoop.mapred.JobConf;
@@ -11,6 +13,18 @@ import org.apache.hadoop.mapred.JobConf;
  * builder does. A value that is not valid is refused naming the option.
  */
 final class HiveReadSettings {
+
+    /**
+     * Upstream's deprecated switch of the parallelism inference (same key and default), declared
+     * here: the port of upstream's connector to Flink 2 removes it, while docs/hive.md still
+     * promises that {@code false} turns the inference off.
+     */
+    static final ConfigOption<Boolean> INFER_SOURCE_PARALLELISM = ConfigOptions.key(
+                    "table.exec.hive.infer-source-parallelism")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Deprecated: false turns the inference of a Hive read's parallelism off, whatever"
+                    + " 'table.exec.hive.infer-source-parallelism.mode' says.");
 
     private HiveReadSettings() {}
 
@@ -36,7 +50,7 @@ final class HiveReadSettings {
                 String.valueOf(get(job, HiveOptions.TABLE_EXEC_HIVE_READ_PARTITION_WITH_SUBDIRECTORY_ENABLED)));
         // upstream's enumerator infers nothing here: the plugin infers the source's parallelism on
         // the client and plans the splits for the readers the job runs with (SourceContext#readers)
-        conf.setBoolean(HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM.key(), false);
+        conf.setBoolean(INFER_SOURCE_PARALLELISM.key(), false);
         conf.set(
                 HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX.key(),
                 String.valueOf(get(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX)));
@@ -45,7 +59,7 @@ final class HiveReadSettings {
 
     /** The inference mode; the deprecated boolean switch, when false, turns it off as upstream. */
     static HiveOptions.InferMode inferMode(ReadableConfig job) {
-        if (!get(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM)) {
+        if (!get(job, INFER_SOURCE_PARALLELISM)) {
             return HiveOptions.InferMode.NONE;
         }
         return get(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MODE);
@@ -55,7 +69,7 @@ final class HiveReadSettings {
         return atLeastOne(job, HiveOptions.TABLE_EXEC_HIVE_INFER_SOURCE_PARALLELISM_MAX);
     }
 
-    private static int atLeastOne(ReadableConfig job, org.apache.flink.configuration.ConfigOption<Integer> option) {
+    private static int atLeastOne(ReadableConfig job, ConfigOption<Integer> option) {
         int value = get(job, option);
         if (value < 1) {
             throw new IllegalArgumentException("Invalid '" + option.key() + "' " + value + ": must be 1 or more");
@@ -63,7 +77,7 @@ final class HiveReadSettings {
         return value;
     }
 
-    private static <T> T get(ReadableConfig job, org.apache.flink.configuration.ConfigOption<T> option) {
+    private static <T> T get(ReadableConfig job, ConfigOption<T> option) {
         try {
             return job.get(option);
         } catch (IllegalArgumentException e) {

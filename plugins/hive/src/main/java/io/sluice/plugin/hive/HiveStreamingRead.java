@@ -40,7 +40,19 @@ final class HiveStreamingRead {
     static final ConfigOption<Boolean> ENABLE = HiveOptions.STREAMING_SOURCE_ENABLE;
     static final ConfigOption<String> PARTITION_INCLUDE = HiveOptions.STREAMING_SOURCE_PARTITION_INCLUDE;
     static final ConfigOption<Duration> MONITOR_INTERVAL = HiveOptions.STREAMING_SOURCE_MONITOR_INTERVAL;
-    static final ConfigOption<PartitionOrder> PARTITION_ORDER = HiveOptions.STREAMING_SOURCE_PARTITION_ORDER;
+    /**
+     * Upstream's {@code STREAMING_SOURCE_PARTITION_ORDER} (same key, default and deprecated key),
+     * declared here: the port of upstream's connector to Flink 2 drops the deprecated key, which
+     * docs/hive.md still promises.
+     */
+    static final ConfigOption<PartitionOrder> PARTITION_ORDER = ConfigOptions.key("streaming-source.partition-order")
+            .enumType(PartitionOrder.class)
+            .defaultValue(PartitionOrder.PARTITION_NAME)
+            .withDeprecatedKeys("streaming-source.consume-order")
+            .withDescription("The order in which a streaming read takes new partitions: partition-name,"
+                    + " create-time or partition-time. 'streaming-source.consume-order' is its deprecated"
+                    + " name.");
+
     static final ConfigOption<String> CONSUME_START_OFFSET = HiveOptions.STREAMING_SOURCE_CONSUME_START_OFFSET;
     static final ConfigOption<Duration> LOOKUP_JOIN_CACHE_TTL = HiveOptions.LOOKUP_JOIN_CACHE_TTL;
 

@@ -9,6 +9,7 @@ import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.ResolvedCatalogView;
 import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
@@ -18,7 +19,13 @@ import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.catalog.hive.HiveCatalog;
+import org.apache.flink.table.catalog.hive.client.HiveShim;
+import org.apache.flink.table.catalog.hive.client.HiveShimLoader;
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.metastore.IMetaStoreClient;
+import org.apache.hadoop.hive.metastore.TableType;
+import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.thrift.TException;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,11 +40,22 @@ import java.util.regex.Pattern;
  * the metastore that Hive cannot read. Every table of a Sluice hive catalog is written by the
  * {@code hive} target as a Hive table, so a table without a connector becomes a Hive table, and a
  * table with another connector is refused.
+ *
+ * <p>Tables and views are created, altered and read by the plugin ({@link MetastoreTables}),
+ * storing what upstream stores: upstream's table path does not link on Flink 2.
  */
 final class SluiceHiveCatalog extends HiveCatalog {
 
     static final String CONNECTOR = "connector";
     static final String HIVE = "hive";
+
+    /** Upstream's option of its Hive dialect's {@code ALTER TABLE}, which Sluice does not speak. */
+    private static final String ALTER_TABLE_OP = "alter.table.op";
+
+    /** The metastore client of the table path, opened on first use, closed with the catalog. */
+    private IMetaStoreClient tablesClient;
+
+    private MetastoreTables tables;
 
     SluiceHiveCatalog(String name, String defaultDatabase, HiveConf conf, String hiveVersion, boolean embedded) {
         super(name, defaultDatabase, conf, hiveVersion, embedded);
@@ -69,10 +87,33 @@ final class SluiceHiveCatalog extends HiveCatalog {
         }
     }
 
+    @Override
+    public void close() throws CatalogException {
+        try {
+            if (tablesClient != null) {
+                tablesClient.close();
+            }
+        } finally {
+            tablesClient = null;
+            tables = null;
+            super.close();
+        }
+    }
+
+    private MetastoreTables tables() {
+        if (tables == null) {
+            HiveShim shim = HiveShimLoader.loadHiveShim(getHiveVersion());
+            tablesClient = shim.getHiveMetastoreClient(getHiveConf());
+            tables = new MetastoreTables(tablesClient, getHiveConf(), shim);
+        }
+        return tables;
+    }
+
     /** A view whose query Flink cannot parse is read as an error naming it (see {@link UnparseableView}). */
     @Override
     public CatalogBaseTable getTable(ObjectPath tablePath) throws TableNotExistException, CatalogException {
-        CatalogBaseTable table = super.getTable(tablePath);
+        org.apache.hadoop.hive.metastore.api.Table hiveTable = getHiveTable(tablePath);
+        CatalogBaseTable table = tables().flinkTable(hiveTable);
         if (table instanceof CatalogView) {
             return UnparseableView.check(
                     getName(), tablePath.getDatabaseName(), tablePath.getObjectName(), (CatalogView) table);
@@ -82,7 +123,6 @@ final class SluiceHiveCatalog extends HiveCatalog {
             // the storage format and SerDe are in the storage descriptor, not in the properties
             // upstream hands out: without them SHOW CREATE TABLE would make a TextFile table
             Map<String, String> options = new LinkedHashMap<>(table.getOptions());
-            org.apache.hadoop.hive.metastore.api.Table hiveTable = getHiveTable(tablePath);
             options.putAll(HiveTableDefinition.storage(hiveTable));
             // where the files are, under Flink's key for it: bin/sluice lists what an INSERT
             // committed there; not one of the Sluice table's options (HiveTargetCatalogFactory)
@@ -92,6 +132,15 @@ final class SluiceHiveCatalog extends HiveCatalog {
             return ((CatalogTable) table).copy(options);
         }
         return table;
+    }
+
+    /**
+     * A Hive table, not a view nor a table Flink stored as a "generic" one: {@code
+     * HiveCatalog#getHiveTable} marks a Hive table with {@code 'connector' = 'hive'}.
+     */
+    private static boolean holdsHiveTable(org.apache.hadoop.hive.metastore.api.Table hiveTable) {
+        return !TableType.VIRTUAL_VIEW.name().equals(hiveTable.getTableType())
+                && HIVE.equalsIgnoreCase(hiveTable.getParameters().get(CONNECTOR));
     }
 
     /** Where upstream's Hive catalog keeps a table's {@code LOCATION}. */
@@ -143,11 +192,25 @@ final class SluiceHiveCatalog extends HiveCatalog {
     @Override
     public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
-        CatalogBaseTable hiveTable = asHiveTable(tablePath, table);
+        boolean view = table.getTableKind() == CatalogBaseTable.TableKind.VIEW;
+        ResolvedCatalogTable hiveTable = view ? null : asHiveTable(tablePath, table);
+        if (!databaseExists(tablePath.getDatabaseName())) {
+            throw new DatabaseNotExistException(getName(), tablePath.getDatabaseName());
+        }
         try {
-            super.createTable(tablePath, hiveTable, ignoreIfExists);
-        } catch (CatalogException e) {
-            throw withoutFileSystem(e, "table " + tablePath.getFullName());
+            if (view) {
+                tables().createView(tablePath, resolvedView(tablePath, table));
+            } else {
+                tables().create(tablePath, hiveTable);
+            }
+        } catch (AlreadyExistsException e) {
+            if (!ignoreIfExists) {
+                throw new TableAlreadyExistException(getName(), tablePath, e);
+            }
+        } catch (TException e) {
+            throw withoutFileSystem(
+                    new CatalogException("Failed to create table " + tablePath.getFullName(), e),
+                    "table " + tablePath.getFullName());
         }
     }
 
@@ -162,7 +225,44 @@ final class SluiceHiveCatalog extends HiveCatalog {
     @Override
     public void alterTable(ObjectPath tablePath, CatalogBaseTable newTable, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
-        super.alterTable(tablePath, asHiveTable(tablePath, newTable), ignoreIfNotExists);
+        org.apache.hadoop.hive.metastore.api.Table existing;
+        try {
+            existing = getHiveTable(tablePath);
+        } catch (TableNotExistException e) {
+            if (!ignoreIfNotExists) {
+                throw e;
+            }
+            return;
+        }
+        boolean existingView = TableType.VIRTUAL_VIEW.name().equals(existing.getTableType());
+        boolean view = newTable.getTableKind() == CatalogBaseTable.TableKind.VIEW;
+        if (existingView != view) {
+            throw new CatalogException("Table types don't match. Existing table is '"
+                    + (existingView ? "VIEW" : "TABLE") + "' and new table is '" + newTable.getTableKind() + "'.");
+        }
+        if (view) {
+            try {
+                tables().alterView(tablePath, resolvedView(tablePath, newTable), existing);
+            } catch (TException e) {
+                throw new CatalogException("Failed to alter view " + tablePath.getFullName(), e);
+            }
+            return;
+        }
+        if (!holdsHiveTable(existing)) {
+            throw new CatalogException("Table " + tablePath.getFullName() + " of hive catalog '" + getName()
+                    + "' is a Flink \"generic\" table (stored by upstream's HiveCatalog for another connector):"
+                    + " a hive catalog alters Hive tables only");
+        }
+        if (newTable.getOptions().containsKey(ALTER_TABLE_OP)) {
+            throw new CatalogException("Table " + tablePath.getFullName() + " of hive catalog '" + getName() + "': '"
+                    + ALTER_TABLE_OP + "' is an option of upstream's Hive dialect, which a hive catalog of Sluice"
+                    + " does not run; alter the table with Flink's ALTER TABLE");
+        }
+        try {
+            tables().alter(tablePath, asHiveTable(tablePath, newTable), existing);
+        } catch (TException e) {
+            throw new CatalogException("Failed to alter table " + tablePath.getFullName(), e);
+        }
     }
 
     /**
@@ -236,10 +336,15 @@ final class SluiceHiveCatalog extends HiveCatalog {
         return e;
     }
 
-    private CatalogBaseTable asHiveTable(ObjectPath path, CatalogBaseTable table) {
-        if (table.getTableKind() != CatalogBaseTable.TableKind.TABLE) {
-            return table; // views keep upstream's handling
+    private ResolvedCatalogView resolvedView(ObjectPath path, CatalogBaseTable view) {
+        if (!(view instanceof ResolvedCatalogView)) {
+            throw new CatalogException("View " + path.getFullName() + " of hive catalog '" + getName()
+                    + "' was not resolved by the planner (" + view.getClass().getName() + ")");
         }
+        return (ResolvedCatalogView) view;
+    }
+
+    private ResolvedCatalogTable asHiveTable(ObjectPath path, CatalogBaseTable table) {
         String connector = table.getOptions().get(CONNECTOR);
         if (connector != null && !HIVE.equalsIgnoreCase(connector)) {
             throw new CatalogException("Table " + path.getFullName() + " of hive catalog '" + getName() + "' has '"

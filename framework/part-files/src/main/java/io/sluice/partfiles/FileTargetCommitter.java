@@ -152,23 +152,12 @@ final class FileTargetCommitter implements TargetCommitter {
         }
         int removed = 0;
         for (Map.Entry<Path, Set<String>> dir : namesByDirectory.entrySet()) {
-            try {
-                FileSystem fs = FileSystems.of(dir.getKey());
-                FileStatus[] entries = fs.exists(dir.getKey()) ? fs.listStatus(dir.getKey()) : null;
-                for (FileStatus f : entries == null ? new FileStatus[0] : entries) {
-                    String name = f.getPath().getName();
-                    // staged under the name of a discarded file, never the published name itself
-                    if (!f.isDir()
-                            && name.startsWith(".")
+            // staged under the name of a discarded file, never the published name itself
+            removed += FileTargetWriter.removeStaged(
+                    dir.getKey(),
+                    name -> name.startsWith(".")
                             && name.contains(".inprogress.")
-                            && dir.getValue().contains(FileTargetWriter.finalNameOf(name))
-                            && fs.delete(f.getPath(), false)) {
-                        removed++;
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("Cannot discard the in-progress files in {}: {}", dir.getKey(), e.toString());
-            }
+                            && dir.getValue().contains(FileTargetWriter.finalNameOf(name)));
         }
         if (!names.isEmpty()) {
             try {

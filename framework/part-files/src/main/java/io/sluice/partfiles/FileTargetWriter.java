@@ -809,22 +809,27 @@ final class FileTargetWriter implements TargetWriter {
 
     /** Deletes the in-progress files (and S3's persisted last parts) in {@code dir} of {@code writers} but those rolled since the snapshot; best effort. */
     private int removeInProgress(Path dir, FailedWriters writers) {
+        return removeStaged(dir, name -> isLeftover(name, writers) && !rolledSinceSnapshot.contains(finalNameOf(name)));
+    }
+
+    /**
+     * Deletes the files in {@code dir} whose names {@code staged} accepts (in-progress files, S3's
+     * persisted last parts; never a directory); best effort, logged. Also the committer's, for
+     * what a job that fails for good discards.
+     */
+    static int removeStaged(Path dir, java.util.function.Predicate<String> staged) {
         int removed = 0;
         try {
             org.apache.flink.core.fs.FileSystem fs = FileSystems.of(dir);
             org.apache.flink.core.fs.FileStatus[] entries = fs.exists(dir) ? fs.listStatus(dir) : null;
             for (org.apache.flink.core.fs.FileStatus f :
                     entries == null ? new org.apache.flink.core.fs.FileStatus[0] : entries) {
-                String name = f.getPath().getName();
-                if (!f.isDir()
-                        && isLeftover(name, writers)
-                        && !rolledSinceSnapshot.contains(finalNameOf(name))
-                        && fs.delete(f.getPath(), false)) {
+                if (!f.isDir() && staged.test(f.getPath().getName()) && fs.delete(f.getPath(), false)) {
                     removed++;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Cannot remove abandoned in-progress files in {}: {}", dir, e.toString());
+            LOG.warn("Cannot remove in-progress files in {}: {}", dir, e.toString());
         }
         return removed;
     }

@@ -123,7 +123,7 @@ public final class SluiceCommitter implements Committer<Committable>, CommitAggr
                     // which commit: a BATCH job's one commit carries Flink's end-of-input id, Long.MAX_VALUE
                     throw new IOException(
                             FailOverRequest.describe(c.checkpointId()) + " failed (target '" + target + "'): "
-                                    + e.getMessage(),
+                                    + (e.getMessage() != null ? e.getMessage() : e.toString()),
                             e);
                 }
             }

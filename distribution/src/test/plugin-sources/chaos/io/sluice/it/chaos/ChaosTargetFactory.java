@@ -1,6 +1,13 @@
 package io.sluice.it.chaos;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.CompactionSupport;
+import io.sluice.spi.distribution.DistributionKey;
+import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
+import io.sluice.spi.partition.PartitionSupport;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
@@ -19,6 +26,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -29,7 +37,8 @@ import java.util.stream.Stream;
  * real commit ran.
  */
 @org.pf4j.Extension
-public class ChaosTargetFactory implements TargetFactory {
+public class ChaosTargetFactory
+        implements TargetFactory, DistributionSupport, DynamicTableSupport, PartitionSupport, CompactionSupport {
 
     static final ConfigOption<Long> FAIL_AFTER_RECORDS =
             ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
@@ -99,31 +108,56 @@ public class ChaosTargetFactory implements TargetFactory {
         return context.extensions().find(TargetFactory.class, "filesystem");
     }
 
-    @Override
-    public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return delegate(context).distributionModes(context);
+    /** The filesystem target's distribution, asked through it. */
+    private static DistributionSupport distribution(SinkContext context) {
+        return delegate(context).distribution().orElseThrow();
     }
 
     @Override
-    public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext context) {
-        return delegate(context).tableDistributionMode(context);
+    public Optional<DistributionSupport> distribution() {
+        return Optional.of(this);
     }
 
     @Override
-    public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext context) {
-        return delegate(context).distributionKey(context);
+    public Set<DistributionMode> modes(SinkContext context) {
+        return distribution(context).modes(context);
     }
 
     @Override
-    public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext context) {
-        return delegate(context).rangeKey(context);
+    public Optional<DistributionMode> tableMode(SinkContext context) {
+        return distribution(context).tableMode(context);
+    }
+
+    @Override
+    public DistributionKey key(SinkContext context) {
+        return distribution(context).key(context);
+    }
+
+    @Override
+    public DistributionKey rangeKey(SinkContext context) {
+        return distribution(context).rangeKey(context);
+    }
+
+    /** Partition commit and compaction as the filesystem target's (the facets' defaults suffice). */
+    @Override
+    public Optional<PartitionSupport> partitions() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(this);
     }
 
     /** The filesystem target's: its tables written through this target's failing writers and committers. */
     @Override
-    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
-            throws IOException {
-        return delegate(context).dynamicTables(context);
+    public DynamicTables open(SinkContext context) throws IOException {
+        return delegate(context).dynamicTables().orElseThrow().open(context);
     }
 
     /** As the filesystem target: its part files tell a table's writers apart by their opening. */

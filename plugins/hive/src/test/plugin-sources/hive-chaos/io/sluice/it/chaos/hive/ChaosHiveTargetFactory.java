@@ -1,7 +1,12 @@
 package io.sluice.it.chaos.hive;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.CompactionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
+import io.sluice.spi.partition.PartitionSupport;
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.SinkContext;
@@ -35,7 +40,8 @@ import java.util.Set;
  * {@code commits}. Test code only: compiled by the integration tests, never shipped.
  */
 @org.pf4j.Extension
-public class ChaosHiveTargetFactory implements TargetFactory {
+public class ChaosHiveTargetFactory
+        implements TargetFactory, PartitionSupport, CompactionSupport, DynamicTableSupport, OverwriteSupport {
 
     static final ConfigOption<String> MARKER_DIR =
             ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
@@ -98,20 +104,35 @@ public class ChaosHiveTargetFactory implements TargetFactory {
     }
 
     @Override
-    public boolean supportsOverwrite() {
-        return true;
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public Optional<PartitionSupport> partitions() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(this);
     }
 
     /** The hive table's format picks the compactor, as for the hive target itself. */
     @Override
     public Optional<String> fileFormat(SinkContext context) {
-        return delegate(context).fileFormat(context);
+        return delegate(context).compaction().orElseThrow().fileFormat(context);
+    }
+
+    @Override
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(this);
     }
 
     /** The hive target's: its tables written through this target's failing writers and committers. */
     @Override
-    public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) throws IOException {
-        return delegate(context).dynamicTables(context);
+    public DynamicTables open(SinkContext context) throws IOException {
+        return delegate(context).dynamicTables().orElseThrow().open(context);
     }
 
     @Override

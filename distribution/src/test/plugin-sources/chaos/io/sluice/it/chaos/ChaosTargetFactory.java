@@ -37,8 +37,7 @@ import java.util.stream.Stream;
  * real commit ran.
  */
 @org.pf4j.Extension
-public class ChaosTargetFactory
-        implements TargetFactory, DistributionSupport, DynamicTableSupport, PartitionSupport, CompactionSupport {
+public class ChaosTargetFactory implements TargetFactory {
 
     static final ConfigOption<Long> FAIL_AFTER_RECORDS =
             ConfigOptions.key("chaos.writer.fail-after-records").longType().noDefaultValue();
@@ -113,57 +112,61 @@ public class ChaosTargetFactory
         return delegate(context).distribution().orElseThrow();
     }
 
+    private static final DistributionSupport DISTRIBUTION = new DistributionSupport() {
+        @Override
+        public Set<DistributionMode> modes(SinkContext context) {
+            return distribution(context).modes(context);
+        }
+
+        @Override
+        public Optional<DistributionMode> tableMode(SinkContext context) {
+            return distribution(context).tableMode(context);
+        }
+
+        @Override
+        public DistributionKey key(SinkContext context) {
+            return distribution(context).key(context);
+        }
+
+        @Override
+        public DistributionKey rangeKey(SinkContext context) {
+            return distribution(context).rangeKey(context);
+        }
+    };
+
+    /** The filesystem target's: its tables written through this target's failing writers and committers. */
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) throws IOException {
+            return delegate(context).dynamicTables().orElseThrow().open(context);
+        }
+
+        /** As the filesystem target: its part files tell a table's writers apart by their opening. */
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true;
+        }
+    };
+
     @Override
     public Optional<DistributionSupport> distribution() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public Set<DistributionMode> modes(SinkContext context) {
-        return distribution(context).modes(context);
-    }
-
-    @Override
-    public Optional<DistributionMode> tableMode(SinkContext context) {
-        return distribution(context).tableMode(context);
-    }
-
-    @Override
-    public DistributionKey key(SinkContext context) {
-        return distribution(context).key(context);
-    }
-
-    @Override
-    public DistributionKey rangeKey(SinkContext context) {
-        return distribution(context).rangeKey(context);
+        return Optional.of(DISTRIBUTION);
     }
 
     /** Partition commit and compaction as the filesystem target's (the facets' defaults suffice). */
     @Override
     public Optional<PartitionSupport> partitions() {
-        return Optional.of(this);
+        return Optional.of(new PartitionSupport() {});
     }
 
     @Override
     public Optional<CompactionSupport> compaction() {
-        return Optional.of(this);
+        return Optional.of(new CompactionSupport() {});
     }
 
     @Override
     public Optional<DynamicTableSupport> dynamicTables() {
-        return Optional.of(this);
-    }
-
-    /** The filesystem target's: its tables written through this target's failing writers and committers. */
-    @Override
-    public DynamicTables open(SinkContext context) throws IOException {
-        return delegate(context).dynamicTables().orElseThrow().open(context);
-    }
-
-    /** As the filesystem target: its part files tell a table's writers apart by their opening. */
-    @Override
-    public boolean supportsWriterOpenings() {
-        return true;
+        return Optional.of(DYNAMIC_TABLES);
     }
 
     @Override

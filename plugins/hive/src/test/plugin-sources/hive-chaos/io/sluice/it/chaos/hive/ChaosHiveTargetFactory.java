@@ -3,7 +3,6 @@ package io.sluice.it.chaos.hive;
 import io.sluice.spi.Payload;
 import io.sluice.spi.compact.CompactionSupport;
 import io.sluice.spi.dynamic.DynamicTableSupport;
-import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.partition.PartitionSupport;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.OverwriteSupport;
@@ -40,8 +39,7 @@ import java.util.Set;
  * {@code commits}. Test code only: compiled by the integration tests, never shipped.
  */
 @org.pf4j.Extension
-public class ChaosHiveTargetFactory
-        implements TargetFactory, PartitionSupport, CompactionSupport, DynamicTableSupport, OverwriteSupport {
+public class ChaosHiveTargetFactory implements TargetFactory {
 
     static final ConfigOption<String> MARKER_DIR =
             ConfigOptions.key("chaos.marker-dir").stringType().noDefaultValue();
@@ -105,34 +103,30 @@ public class ChaosHiveTargetFactory
 
     @Override
     public Optional<OverwriteSupport> overwrite() {
-        return Optional.of(this);
+        return Optional.of(new OverwriteSupport() {});
     }
 
     @Override
     public Optional<PartitionSupport> partitions() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public Optional<CompactionSupport> compaction() {
-        return Optional.of(this);
+        return Optional.of(new PartitionSupport() {});
     }
 
     /** The hive table's format picks the compactor, as for the hive target itself. */
     @Override
-    public Optional<String> fileFormat(SinkContext context) {
-        return delegate(context).compaction().orElseThrow().fileFormat(context);
-    }
-
-    @Override
-    public Optional<DynamicTableSupport> dynamicTables() {
-        return Optional.of(this);
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(new CompactionSupport() {
+            @Override
+            public Optional<String> fileFormat(SinkContext context) {
+                return delegate(context).compaction().orElseThrow().fileFormat(context);
+            }
+        });
     }
 
     /** The hive target's: its tables written through this target's failing writers and committers. */
     @Override
-    public DynamicTables open(SinkContext context) throws IOException {
-        return delegate(context).dynamicTables().orElseThrow().open(context);
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(
+                context -> delegate(context).dynamicTables().orElseThrow().open(context));
     }
 
     @Override

@@ -36,8 +36,7 @@ import java.util.Set;
  * compiled and packaged by the integration tests, never shipped.
  */
 @org.pf4j.Extension
-public class ChaosIcebergTargetFactory
-        implements TargetFactory, ChangeSupport, DistributionSupport, DynamicTableSupport, OverwriteSupport {
+public class ChaosIcebergTargetFactory implements TargetFactory {
 
     /** {@code before}, {@code after} or {@code none}. */
     static final ConfigOption<String> FAIL_IN_COMMIT =
@@ -111,70 +110,77 @@ public class ChaosIcebergTargetFactory
         return delegate(context).distribution().orElseThrow();
     }
 
+    private static final DistributionSupport DISTRIBUTION = new DistributionSupport() {
+        @Override
+        public Set<DistributionMode> modes(SinkContext context) {
+            return distribution(context).modes(context);
+        }
+
+        @Override
+        public Optional<DistributionMode> tableMode(SinkContext context) {
+            return distribution(context).tableMode(context);
+        }
+
+        @Override
+        public DistributionKey key(SinkContext context) {
+            return distribution(context).key(context);
+        }
+
+        @Override
+        public DistributionKey rangeKey(SinkContext context) {
+            return distribution(context).rangeKey(context);
+        }
+    };
+
+    /** The iceberg target's: its tables written through this target's failing writers and committers. */
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) throws IOException {
+            return delegate(context).dynamicTables().orElseThrow().open(context);
+        }
+
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true; // as the iceberg target it stands in front of
+        }
+    };
+
+    /** The iceberg target's changes, asked through it. */
+    private static final ChangeSupport CHANGES = new ChangeSupport() {
+        @Override
+        public boolean acceptsChanges(SinkContext context) {
+            return delegate(context).changes().orElseThrow().acceptsChanges(context);
+        }
+
+        @Override
+        public List<String> changeKey(SinkContext context) {
+            return delegate(context).changes().orElseThrow().changeKey(context);
+        }
+    };
+
     @Override
     public Optional<DistributionSupport> distribution() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public Set<DistributionMode> modes(SinkContext context) {
-        return distribution(context).modes(context);
-    }
-
-    @Override
-    public Optional<DistributionMode> tableMode(SinkContext context) {
-        return distribution(context).tableMode(context);
-    }
-
-    @Override
-    public DistributionKey key(SinkContext context) {
-        return distribution(context).key(context);
-    }
-
-    @Override
-    public DistributionKey rangeKey(SinkContext context) {
-        return distribution(context).rangeKey(context);
+        return Optional.of(DISTRIBUTION);
     }
 
     @Override
     public Optional<DynamicTableSupport> dynamicTables() {
-        return Optional.of(this);
+        return Optional.of(DYNAMIC_TABLES);
     }
 
-    /** The iceberg target's: its tables written through this target's failing writers and committers. */
     @Override
-    public DynamicTables open(SinkContext context) throws IOException {
-        return delegate(context).dynamicTables().orElseThrow().open(context);
+    public Optional<ChangeSupport> changes() {
+        return Optional.of(CHANGES);
+    }
+
+    @Override
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(new OverwriteSupport() {}); // as the iceberg target it stands in front of
     }
 
     @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
-    }
-
-    @Override
-    public Optional<ChangeSupport> changes() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public boolean acceptsChanges(SinkContext context) {
-        return delegate(context).changes().orElseThrow().acceptsChanges(context);
-    }
-
-    @Override
-    public List<String> changeKey(SinkContext context) {
-        return delegate(context).changes().orElseThrow().changeKey(context);
-    }
-
-    @Override
-    public Optional<OverwriteSupport> overwrite() {
-        return Optional.of(this); // as the iceberg target it stands in front of
-    }
-
-    @Override
-    public boolean supportsWriterOpenings() {
-        return true; // as the iceberg target it stands in front of
     }
 
     @Override

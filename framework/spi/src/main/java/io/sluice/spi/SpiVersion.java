@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  * The version of the Sluice SPI that this jar defines.
  *
  * <p>A plugin declares the SPI versions it works with in its descriptor ({@code plugin.requires}:
- * the version it is compiled against up to the next major, {@code >=2.0.0 & <3.0.0} or {@code
- * ^2.0.0}); the framework refuses to load a plugin whose requirement this version does not meet,
+ * the version it is compiled against up to the next major, {@code >=3.0.0 & <4.0.0} or {@code
+ * ^3.0.0}); the framework refuses to load a plugin whose requirement this version does not meet,
  * or that sets no upper bound. The version follows semantic versioning: a minor version only adds,
  * a major version may break; the build checks this against the last released SPI, except for what
  * is {@link Experimental}.
@@ -19,12 +19,7 @@ import java.util.regex.Pattern;
  * <p>The version comes from the build (property {@code sluice.spi.version} of the parent pom),
  * through the resource {@code io/sluice/spi/spi-version.properties} of this jar.
  *
- * <p>History: 1.1.0 added scan sources ({@code io.sluice.spi.source.Scan*}), compactors ({@code
- * io.sluice.spi.compact}) and target catalogs ({@code io.sluice.spi.catalog}); 1.2.0 added {@code
- * TargetFactory.changeKey}, {@code TargetFactory.supportsCompaction}, {@code
- * NonRecoverableException} and {@code PathNames}; 2.0.0 breaks: {@code Payload} moved from {@code
- * io.sluice.spi.sink} to {@code io.sluice.spi}, and marks the scan-source types {@link
- * Experimental}.
+ * <p>History: {@code framework/spi/CHANGELOG.md} in the source tree, one entry per version.
  */
 public final class SpiVersion {
 

@@ -1,6 +1,7 @@
 package io.sluice.testkit;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetCommitter;
@@ -78,7 +79,7 @@ public abstract class TargetConformance {
     protected TestSinkContext.Builder context(Map<String, String> options) {
         return TestSinkContext.builder(ROW_TYPE)
                 .options(options)
-                .offersCompaction(targetFactory().supportsCompaction());
+                .offersCompaction(targetFactory().compaction().isPresent());
     }
 
     // ------------------------------------------------------------------ checks
@@ -88,7 +89,7 @@ public abstract class TargetConformance {
         Sink sink = sink("retried");
         TargetWriter writer = sink.writer(0, 1);
         List<String> rows = write(writer, 3);
-        TestCommitRequest request = sink.request(1, writer.prepareCommit(true));
+        CommitRequest request = sink.request(1, writer.prepareCommit(true));
         try (TargetCommitter committer = sink.committer()) {
             committer.commit(request);
             committer.commit(request);
@@ -107,9 +108,9 @@ public abstract class TargetConformance {
         Sink sink = sink("replayed");
         TargetWriter writer = sink.writer(0, 1);
         List<String> rows = new ArrayList<>(write(writer, 2));
-        TestCommitRequest first = sink.request(1, writer.prepareCommit(false));
+        CommitRequest first = sink.request(1, writer.prepareCommit(false));
         rows.addAll(write(writer, 2));
-        TestCommitRequest second = sink.request(2, writer.prepareCommit(true));
+        CommitRequest second = sink.request(2, writer.prepareCommit(true));
         try (TargetCommitter committer = sink.committer()) {
             committer.commit(first);
             committer.commit(second);
@@ -194,7 +195,7 @@ public abstract class TargetConformance {
         Throwable commit;
         try (TargetCommitter committer = sink.committer()) {
             commit = catchThrowable(
-                    () -> committer.commit(new TestCommitRequest(sink.jobId, OPERATOR, sink.epoch, 2, List.of(alien))));
+                    () -> committer.commit(CommitRequest.of(sink.jobId, OPERATOR, sink.epoch, 2, List.of(alien))));
         }
         assertThat(commit)
                 .as("a commit of a pending payload of version %d", unknown)
@@ -208,12 +209,12 @@ public abstract class TargetConformance {
         Sink sink = sink("failing");
         TargetWriter writer = sink.writer(0, 1);
         write(writer, 3);
-        List<Payload> pending = new ArrayList<>(TestCommitRequest.payloads(writer.prepareCommit(true)));
+        List<Payload> pending = new ArrayList<>(payloads(writer.prepareCommit(true)));
         assertThat(pending).as("what the writer prepared").isNotEmpty();
         pending.add(new Payload(0x7fff_fff0, new byte[] {1}));
         try (TargetCommitter committer = sink.committer()) {
-            assertThat(catchThrowable(() ->
-                            committer.commit(new TestCommitRequest(sink.jobId, OPERATOR, sink.epoch, 1, pending))))
+            assertThat(catchThrowable(
+                            () -> committer.commit(CommitRequest.of(sink.jobId, OPERATOR, sink.epoch, 1, pending))))
                     .as("a commit with a payload it cannot read")
                     .isNotNull();
         }
@@ -254,8 +255,8 @@ public abstract class TargetConformance {
             return targetFactory().createCommitter(context(0, 1));
         }
 
-        TestCommitRequest request(long checkpointId, List<PendingCommit> prepared) {
-            return new TestCommitRequest(jobId, OPERATOR, epoch, checkpointId, TestCommitRequest.payloads(prepared));
+        CommitRequest request(long checkpointId, List<PendingCommit> prepared) {
+            return CommitRequest.of(jobId, OPERATOR, epoch, checkpointId, payloads(prepared));
         }
 
         List<String> rows() throws Exception {
@@ -275,8 +276,8 @@ public abstract class TargetConformance {
         return written;
     }
 
-    private static TestCommitRequest copy(TestCommitRequest r) {
-        return new TestCommitRequest(r.jobId(), r.operatorId(), r.epoch(), r.checkpointId(), copies(r.pending()));
+    private static CommitRequest copy(CommitRequest r) {
+        return CommitRequest.of(r.jobId(), r.operatorId(), r.epoch(), r.checkpointId(), copies(r.pending()));
     }
 
     private static List<Payload> copies(List<Payload> payloads) {
@@ -315,5 +316,12 @@ public abstract class TargetConformance {
         public long currentWatermark() {
             return Long.MIN_VALUE;
         }
+    }
+
+    /** The payloads of what writers prepared, in order. */
+    private static List<Payload> payloads(List<PendingCommit> prepared) {
+        List<Payload> payloads = new ArrayList<>(prepared.size());
+        prepared.forEach(p -> payloads.add(p.payload()));
+        return payloads;
     }
 }

@@ -1,6 +1,13 @@
 package io.sluice.it.chaos;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.CompactionSupport;
+import io.sluice.spi.distribution.DistributionKey;
+import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
+import io.sluice.spi.partition.PartitionSupport;
 import io.sluice.spi.sink.CommitRequest;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
@@ -19,6 +26,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -99,37 +107,66 @@ public class ChaosTargetFactory implements TargetFactory {
         return context.extensions().find(TargetFactory.class, "filesystem");
     }
 
-    @Override
-    public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return delegate(context).distributionModes(context);
+    /** The filesystem target's distribution, asked through it. */
+    private static DistributionSupport distribution(SinkContext context) {
+        return delegate(context).distribution().orElseThrow();
     }
 
-    @Override
-    public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext context) {
-        return delegate(context).tableDistributionMode(context);
-    }
+    private static final DistributionSupport DISTRIBUTION = new DistributionSupport() {
+        @Override
+        public Set<DistributionMode> modes(SinkContext context) {
+            return distribution(context).modes(context);
+        }
 
-    @Override
-    public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext context) {
-        return delegate(context).distributionKey(context);
-    }
+        @Override
+        public Optional<DistributionMode> tableMode(SinkContext context) {
+            return distribution(context).tableMode(context);
+        }
 
-    @Override
-    public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext context) {
-        return delegate(context).rangeKey(context);
-    }
+        @Override
+        public DistributionKey key(SinkContext context) {
+            return distribution(context).key(context);
+        }
+
+        @Override
+        public DistributionKey rangeKey(SinkContext context) {
+            return distribution(context).rangeKey(context);
+        }
+    };
 
     /** The filesystem target's: its tables written through this target's failing writers and committers. */
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) throws IOException {
+            return delegate(context).dynamicTables().orElseThrow().open(context);
+        }
+
+        /** As the filesystem target: its part files tell a table's writers apart by their opening. */
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true;
+        }
+    };
+
     @Override
-    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
-            throws IOException {
-        return delegate(context).dynamicTables(context);
+    public Optional<DistributionSupport> distribution() {
+        return Optional.of(DISTRIBUTION);
     }
 
-    /** As the filesystem target: its part files tell a table's writers apart by their opening. */
+    /** Partition commit and compaction as the filesystem target's (the facets' defaults suffice). */
     @Override
-    public boolean supportsWriterOpenings() {
-        return true;
+    public Optional<PartitionSupport> partitions() {
+        return Optional.of(new PartitionSupport() {});
+    }
+
+    @Override
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(new CompactionSupport() {});
+    }
+
+    @Override
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(DYNAMIC_TABLES);
     }
 
     @Override

@@ -106,17 +106,7 @@ public final class PartFileTesting {
         List<Payload> payloads = inputs.stream()
                 .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
                 .collect(Collectors.toList());
-        return new CompactionUnit() {
-            @Override
-            public String bucketId() {
-                return bucketId;
-            }
-
-            @Override
-            public List<Payload> inputs() {
-                return payloads;
-            }
-        };
+        return CompactionUnit.of(bucketId, payloads);
     }
 
     public static CommitRequest request(long checkpointId, List<PendingCommit> pending, List<CompactionUnit> units) {
@@ -124,32 +114,13 @@ public final class PartFileTesting {
         List<Payload> payloads = pending.stream()
                 .map(p -> new Payload(p.payload().version(), p.payload().bytes().clone()))
                 .collect(Collectors.toList());
-        return new CommitRequest() {
-            @Override
-            public String jobId() {
-                return "00000000000000000000000000000001";
-            }
-
-            @Override
-            public String operatorId() {
-                return "00000000000000000000000000000002";
-            }
-
-            @Override
-            public long checkpointId() {
-                return checkpointId;
-            }
-
-            @Override
-            public List<Payload> pending() {
-                return payloads;
-            }
-
-            @Override
-            public List<CompactionUnit> compactions() {
-                return units;
-            }
-        };
+        return CommitRequest.of(
+                "00000000000000000000000000000001",
+                "00000000000000000000000000000002",
+                "",
+                checkpointId,
+                payloads,
+                units);
     }
 
     /** Every regular file under {@code root}: path relative to root ('/'-separated) -> content. */

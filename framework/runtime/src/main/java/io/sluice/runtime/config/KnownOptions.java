@@ -64,10 +64,10 @@ public final class KnownOptions {
         }
         if (target != null && registry.identifiers(TargetFactory.class).contains(target)) {
             TargetFactory factory = registry.find(TargetFactory.class, target);
-            if (!factory.supportsCompaction()) {
+            if (factory.compaction().isEmpty()) {
                 known.removeAll(SluiceOptions.compaction());
             }
-            if (!factory.supportsPartitionCommit()) {
+            if (factory.partitions().isEmpty()) {
                 known.removeAll(SluiceOptions.partitionCommit());
             }
             known.addAll(declared(factory, TargetFactory.class, registry, owners, ""));

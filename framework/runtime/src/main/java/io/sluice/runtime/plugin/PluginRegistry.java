@@ -226,8 +226,12 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
                         requires,
                         path,
                         "plugin '" + id + "' requires SPI " + requires + " but this framework provides SPI "
-                                + SpiVersion.CURRENT + "; upgrade Sluice or use a plugin built for SPI "
-                                + SpiVersion.CURRENT);
+                                + SpiVersion.CURRENT
+                                + (builtForEarlierMajor(requires)
+                                        ? "; it was built for an earlier major of the SPI, whose types changed:"
+                                                + " rebuild it against sluice-spi " + SpiVersion.CURRENT
+                                                + " and declare plugin.requires " + exampleRequirement()
+                                        : "; upgrade Sluice or use a plugin built for SPI " + SpiVersion.CURRENT));
                 return;
             }
             if (unbounded) {
@@ -271,6 +275,18 @@ public final class PluginRegistry implements ExtensionLookup, AutoCloseable {
     static String nextMajor(String version) {
         int dot = version.indexOf('.');
         return (Integer.parseInt(dot < 0 ? version : version.substring(0, dot)) + 1) + ".0.0";
+    }
+
+    /**
+     * Whether a requirement this framework's SPI does not meet is one of a plugin built for an
+     * earlier major (it admits the last version of the major before), rather than a later SPI.
+     */
+    private boolean builtForEarlierMajor(String requires) {
+        int major = Integer.parseInt(SpiVersion.CURRENT.substring(0, SpiVersion.CURRENT.indexOf('.')));
+        return major > 0
+                && manager.getVersionManager()
+                        .checkVersionConstraint(
+                                (major - 1) + "." + Integer.MAX_VALUE + "." + Integer.MAX_VALUE, requires);
     }
 
     /** The requirement of a plugin built for this framework's SPI, as a message shows it. */

@@ -22,7 +22,11 @@ final class PartitionGrouping {
     static boolean applies(SinkDescriptor descriptor, io.sluice.spi.sink.SinkContext context) {
         return !descriptor.partitionKeys().isEmpty()
                 && !descriptor.partitionGrouped()
-                && descriptor.targetFactory().requiresPartitionGrouping(context);
+                && descriptor
+                        .targetFactory()
+                        .partitions()
+                        .map(p -> p.requiresGrouping(context))
+                        .orElse(false);
     }
 
     /** The rows of each writer, sorted by their partition values. */

@@ -223,7 +223,10 @@ public final class SinkDescriptor implements Serializable {
      *     whose default does not hold for this sink
      */
     public SinkDescriptor withModeDefaults(boolean bounded) {
-        Map<String, String> defaults = targetFactory().modeDefaults(SinkValidation.clientContext(this), bounded);
+        Map<String, String> defaults = targetFactory()
+                .modeDefaults()
+                .map(d -> d.defaults(SinkValidation.clientContext(this), bounded))
+                .orElse(Map.of());
         Map<String, String> more = new LinkedHashMap<>(options);
         defaults.forEach(more::putIfAbsent);
         if (more.equals(options)) {

@@ -32,8 +32,8 @@ public final class SinkPlanner {
         SinkDescriptor descriptor = SinkDescriptor.resolve(options, rowType, partitionKeys, primaryKey)
                 .withOverwrite(overwrite)
                 .withJobConfiguration(jobConfiguration);
-        if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
-            throw new IllegalArgumentException("Target '" + descriptor.target() + "' does not support overwrite");
+        if (overwrite) {
+            SinkValidation.checkOverwrite(descriptor);
         }
         SinkValidation.validate(descriptor);
         return descriptor;

@@ -9,6 +9,7 @@ import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.runtime.sink.partition.PartitionCommitPolicies;
 import io.sluice.runtime.sink.partition.PartitionCommitTrigger;
 import io.sluice.spi.compact.SinkCompaction;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
@@ -66,7 +67,9 @@ public final class SinkValidation {
         });
         SinkContext clientContext = clientContext(descriptor);
         if (clientContext.compaction().map(SinkCompaction::enabled).orElse(false)) {
-            String format = target.fileFormat(clientContext).orElse(null);
+            String format = target.compaction()
+                    .flatMap(c -> c.fileFormat(clientContext))
+                    .orElse(null);
             CompactorChoice.factory(config, format, registry)
                     .validate(CompactorChoice.context(config, format, registry));
         }
@@ -95,7 +98,22 @@ public final class SinkValidation {
         // the target last: it may create what it writes to (an Iceberg table), which a statement
         // that the framework's own checks reject must not leave behind
         target.validate(clientContext);
-        target.acceptsChanges(clientContext); // reports changes the table cannot take
+        // reports changes the table cannot take
+        target.changes().ifPresent(c -> c.acceptsChanges(clientContext));
+    }
+
+    /**
+     * Checks that the sink may overwrite: its target offers overwriting, and agrees for this sink.
+     *
+     * @throws IllegalArgumentException naming the target, or what the target names
+     */
+    public static void checkOverwrite(SinkDescriptor descriptor) {
+        OverwriteSupport overwrite = descriptor
+                .targetFactory()
+                .overwrite()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "Target '" + descriptor.target() + "' does not support overwrite"));
+        overwrite.checkOverwrite(clientContext(descriptor));
     }
 
     /** The sink context of the client, for the decisions the planner asks of a target. */

@@ -14,6 +14,7 @@ import io.sluice.runtime.state.Envelope;
 import io.sluice.runtime.state.WriterState;
 import io.sluice.runtime.state.WriterStateSerializer;
 import io.sluice.spi.Payload;
+import io.sluice.spi.changes.ChangeSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
@@ -39,6 +40,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -225,7 +227,8 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
         descriptor = descriptor.withModeDefaults(batch);
         TargetFactory target = descriptor.targetFactory();
         SinkContext context = SinkValidation.clientContext(descriptor);
-        if (!target.acceptsChanges(context)) {
+        Optional<ChangeSupport> changes = target.changes().filter(c -> c.acceptsChanges(context));
+        if (changes.isEmpty()) {
             DataStream<RowData> distributed = WriterDistribution.apply(input, descriptor, context, rangeShuffleHooks);
             if (batch && (sortsByPartition || PartitionGrouping.applies(descriptor, context))) {
                 sortsByPartition = true;
@@ -234,7 +237,7 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
             }
             return distributed;
         }
-        List<String> key = target.changeKey(context);
+        List<String> key = changes.get().changeKey(context);
         if (WriterDistribution.mode(descriptor, context) == io.sluice.spi.distribution.DistributionMode.RANGE) {
             // as upstream: every version of a key must meet one writer, which ranges do not promise
             org.slf4j.LoggerFactory.getLogger(SluiceSink.class)
@@ -300,7 +303,7 @@ public final class SluiceSink extends SluiceSinkBase<RowData>
      */
     static SinkDescriptor withCompactionParallelism(SinkDescriptor descriptor, int writers) {
         if (descriptor.configuration().contains(SluiceOptions.COMPACTION_PARALLELISM)
-                || !descriptor.targetFactory().supportsCompaction()) {
+                || descriptor.targetFactory().compaction().isEmpty()) {
             return descriptor;
         }
         int parallelism = descriptor

@@ -119,8 +119,10 @@ public final class TaskSinkContext implements SinkContext {
     @Override
     public synchronized Optional<SinkCompaction> compaction() {
         if (compaction == null) {
-            boolean supported =
-                    extensions.find(TargetFactory.class, descriptor.target()).supportsCompaction();
+            boolean supported = extensions
+                    .find(TargetFactory.class, descriptor.target())
+                    .compaction()
+                    .isPresent();
             compaction = supported ? Optional.of(new Compaction()) : Optional.empty();
         }
         return compaction;
@@ -140,7 +142,8 @@ public final class TaskSinkContext implements SinkContext {
             if (compactor == null) {
                 String format = extensions
                         .find(TargetFactory.class, descriptor.target())
-                        .fileFormat(TaskSinkContext.this)
+                        .compaction()
+                        .flatMap(c -> c.fileFormat(TaskSinkContext.this))
                         .orElse(null);
                 FileCompactorFactory factory = CompactorChoice.factory(options, format, extensions);
                 compactor = factory.createCompactor(CompactorChoice.context(options, format, extensions));

@@ -71,7 +71,11 @@ final class SluiceDynamicTableSink
         checkTarget();
         if (acceptsChanges == null) {
             try {
-                acceptsChanges = descriptor.targetFactory().acceptsChanges(SinkValidation.clientContext(descriptor));
+                acceptsChanges = descriptor
+                        .targetFactory()
+                        .changes()
+                        .map(c -> c.acceptsChanges(SinkValidation.clientContext(descriptor)))
+                        .orElse(false);
             } catch (RuntimeException e) {
                 // the target loads its table here: a catalog's error may quote its URI or credentials
                 throw new ValidationException(
@@ -94,7 +98,7 @@ final class SluiceDynamicTableSink
 
     @Override
     public void applyOverwrite(boolean overwrite) {
-        if (overwrite && !descriptor.targetFactory().supportsOverwrite()) {
+        if (overwrite && descriptor.targetFactory().overwrite().isEmpty()) {
             throw new ValidationException("Target '" + descriptor.target() + "' does not support INSERT OVERWRITE");
         }
         if (overwrite && streaming) {
@@ -113,6 +117,7 @@ final class SluiceDynamicTableSink
         if (overwrite) {
             try {
                 SinkValidation.validate(planned); // the target checks overwrite against its other options
+                SinkValidation.checkOverwrite(planned);
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new ValidationException(e.getMessage(), e);
             }
@@ -149,7 +154,11 @@ final class SluiceDynamicTableSink
         checkTarget();
         partitionGrouping = supportsGrouping
                 && !descriptor.partitionKeys().isEmpty()
-                && descriptor.targetFactory().requiresPartitionGrouping(SinkValidation.clientContext(descriptor));
+                && descriptor
+                        .targetFactory()
+                        .partitions()
+                        .map(p -> p.requiresGrouping(SinkValidation.clientContext(descriptor)))
+                        .orElse(false);
         return partitionGrouping;
     }
 

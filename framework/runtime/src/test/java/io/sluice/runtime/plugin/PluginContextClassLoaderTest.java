@@ -153,7 +153,14 @@ class PluginContextClassLoaderTest {
                         ScanPlanner.class,
                         ScanSplitReader.class,
                         SplitRows.class,
-                        io.sluice.spi.dynamic.DynamicTables.class);
+                        io.sluice.spi.dynamic.DynamicTables.class,
+                        io.sluice.spi.changes.ChangeSupport.class,
+                        io.sluice.spi.distribution.DistributionSupport.class,
+                        io.sluice.spi.partition.PartitionSupport.class,
+                        io.sluice.spi.compact.CompactionSupport.class,
+                        io.sluice.spi.dynamic.DynamicTableSupport.class,
+                        io.sluice.spi.sink.ModeDefaults.class,
+                        io.sluice.spi.sink.OverwriteSupport.class);
         assertThat(invocations).hasSizeGreaterThanOrEqualTo(110);
 
         // 2. again, with every plugin method throwing
@@ -374,40 +381,67 @@ class PluginContextClassLoaderTest {
                                         "  public TargetCommitter createCommitter(SinkContext c) throws IOException {",
                                         "    " + probe("TargetFactory.createCommitter")
                                                 + " return new ProbeCommitter(); }",
-                                        "  public boolean supportsOverwrite() { "
-                                                + probe("TargetFactory.supportsOverwrite") + " return false; }",
+                                        "  public Optional<io.sluice.spi.changes.ChangeSupport> changes() { "
+                                                + probe("TargetFactory.changes")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "  public Optional<io.sluice.spi.distribution.DistributionSupport> distribution() { "
+                                                + probe("TargetFactory.distribution")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "  public Optional<io.sluice.spi.partition.PartitionSupport> partitions() { "
+                                                + probe("TargetFactory.partitions")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "  public Optional<io.sluice.spi.compact.CompactionSupport> compaction() { "
+                                                + probe("TargetFactory.compaction")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "  public Optional<io.sluice.spi.dynamic.DynamicTableSupport> dynamicTables() { "
+                                                + probe("TargetFactory.dynamicTables")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "  public Optional<ModeDefaults> modeDefaults() { "
+                                                + probe("TargetFactory.modeDefaults")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "  public Optional<OverwriteSupport> overwrite() { "
+                                                + probe("TargetFactory.overwrite")
+                                                + " return Optional.of(new ProbeFacets()); }",
+                                        "}"))
+                .source(
+                        "testplugin.probe.ProbeFacets",
+                        p
+                                + src(
+                                        "public class ProbeFacets implements io.sluice.spi.changes.ChangeSupport,",
+                                        "    io.sluice.spi.distribution.DistributionSupport, io.sluice.spi.partition.PartitionSupport,",
+                                        "    io.sluice.spi.compact.CompactionSupport, io.sluice.spi.dynamic.DynamicTableSupport,",
+                                        "    ModeDefaults, OverwriteSupport {",
                                         "  public boolean acceptsChanges(SinkContext c) { "
-                                                + probe("TargetFactory.acceptsChanges") + " return false; }",
-                                        "  public boolean supportsCompaction() { "
-                                                + probe("TargetFactory.supportsCompaction") + " return true; }",
-                                        "  public java.util.Optional<String> fileFormat(SinkContext c) { "
-                                                + probe("TargetFactory.fileFormat")
-                                                + " return java.util.Optional.empty(); }",
-                                        "  public boolean supportsPartitionCommit() { "
-                                                + probe("TargetFactory.supportsPartitionCommit") + " return true; }",
-                                        "  public boolean supportsWriterOpenings() { "
-                                                + probe("TargetFactory.supportsWriterOpenings") + " return true; }",
-                                        "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext c) {",
-                                        "    " + probe("TargetFactory.distributionModes")
+                                                + probe("ChangeSupport.acceptsChanges") + " return false; }",
+                                        "  public List<String> changeKey(SinkContext c) { "
+                                                + probe("ChangeSupport.changeKey") + " return new ArrayList<>(); }",
+                                        "  public java.util.Set<io.sluice.spi.distribution.DistributionMode> modes(SinkContext c) {",
+                                        "    " + probe("DistributionSupport.modes")
                                                 + " return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class); }",
-                                        "  public boolean requiresPartitionGrouping(SinkContext c) { "
-                                                + probe("TargetFactory.requiresPartitionGrouping") + " return true; }",
-                                        "  public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext c) {",
-                                        "    " + probe("TargetFactory.tableDistributionMode")
+                                        "  public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableMode(SinkContext c) {",
+                                        "    " + probe("DistributionSupport.tableMode")
                                                 + " return java.util.Optional.empty(); }",
-                                        "  public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext c) {",
-                                        "    " + probe("TargetFactory.distributionKey")
+                                        "  public io.sluice.spi.distribution.DistributionKey key(SinkContext c) {",
+                                        "    " + probe("DistributionSupport.key")
                                                 + " return new ProbeDistributionKey(); }",
                                         "  public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext c) {",
-                                        "    " + probe("TargetFactory.rangeKey")
+                                        "    " + probe("DistributionSupport.rangeKey")
                                                 + " return new ProbeDistributionKey(); }",
-                                        "  public Map<String, String> modeDefaults(SinkContext c, boolean b) { "
-                                                + probe("TargetFactory.modeDefaults") + " return new HashMap<>(); }",
-                                        "  public List<String> changeKey(SinkContext c) { "
-                                                + probe("TargetFactory.changeKey") + " return new ArrayList<>(); }",
-                                        "  public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext c) {",
-                                        "    " + probe("TargetFactory.dynamicTables")
-                                                + " return Optional.of(new ProbeDynamicTables()); }",
+                                        "  public boolean requiresGrouping(SinkContext c) { "
+                                                + probe("PartitionSupport.requiresGrouping") + " return true; }",
+                                        "  public java.util.Optional<String> fileFormat(SinkContext c) { "
+                                                + probe("CompactionSupport.fileFormat")
+                                                + " return java.util.Optional.empty(); }",
+                                        "  public io.sluice.spi.dynamic.DynamicTables open(SinkContext c) { "
+                                                + probe("DynamicTableSupport.open")
+                                                + " return new ProbeDynamicTables(); }",
+                                        "  public boolean supportsWriterOpenings() { "
+                                                + probe("DynamicTableSupport.supportsWriterOpenings")
+                                                + " return true; }",
+                                        "  public Map<String, String> defaults(SinkContext c, boolean b) { "
+                                                + probe("ModeDefaults.defaults") + " return new HashMap<>(); }",
+                                        "  public void checkOverwrite(SinkContext c) { "
+                                                + probe("OverwriteSupport.checkOverwrite") + " }",
                                         "}"))
                 .source(
                         "testplugin.probe.ProbeDynamicTables",

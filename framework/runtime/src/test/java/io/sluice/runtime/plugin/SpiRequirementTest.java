@@ -95,7 +95,9 @@ class SpiRequirementTest {
 
     @Test
     void aPluginOfTheNextMajorIsRefused() throws IOException {
-        assertRefused(">=" + NEXT_MAJOR + " & <" + (MAJOR + 2) + ".0.0");
+        assertThat(assertRefused(">=" + NEXT_MAJOR + " & <" + (MAJOR + 2) + ".0.0")
+                        .error())
+                .contains("upgrade Sluice");
         assertRefused("^" + NEXT_MAJOR);
     }
 
@@ -164,8 +166,13 @@ class SpiRequirementTest {
         }
         String before = (MAJOR - 1) + ".0.0";
         PluginInfo p = assertRefused(">=" + before + " & <" + MAJOR + ".0.0");
-        assertThat(p.error()).contains("use a plugin built for SPI " + SpiVersion.CURRENT);
-        assertRefused("^" + (MAJOR - 1) + ".2.0");
+        // what to change: the build and the range to declare
+        assertThat(p.error())
+                .contains("built for an earlier major")
+                .contains("rebuild it against sluice-spi " + SpiVersion.CURRENT)
+                .contains("'>=" + SpiVersion.CURRENT + " & <" + NEXT_MAJOR + "'")
+                .doesNotContain("upgrade Sluice");
+        assertThat(assertRefused("^" + (MAJOR - 1) + ".2.0").error()).contains("rebuild it against sluice-spi");
     }
 
     @Test

@@ -36,7 +36,9 @@ class CompactionParallelismTest {
                 + "import io.sluice.spi.Payload; import io.sluice.spi.sink.*; import java.util.List;\n"
                 + "@org.pf4j.Extension public class %s implements TargetFactory {\n"
                 + "  public String identifier() { return \"%s\"; }\n"
-                + "  public boolean supportsCompaction() { return %s; }\n"
+                + "  public java.util.Optional<io.sluice.spi.compact.CompactionSupport> compaction() {\n"
+                + "    return %s ? java.util.Optional.of(new io.sluice.spi.compact.CompactionSupport() {})\n"
+                + "        : java.util.Optional.empty(); }\n"
                 + "  public TargetWriter createWriter(SinkContext c, List<Payload> s) { throw new UnsupportedOperationException(); }\n"
                 + "  public TargetCommitter createCommitter(SinkContext c) { throw new UnsupportedOperationException(); }\n"
                 + "}\n";

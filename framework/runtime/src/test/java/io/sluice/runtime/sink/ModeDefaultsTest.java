@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code TargetFactory.modeDefaults} as a sink's topology applies them: the target's options for
+ * {@code TargetFactory.modeDefaults()} as a sink's topology applies them: the target's options for
  * the job's mode, added only where the sink names none, checked like the sink's own; a target may
  * refuse a mode whose options are incomplete.
  */
@@ -46,9 +46,10 @@ class ModeDefaultsTest {
                 + "  public String identifier() { return \"%s\"; }\n"
                 + "  public Set<org.apache.flink.configuration.ConfigOption<?>> optionalOptions() {\n"
                 + "    return Set.of(io.sluice.spi.FileOptions.ROLLING_FILE_SIZE); }\n"
-                + "  public Map<String, String> modeDefaults(SinkContext c, boolean bounded) {\n"
-                + "    if (!bounded) throw new IllegalArgumentException(\"%s wants BATCH\");\n"
-                + "    return Map.of(\"sink.rolling-policy.file-size\", \"%s\"); }\n"
+                + "  public Optional<ModeDefaults> modeDefaults() {\n"
+                + "    return Optional.of((c, bounded) -> {\n"
+                + "      if (!bounded) throw new IllegalArgumentException(\"%s wants BATCH\");\n"
+                + "      return Map.of(\"sink.rolling-policy.file-size\", \"%s\"); }); }\n"
                 + "  public TargetWriter createWriter(SinkContext c, List<Payload> s) { throw new UnsupportedOperationException(); }\n"
                 + "  public TargetCommitter createCommitter(SinkContext c) { throw new UnsupportedOperationException(); }\n"
                 + "}\n";

@@ -4,8 +4,11 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
 
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -105,10 +108,9 @@ final class OrderedColumnsKey implements DistributionKey {
             }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                int precision = type.getTypeRoot()
-                                == org.apache.flink.table.types.logical.LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
-                        ? ((org.apache.flink.table.types.logical.TimestampType) type).getPrecision()
-                        : ((org.apache.flink.table.types.logical.LocalZonedTimestampType) type).getPrecision();
+                int precision = type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                        ? ((TimestampType) type).getPrecision()
+                        : ((LocalZonedTimestampType) type).getPrecision();
                 return (row, out) -> {
                     TimestampData ts = row.getTimestamp(pos, precision);
                     writeLong(ts.getMillisecond(), out);

@@ -3,6 +3,7 @@ package io.sluice.spi.dynamic;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -62,9 +63,9 @@ public interface DynamicTables extends AutoCloseable {
     Map<String, String> sinkOptions(
             String identifier,
             @Nullable String branch,
-            java.util.List<String> spec,
+            List<String> spec,
             @Nullable Boolean upsert,
-            java.util.List<String> equalityFields);
+            List<String> equalityFields);
 
     @Override
     default void close() throws Exception {}

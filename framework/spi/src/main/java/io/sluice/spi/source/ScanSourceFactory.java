@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The reading side of a target whose tables are read by planning scans of the table's metadata
@@ -80,8 +81,8 @@ public interface ScanSourceFactory extends SluiceFactory {
      * @since 2.1.0
      */
     @io.sluice.spi.Experimental
-    default java.util.OptionalInt inferParallelism(SourceContext context, int upperBound, boolean atRuntime) {
-        return java.util.OptionalInt.empty();
+    default OptionalInt inferParallelism(SourceContext context, int upperBound, boolean atRuntime) {
+        return OptionalInt.empty();
     }
 
     /**

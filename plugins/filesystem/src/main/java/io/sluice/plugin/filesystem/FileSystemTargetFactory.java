@@ -7,10 +7,17 @@ import io.sluice.partfiles.VisibleFiles;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.PathNames;
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.CompactionSupport;
 import io.sluice.spi.compact.SinkCompaction;
+import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.partition.PartitionPaths;
+import io.sluice.spi.partition.PartitionSupport;
 import io.sluice.spi.sink.BucketAssigner;
 import io.sluice.spi.sink.BucketAssignerFactory;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.RollingPolicy;
 import io.sluice.spi.sink.RollingPolicyFactory;
 import io.sluice.spi.sink.SinkContext;
@@ -27,8 +34,10 @@ import org.pf4j.Extension;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -131,21 +140,24 @@ public final class FileSystemTargetFactory implements TargetFactory {
      * A dynamic sink's tables: directories below the sink's {@code path} ({@link
      * FileSystemDynamicTables}).
      */
-    @Override
-    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
-        String path = context.options().get(FileOptions.PATH);
-        PathNames.checkBaseDirectory(FileOptions.PATH.key(), path);
-        return java.util.Optional.of(new FileSystemDynamicTables(path));
-    }
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) {
+            String path = context.options().get(FileOptions.PATH);
+            PathNames.checkBaseDirectory(FileOptions.PATH.key(), path);
+            return new FileSystemDynamicTables(path);
+        }
 
-    /**
-     * Part files carry the writer's opening in their uid, so a dynamic sink's table writers opened
-     * after the last checkpoint are found by the next attempt ({@code PartFiles#createWriter}).
-     */
-    @Override
-    public boolean supportsWriterOpenings() {
-        return true;
-    }
+        /**
+         * Part files carry the writer's opening in their uid, so a dynamic sink's table writers
+         * opened after the last checkpoint are found by the next attempt ({@code
+         * PartFiles#createWriter}).
+         */
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true;
+        }
+    };
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {
@@ -169,10 +181,12 @@ public final class FileSystemTargetFactory implements TargetFactory {
      * partition} bucket assigner, whose buckets are the partitions; another assigner's buckets
      * need not follow the sort.
      */
-    @Override
-    public boolean requiresPartitionGrouping(SinkContext context) {
-        return bucketAssignerKind(context).equals("partition");
-    }
+    private static final PartitionSupport PARTITIONS = new PartitionSupport() {
+        @Override
+        public boolean requiresGrouping(SinkContext context) {
+            return bucketAssignerKind(context).equals("partition");
+        }
+    };
 
     /** The engine as this target's options configure it: part files below {@code path}, in its bucket directories. */
     private static PartFiles.Builder partFiles(SinkContext context) {
@@ -206,15 +220,39 @@ public final class FileSystemTargetFactory implements TargetFactory {
      * checkpoint; with RANGE, writers get even shares of ranges of partitions (the framework's
      * statistics, by the same key).
      */
-    @Override
-    public Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class);
-    }
+    private static final DistributionSupport DISTRIBUTION = context -> EnumSet.allOf(DistributionMode.class);
+
+    /** Compaction of the part files, in the sink's {@code format}. */
+    private static final CompactionSupport COMPACTION = new CompactionSupport() {};
 
     /** {@code INSERT OVERWRITE}: the directories a job writes to lose their other files (BATCH only). */
+    private static final OverwriteSupport OVERWRITE = new OverwriteSupport() {};
+
+    /** Partition commit, and grouping by partition in BATCH. */
     @Override
-    public boolean supportsOverwrite() {
-        return true;
+    public Optional<PartitionSupport> partitions() {
+        return Optional.of(PARTITIONS);
+    }
+
+    @Override
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(COMPACTION);
+    }
+
+    @Override
+    public Optional<DistributionSupport> distribution() {
+        return Optional.of(DISTRIBUTION);
+    }
+
+    /** Directories below {@code path} as a dynamic sink's tables. */
+    @Override
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(DYNAMIC_TABLES);
+    }
+
+    @Override
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(OVERWRITE);
     }
 
     @Override

@@ -4,8 +4,16 @@ import io.sluice.partfiles.PartFiles;
 import io.sluice.partfiles.PartWriters;
 import io.sluice.spi.FileOptions;
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.CompactionSupport;
 import io.sluice.spi.compact.SinkCompaction;
+import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.partition.CommitPolicyFactory;
+import io.sluice.spi.partition.PartitionSupport;
+import io.sluice.spi.sink.ModeDefaults;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -17,10 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -74,9 +84,11 @@ public final class HiveTargetFactory implements TargetFactory {
      * keep theirs, also a static partition of the statement that gets no rows.
      */
     @Override
-    public boolean supportsOverwrite() {
-        return true;
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(OVERWRITE);
     }
+
+    private static final OverwriteSupport OVERWRITE = new OverwriteSupport() {};
 
     /**
      * NONE, HASH and RANGE, as the filesystem target: with HASH the rows of one partition (the
@@ -85,8 +97,14 @@ public final class HiveTargetFactory implements TargetFactory {
      * Upstream's Hive sink has neither.
      */
     @Override
-    public Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return java.util.EnumSet.allOf(io.sluice.spi.distribution.DistributionMode.class);
+    public Optional<DistributionSupport> distribution() {
+        return Optional.of(context -> EnumSet.allOf(DistributionMode.class));
+    }
+
+    /** Partition commit (the metastore, success files), and grouping by partition in BATCH (below). */
+    @Override
+    public Optional<PartitionSupport> partitions() {
+        return Optional.of(PARTITIONS);
     }
 
     /**
@@ -94,10 +112,12 @@ public final class HiveTargetFactory implements TargetFactory {
      * the planner sorts a BATCH job's rows by the dynamic partition columns, and each writer
      * closes a partition's file when the next partition begins.
      */
-    @Override
-    public boolean requiresPartitionGrouping(SinkContext context) {
-        return HiveTargetOptions.sortByDynamicPartition(context);
-    }
+    private static final PartitionSupport PARTITIONS = new PartitionSupport() {
+        @Override
+        public boolean requiresGrouping(SinkContext context) {
+            return HiveTargetOptions.sortByDynamicPartition(context);
+        }
+    };
 
     /**
      * The framework's compaction, as for the {@code filesystem} target and as upstream's Hive sink
@@ -108,21 +128,23 @@ public final class HiveTargetFactory implements TargetFactory {
      * at checkpoints by {@code compaction.file-size} and {@code compaction.checkpoints}; in BATCH
      * at the end, a partition only if its files' average size is below {@code
      * compaction.small-files.avg-size} (16mb). The target size defaults to the rolling file size.
-     * Compacted by the format of the table ({@link #fileFormat}): text files are concatenated,
+     * Compacted by the format of the table (the compaction facet's {@code fileFormat}, below): text files are concatenated,
      * Parquet, ORC and SequenceFile files rewritten row by row, with the table's writer
      * ({@code table.exec.hive.fallback-mapred-writer}, Hive's record writer or the native one).
      */
     @Override
-    public boolean supportsCompaction() {
-        return true;
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(COMPACTION);
     }
 
-    /** The storage format of the metastore's table: it, not an option, picks the compactor. */
-    @Override
-    public java.util.Optional<String> fileFormat(SinkContext context) {
-        return java.util.Optional.of(
-                HiveTableInfo.loadWithoutPartitions(context.rawOptions()).format());
-    }
+    private static final CompactionSupport COMPACTION = new CompactionSupport() {
+        /** The storage format of the metastore's table: it, not an option, picks the compactor. */
+        @Override
+        public Optional<String> fileFormat(SinkContext context) {
+            return Optional.of(
+                    HiveTableInfo.loadWithoutPartitions(context.rawOptions()).format());
+        }
+    };
 
     @Override
     public void validate(SinkContext context) {
@@ -153,7 +175,11 @@ public final class HiveTargetFactory implements TargetFactory {
      * is refused before it writes files no reader would find.
      */
     @Override
-    public Map<String, String> modeDefaults(SinkContext context, boolean bounded) {
+    public Optional<ModeDefaults> modeDefaults() {
+        return Optional.of(HiveTargetFactory::defaults);
+    }
+
+    private static Map<String, String> defaults(SinkContext context, boolean bounded) {
         if (context.partitionKeys().isEmpty()) {
             return Map.of();
         }
@@ -188,18 +214,26 @@ public final class HiveTargetFactory implements TargetFactory {
      * when first seen, their columns evolved, their partitions added as their files commit.
      */
     @Override
-    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
-        return java.util.Optional.of(new HiveDynamicTables(context.rawOptions()));
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(DYNAMIC_TABLES);
     }
 
-    /**
-     * Part files carry the writer's opening in their uid, so a dynamic sink's table writers opened
-     * after the last checkpoint are found by the next attempt ({@code PartFiles#createWriter}).
-     */
-    @Override
-    public boolean supportsWriterOpenings() {
-        return true;
-    }
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) {
+            return new HiveDynamicTables(context.rawOptions());
+        }
+
+        /**
+         * Part files carry the writer's opening in their uid, so a dynamic sink's table writers
+         * opened after the last checkpoint are found by the next attempt ({@code
+         * PartFiles#createWriter}).
+         */
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true;
+        }
+    };
 
     @Override
     public TargetWriter createWriter(SinkContext context, List<Payload> restoredState) throws IOException {

@@ -1,8 +1,11 @@
 package io.sluice.plugin.iceberg;
 
 import io.sluice.spi.Payload;
-import io.sluice.spi.distribution.DistributionKey;
-import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.changes.ChangeSupport;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -15,8 +18,6 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.apache.iceberg.flink.sink.TaskWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -27,8 +28,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,124 +92,58 @@ public final class IcebergTargetFactory implements TargetFactory {
         settings(context);
     }
 
-    @Override
-    public boolean supportsOverwrite() {
-        return true;
-    }
-
-    @Override
-    public boolean supportsCompaction() {
-        return false; // Iceberg's data files are the table's: rewriting them is Iceberg's own maintenance
-    }
-
-    @Override
-    public boolean supportsPartitionCommit() {
-        return false; // a snapshot commit makes a partition's data visible at once: nothing is left to commit
-    }
-
-    @Override
-    public boolean acceptsChanges(SinkContext context) {
-        return settings(context).upsert();
-    }
-
-    /** The equality fields: the primary key, else the table's identifier fields (as upstream). */
-    @Override
-    public List<String> changeKey(SinkContext context) {
-        return CatalogTable.loadOrCreate(
-                context.options(), context.rowType(), context.partitionKeys(), context.primaryKey(), table -> {
-                    List<String> key = new ArrayList<>();
-                    for (int id : WriteSettings.of(table, context).equalityFieldIds()) {
-                        key.add(table.schema().findColumnName(id));
-                    }
-                    return key;
-                });
-    }
-
-    /**
-     * NONE, HASH and RANGE. With HASH, the rows of one partition (of the spec's transforms) reach
-     * one writer; an unpartitioned table by its primary key, else as NONE (upstream's behaviour).
-     * RANGE orders rows by {@link #rangeKey}.
+    /*
+     * No compaction (Iceberg's data files are the table's: rewriting them is Iceberg's own
+     * maintenance) and no partition commit (a snapshot commit makes a partition's data visible at
+     * once: nothing is left to commit), so those facets are absent.
      */
+
+    /** {@code INSERT OVERWRITE} and {@code overwrite-enabled}: the partitions written are replaced. */
     @Override
-    public Set<DistributionMode> distributionModes(SinkContext context) {
-        return EnumSet.allOf(DistributionMode.class);
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(OVERWRITE);
     }
 
-    /**
-     * The table's sort order, else its partition spec ({@link PartitionDistributionKey}, in the
-     * order of the partition values), as upstream's RANGE: a table with neither is an error, in
-     * upstream's words.
-     */
-    @Override
-    public DistributionKey rangeKey(SinkContext context) {
-        return CatalogTable.read(context.options(), table -> {
-            if (table.sortOrder().isSorted()) {
-                return new SortOrderDistributionKey(table.sortOrder(), table.schema(), context.rowType());
-            }
-            if (!table.spec().isUnpartitioned()) {
-                return new PartitionDistributionKey(table.spec(), table.schema(), context.rowType());
-            }
-            throw new IllegalArgumentException("Iceberg table '" + table.name()
-                    + "' is unpartitioned and unsorted: Need to define sort order or partition spec");
-        });
-    }
+    private static final OverwriteSupport OVERWRITE = new OverwriteSupport() {};
 
-    /**
-     * The table property {@code write.distribution-mode} (or the job's {@code distribution-mode}),
-     * read as upstream reads it; empty for a table the sink is about to create.
-     */
+    /** Upserts and deletes by the equality fields, with {@code upsert-enabled}. */
     @Override
-    public Optional<DistributionMode> tableDistributionMode(SinkContext context) {
-        return CatalogTable.readIfExists(context.options(), table -> {
-            Map<String, String> noWriteOption = new HashMap<>(); // the sink's own option is the framework's
-            org.apache.iceberg.DistributionMode mode;
-            try {
-                mode = new FlinkWriteConf(table, noWriteOption, context.jobConfiguration()).distributionMode();
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "Invalid table property '" + TableProperties.WRITE_DISTRIBUTION_MODE + "' of Iceberg table '"
-                                + table.name() + "': " + e.getMessage(),
-                        e);
-            }
-            return DistributionMode.valueOf(mode.name());
-        });
+    public Optional<ChangeSupport> changes() {
+        return Optional.of(new IcebergChanges());
     }
 
     @Override
-    public DistributionKey distributionKey(SinkContext context) {
-        return CatalogTable.read(context.options(), table -> {
-            if (!table.spec().isUnpartitioned()) {
-                // the rows as the sink gets them, before the writer widens them to the table's types
-                return new PartitionDistributionKey(table.spec(), table.schema(), context.rowType());
-            }
-            if (!context.primaryKey().isEmpty()) {
-                return DistributionKey.ofColumns(context.rowType(), context.primaryKey());
-            }
-            throw new IllegalArgumentException("Iceberg table '" + table.name()
-                    + "' is unpartitioned and has no primary" + " key to distribute rows by");
-        });
+    public Optional<DistributionSupport> distribution() {
+        return Optional.of(new IcebergDistribution());
     }
+
+    /** A dynamic sink's tables: Iceberg tables of the sink's catalog ({@link IcebergDynamicTables}). */
+    @Override
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(DYNAMIC_TABLES);
+    }
+
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) {
+            return new IcebergDynamicTables(context.options());
+        }
+
+        /** Writers of one lineage id write files of names of their own per opening ({@code createWriter}). */
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true;
+        }
+    };
 
     /** The write settings of the sink's table, created first if missing. */
-    private static WriteSettings settings(SinkContext context) {
+    static WriteSettings settings(SinkContext context) {
         return CatalogTable.loadOrCreate(
                 context.options(),
                 context.rowType(),
                 context.partitionKeys(),
                 context.primaryKey(),
                 table -> WriteSettings.of(table, context));
-    }
-
-    /** Writers of one lineage id write files of names of their own per opening ({@link #createWriter}). */
-    @Override
-    public boolean supportsWriterOpenings() {
-        return true;
-    }
-
-    /** A dynamic sink's tables: Iceberg tables of the sink's catalog ({@link IcebergDynamicTables}). */
-    @Override
-    public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) {
-        return Optional.of(new IcebergDynamicTables(context.options()));
     }
 
     @Override

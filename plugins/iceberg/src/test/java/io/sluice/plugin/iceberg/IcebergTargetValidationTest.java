@@ -313,6 +313,6 @@ class IcebergTargetValidationTest {
                         "write.upsert.enabled",
                         "overwrite-enabled",
                         "snapshot-properties");
-        assertThat(target.supportsOverwrite()).isTrue();
+        assertThat(target.overwrite()).isPresent();
     }
 }

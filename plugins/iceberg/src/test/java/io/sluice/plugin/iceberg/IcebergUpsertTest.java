@@ -66,7 +66,7 @@ class IcebergUpsertTest {
     @Test
     void aTableCreatedForUpsertsHasTheKeyAsIdentifierFieldsAndFormatV2() throws IOException {
         TestSinkContext context = upsertContext().build();
-        assertThat(target.acceptsChanges(context)).isTrue();
+        assertThat(target.changes().orElseThrow().acceptsChanges(context)).isTrue();
         try (CatalogTable table = CatalogTable.load(context.options())) {
             Table t = table.table();
             assertThat(t.schema().identifierFieldNames()).containsExactly("id");
@@ -125,7 +125,7 @@ class IcebergUpsertTest {
                 .primaryKey("id")
                 .option("write.upsert.enabled", "true")
                 .build();
-        assertThat(target.acceptsChanges(byProperty))
+        assertThat(target.changes().orElseThrow().acceptsChanges(byProperty))
                 .as("table property set on the created table")
                 .isTrue();
         try (CatalogTable table = CatalogTable.load(byProperty.options())) {
@@ -137,9 +137,12 @@ class IcebergUpsertTest {
                 .primaryKey("id")
                 .option("upsert-enabled", "false")
                 .build();
-        assertThat(target.acceptsChanges(off)).isFalse();
-        assertThat(target.acceptsChanges(
-                        IcebergSinks.hadoop(warehouse, KEYED).primaryKey("id").build()))
+        assertThat(target.changes().orElseThrow().acceptsChanges(off)).isFalse();
+        assertThat(target.changes()
+                        .orElseThrow()
+                        .acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED)
+                                .primaryKey("id")
+                                .build()))
                 .isTrue();
     }
 
@@ -151,9 +154,11 @@ class IcebergUpsertTest {
                         Types.NestedField.optional(2, "name", Types.StringType.get())),
                 java.util.Set.of(1));
         createTable(schema, PartitionSpec.unpartitioned(), 2);
-        assertThat(target.acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED)
-                        .option("upsert-enabled", "true")
-                        .build()))
+        assertThat(target.changes()
+                        .orElseThrow()
+                        .acceptsChanges(IcebergSinks.hadoop(warehouse, KEYED)
+                                .option("upsert-enabled", "true")
+                                .build()))
                 .isTrue();
     }
 
@@ -173,7 +178,7 @@ class IcebergUpsertTest {
         TestSinkContext noKey = IcebergSinks.hadoop(warehouse, KEYED)
                 .option("upsert-enabled", "true")
                 .build();
-        assertThatThrownBy(() -> target.acceptsChanges(noKey))
+        assertThatThrownBy(() -> target.changes().orElseThrow().acceptsChanges(noKey))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs equality fields")
                 .hasMessageContaining("PRIMARY KEY");

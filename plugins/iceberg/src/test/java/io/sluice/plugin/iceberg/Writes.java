@@ -62,27 +62,7 @@ final class Writes {
     }
 
     static CommitRequest request(String jobId, String operatorId, long checkpointId, List<Payload> pending) {
-        return new CommitRequest() {
-            @Override
-            public String jobId() {
-                return jobId;
-            }
-
-            @Override
-            public String operatorId() {
-                return operatorId;
-            }
-
-            @Override
-            public long checkpointId() {
-                return checkpointId;
-            }
-
-            @Override
-            public List<Payload> pending() {
-                return pending;
-            }
-        };
+        return CommitRequest.of(jobId, operatorId, "", checkpointId, pending);
     }
 
     /** The ids in the table, through Iceberg's generic reader, sorted. */

@@ -1,8 +1,13 @@
 package io.sluice.runtime.plugin.wrap;
 
 import io.sluice.spi.Payload;
-import io.sluice.spi.distribution.DistributionKey;
-import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.changes.ChangeSupport;
+import io.sluice.spi.compact.CompactionSupport;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.partition.PartitionSupport;
+import io.sluice.spi.sink.ModeDefaults;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -12,9 +17,12 @@ import org.apache.flink.util.TemporaryClassLoaderContext;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
-/** {@link TargetFactory} of a plugin, called under the plugin's context class loader. */
+/**
+ * {@link TargetFactory} of a plugin, called under the plugin's context class loader; each facet it
+ * offers is handed out in a wrapper of its own.
+ */
 public final class TcclTargetFactory extends TcclFactory<TargetFactory> implements TargetFactory {
 
     public TcclTargetFactory(TargetFactory delegate, ClassLoader loader) {
@@ -25,14 +33,6 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     public void validate(SinkContext context) {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             delegate.validate(context);
-        }
-    }
-
-    @Override
-    public java.util.Map<String, String> modeDefaults(SinkContext context, boolean bounded) {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            // copied: the framework keeps the options, not a map of the plugin's
-            return new java.util.LinkedHashMap<>(delegate.modeDefaults(context, bounded));
         }
     }
 
@@ -51,94 +51,51 @@ public final class TcclTargetFactory extends TcclFactory<TargetFactory> implemen
     }
 
     @Override
-    public boolean supportsOverwrite() {
+    public Optional<ChangeSupport> changes() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.supportsOverwrite();
+            return delegate.changes().map(f -> new TcclChangeSupport(f, loader));
         }
     }
 
     @Override
-    public Set<DistributionMode> distributionModes(SinkContext context) {
+    public Optional<DistributionSupport> distribution() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.distributionModes(context);
+            return delegate.distribution().map(f -> new TcclDistributionSupport(f, loader));
         }
     }
 
     @Override
-    public boolean requiresPartitionGrouping(SinkContext context) {
+    public Optional<PartitionSupport> partitions() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.requiresPartitionGrouping(context);
+            return delegate.partitions().map(f -> new TcclPartitionSupport(f, loader));
         }
     }
 
     @Override
-    public java.util.Optional<DistributionMode> tableDistributionMode(SinkContext context) {
+    public Optional<CompactionSupport> compaction() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.tableDistributionMode(context);
+            return delegate.compaction().map(f -> new TcclCompactionSupport(f, loader));
         }
     }
 
     @Override
-    public DistributionKey distributionKey(SinkContext context) {
+    public Optional<DynamicTableSupport> dynamicTables() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return new TcclDistributionKey(delegate.distributionKey(context), loader);
+            return delegate.dynamicTables().map(f -> new TcclDynamicTableSupport(f, loader));
         }
     }
 
     @Override
-    public DistributionKey rangeKey(SinkContext context) {
+    public Optional<ModeDefaults> modeDefaults() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return new TcclDistributionKey(delegate.rangeKey(context), loader);
+            return delegate.modeDefaults().map(f -> new TcclModeDefaults(f, loader));
         }
     }
 
     @Override
-    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
-            throws IOException {
+    public Optional<OverwriteSupport> overwrite() {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.dynamicTables(context).map(tables -> new TcclDynamicTables(tables, loader));
-        }
-    }
-
-    @Override
-    public boolean supportsWriterOpenings() {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.supportsWriterOpenings();
-        }
-    }
-
-    @Override
-    public boolean supportsPartitionCommit() {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.supportsPartitionCommit();
-        }
-    }
-
-    @Override
-    public java.util.Optional<String> fileFormat(SinkContext context) {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.fileFormat(context);
-        }
-    }
-
-    @Override
-    public boolean supportsCompaction() {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.supportsCompaction();
-        }
-    }
-
-    @Override
-    public boolean acceptsChanges(SinkContext context) {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.acceptsChanges(context);
-        }
-    }
-
-    @Override
-    public List<String> changeKey(SinkContext context) {
-        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
-            return delegate.changeKey(context);
+            return delegate.overwrite().map(f -> new TcclOverwriteSupport(f, loader));
         }
     }
 }

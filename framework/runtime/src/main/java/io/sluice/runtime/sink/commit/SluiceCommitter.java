@@ -111,13 +111,15 @@ public final class SluiceCommitter implements Committer<Committable>, CommitAggr
                 for (Envelope e : u.inputs()) {
                     inputs.add(e.payloadFor(pluginId, target));
                 }
-                units.add(new Unit(u.bucketId(), inputs));
+                units.add(CompactionUnit.of(u.bucketId(), inputs));
             }
             if (!payloads.isEmpty() || !units.isEmpty()) {
                 // the job that wrote the data: a restored committable keeps its own
                 String writer = c.jobId().isEmpty() ? jobId : c.jobId();
                 try {
-                    committer.commit(new Request(writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
+                    // qualified: Flink's Committer.CommitRequest is a member type of this class
+                    committer.commit(io.sluice.spi.sink.CommitRequest.of(
+                            writer, c.operatorId(), c.epoch(), c.checkpointId(), payloads, units));
                 } catch (IOException | RuntimeException e) {
                     FailFast.ifNonRecoverable(e);
                     // which commit: a BATCH job's one commit carries Flink's end-of-input id, Long.MAX_VALUE
@@ -184,80 +186,6 @@ public final class SluiceCommitter implements Committer<Committable>, CommitAggr
         try (PluginLifecycle.Attachment plugins = attachment;
                 PartitionCommitPolicies commitPolicies = policies) {
             committer.close();
-        }
-    }
-
-    private static final class Request implements io.sluice.spi.sink.CommitRequest {
-        private final String jobId;
-        private final String operatorId;
-        private final String epoch;
-        private final long checkpointId;
-        private final List<Payload> pending;
-        private final List<CompactionUnit> compactions;
-
-        Request(
-                String jobId,
-                String operatorId,
-                String epoch,
-                long checkpointId,
-                List<Payload> pending,
-                List<CompactionUnit> compactions) {
-            this.jobId = jobId;
-            this.operatorId = operatorId;
-            this.epoch = epoch;
-            this.checkpointId = checkpointId;
-            this.pending = pending;
-            this.compactions = compactions;
-        }
-
-        @Override
-        public String jobId() {
-            return jobId;
-        }
-
-        @Override
-        public String operatorId() {
-            return operatorId;
-        }
-
-        @Override
-        public String epoch() {
-            return epoch;
-        }
-
-        @Override
-        public List<CompactionUnit> compactions() {
-            return compactions;
-        }
-
-        @Override
-        public long checkpointId() {
-            return checkpointId;
-        }
-
-        @Override
-        public List<Payload> pending() {
-            return pending;
-        }
-    }
-
-    private static final class Unit implements CompactionUnit {
-        private final String bucketId;
-        private final List<Payload> inputs;
-
-        Unit(String bucketId, List<Payload> inputs) {
-            this.bucketId = bucketId;
-            this.inputs = inputs;
-        }
-
-        @Override
-        public String bucketId() {
-            return bucketId;
-        }
-
-        @Override
-        public List<Payload> inputs() {
-            return inputs;
         }
     }
 }

@@ -43,7 +43,9 @@ final class DistributionKeyFunction extends RichMapFunction<RowData, Tuple2<Stri
                 getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
                 getRuntimeContext().getMetricGroup(),
                 descriptor.registry());
-        key = rangeKey ? descriptor.targetFactory().rangeKey(context) : WriterDistribution.key(descriptor, context);
+        key = rangeKey
+                ? WriterDistribution.support(descriptor).rangeKey(context)
+                : WriterDistribution.key(descriptor, context);
     }
 
     @Override

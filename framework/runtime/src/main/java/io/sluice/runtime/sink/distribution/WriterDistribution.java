@@ -7,6 +7,7 @@ import io.sluice.runtime.sink.distribution.range.RangeDistribution;
 import io.sluice.runtime.sink.distribution.range.RangeShuffleHooks;
 import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.distribution.DistributionSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetFactory;
 
@@ -18,6 +19,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -63,7 +65,7 @@ public final class WriterDistribution {
      *     target does not allow (listing those it does) or one not built yet
      */
     public static DistributionMode mode(SinkDescriptor descriptor, SinkContext context) {
-        TargetFactory target = descriptor.targetFactory();
+        DistributionSupport target = support(descriptor);
         Optional<String> option = descriptor.configuration().getOptional(SluiceOptions.DISTRIBUTION_MODE);
         DistributionMode mode;
         String source;
@@ -71,14 +73,14 @@ public final class WriterDistribution {
             mode = parse(option.get());
             source = "'" + SluiceOptions.DISTRIBUTION_MODE.key() + "' '" + option.get() + "'";
         } else {
-            Optional<DistributionMode> table = target.tableDistributionMode(context);
+            Optional<DistributionMode> table = target.tableMode(context);
             if (!table.isPresent()) {
                 return DistributionMode.NONE;
             }
             mode = table.get();
             source = "the table's distribution mode '" + name(mode) + "'";
         }
-        Set<DistributionMode> allowed = target.distributionModes(context);
+        Set<DistributionMode> allowed = target.modes(context);
         if (!allowed.contains(mode)) {
             throw new IllegalArgumentException("Invalid " + source + ": target '" + descriptor.target()
                     + "' writes with "
@@ -109,8 +111,18 @@ public final class WriterDistribution {
         Optional<List<String>> columns = columns(descriptor);
         return columns.isPresent()
                 ? DistributionKey.ofColumns(descriptor.rowType(), columns.get())
-                : descriptor.targetFactory().distributionKey(context);
+                : support(descriptor).key(context);
     }
+
+    /**
+     * The target's distribution; for a target that offers none, {@link DistributionMode#NONE}
+     * only and the facet's default keys (a dynamic sink still routes by them).
+     */
+    public static DistributionSupport support(SinkDescriptor descriptor) {
+        return descriptor.targetFactory().distribution().orElse(NONE_ONLY);
+    }
+
+    private static final DistributionSupport NONE_ONLY = context -> EnumSet.of(DistributionMode.NONE);
 
     private static DistributionMode parse(String value) {
         for (DistributionMode mode : DistributionMode.values()) {
@@ -147,7 +159,7 @@ public final class WriterDistribution {
         }
         if (mode == DistributionMode.RANGE) {
             try {
-                descriptor.targetFactory().rangeKey(context);
+                support(descriptor).rangeKey(context);
             } catch (IllegalArgumentException nothingToOrderBy) {
                 throw new IllegalArgumentException(
                         "Invalid distribution mode 'range' for target '" + descriptor.target() + "': "

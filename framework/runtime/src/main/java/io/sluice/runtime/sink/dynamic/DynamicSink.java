@@ -9,6 +9,7 @@ import io.sluice.runtime.sink.SinkValidation;
 import io.sluice.runtime.sink.commit.CommitAggregator;
 import io.sluice.runtime.state.Committable;
 import io.sluice.runtime.state.CommittableSerializer;
+import io.sluice.spi.dynamic.DynamicTableSupport;
 import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.sink.SinkContext;
 
@@ -67,8 +68,17 @@ public final class DynamicSink {
      * @throws IllegalArgumentException if the target has none
      */
     static DynamicTables dynamicTables(SinkDescriptor base, SinkContext context) throws IOException {
+        return support(base).open(context);
+    }
+
+    /**
+     * The target's dynamic tables facet.
+     *
+     * @throws IllegalArgumentException if the target has none
+     */
+    static DynamicTableSupport support(SinkDescriptor base) {
         return base.targetFactory()
-                .dynamicTables(context)
+                .dynamicTables()
                 .orElseThrow(() -> new IllegalArgumentException("Target '" + base.target()
                         + "' cannot be written by a dynamic sink: its plugin has no dynamic tables"));
     }

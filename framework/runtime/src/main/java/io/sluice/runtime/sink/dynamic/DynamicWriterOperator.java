@@ -136,7 +136,7 @@ final class DynamicWriterOperator extends AbstractStreamOperator<CommittableMess
         writers = new HashMap<>();
         openings = 0;
         openedTables = new java.util.HashSet<>();
-        writerOpenings = base.targetFactory().supportsWriterOpenings();
+        writerOpenings = DynamicSink.support(base).supportsWriterOpenings();
         context = new RowContext();
         getMetricGroup().gauge("openWriters", () -> writers == null ? 0 : writers.size());
         // every writer with state now: what it had pending commits with the next checkpoint

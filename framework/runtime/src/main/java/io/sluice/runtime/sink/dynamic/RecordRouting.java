@@ -3,6 +3,7 @@ package io.sluice.runtime.sink.dynamic;
 import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.TaskSinkContext;
+import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.dynamic.DynamicTables;
@@ -288,8 +289,8 @@ final class RecordRouting implements AutoCloseable {
         DistributionKey partitionKey = null;
         if (!target.spec().isEmpty()) {
             SinkDescriptor table = sinks.descriptor(target);
-            partitionKey = table.targetFactory()
-                    .distributionKey(new TaskSinkContext(table, jobId, subtask, writers, metrics, table.registry()));
+            partitionKey = WriterDistribution.support(table)
+                    .key(new TaskSinkContext(table, jobId, subtask, writers, metrics, table.registry()));
         }
         DistributionKey equalityKey = target.equalityFields().isEmpty()
                 ? null

@@ -5,6 +5,7 @@ import io.sluice.runtime.plugin.PluginLifecycle;
 import io.sluice.runtime.sink.SinkDescriptor;
 import io.sluice.runtime.sink.TaskSinkContext;
 import io.sluice.runtime.sink.distribution.StatisticsType;
+import io.sluice.runtime.sink.distribution.WriterDistribution;
 import io.sluice.spi.distribution.DistributionKey;
 
 import org.apache.flink.annotation.VisibleForTesting;
@@ -161,7 +162,7 @@ final class RangeShuffleOperator extends StreamOperatorBase<Tuple2<Integer, RowD
                 writers,
                 getMetricGroup(),
                 descriptor.registry());
-        key = descriptor.targetFactory().rangeKey(context);
+        key = WriterDistribution.support(descriptor).rangeKey(context);
         MetricGroup metrics = getMetricGroup();
         metrics.gauge("rangeStatisticsType", (Gauge<String>) () -> applied != null
                 ? applied.type().optionValue()

@@ -1,7 +1,11 @@
 package io.sluice.it.chaos.hive;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.compact.CompactionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.partition.PartitionSupport;
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.SinkContext;
@@ -98,20 +102,31 @@ public class ChaosHiveTargetFactory implements TargetFactory {
     }
 
     @Override
-    public boolean supportsOverwrite() {
-        return true;
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(new OverwriteSupport() {});
+    }
+
+    @Override
+    public Optional<PartitionSupport> partitions() {
+        return Optional.of(new PartitionSupport() {});
     }
 
     /** The hive table's format picks the compactor, as for the hive target itself. */
     @Override
-    public Optional<String> fileFormat(SinkContext context) {
-        return delegate(context).fileFormat(context);
+    public Optional<CompactionSupport> compaction() {
+        return Optional.of(new CompactionSupport() {
+            @Override
+            public Optional<String> fileFormat(SinkContext context) {
+                return delegate(context).compaction().orElseThrow().fileFormat(context);
+            }
+        });
     }
 
     /** The hive target's: its tables written through this target's failing writers and committers. */
     @Override
-    public Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context) throws IOException {
-        return delegate(context).dynamicTables(context);
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(
+                context -> delegate(context).dynamicTables().orElseThrow().open(context));
     }
 
     @Override

@@ -1,7 +1,14 @@
 package io.sluice.it.chaos.iceberg;
 
 import io.sluice.spi.Payload;
+import io.sluice.spi.changes.ChangeSupport;
+import io.sluice.spi.distribution.DistributionKey;
+import io.sluice.spi.distribution.DistributionMode;
+import io.sluice.spi.distribution.DistributionSupport;
+import io.sluice.spi.dynamic.DynamicTableSupport;
+import io.sluice.spi.dynamic.DynamicTables;
 import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.OverwriteSupport;
 import io.sluice.spi.sink.SinkContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetFactory;
@@ -16,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -97,56 +105,82 @@ public class ChaosIcebergTargetFactory implements TargetFactory {
         return context.extensions().find(TargetFactory.class, "iceberg");
     }
 
-    @Override
-    public java.util.Set<io.sluice.spi.distribution.DistributionMode> distributionModes(SinkContext context) {
-        return delegate(context).distributionModes(context);
+    /** The iceberg target's distribution, asked through it. */
+    private static DistributionSupport distribution(SinkContext context) {
+        return delegate(context).distribution().orElseThrow();
     }
 
-    @Override
-    public java.util.Optional<io.sluice.spi.distribution.DistributionMode> tableDistributionMode(SinkContext context) {
-        return delegate(context).tableDistributionMode(context);
-    }
+    private static final DistributionSupport DISTRIBUTION = new DistributionSupport() {
+        @Override
+        public Set<DistributionMode> modes(SinkContext context) {
+            return distribution(context).modes(context);
+        }
 
-    @Override
-    public io.sluice.spi.distribution.DistributionKey distributionKey(SinkContext context) {
-        return delegate(context).distributionKey(context);
-    }
+        @Override
+        public Optional<DistributionMode> tableMode(SinkContext context) {
+            return distribution(context).tableMode(context);
+        }
 
-    @Override
-    public io.sluice.spi.distribution.DistributionKey rangeKey(SinkContext context) {
-        return delegate(context).rangeKey(context);
-    }
+        @Override
+        public DistributionKey key(SinkContext context) {
+            return distribution(context).key(context);
+        }
+
+        @Override
+        public DistributionKey rangeKey(SinkContext context) {
+            return distribution(context).rangeKey(context);
+        }
+    };
 
     /** The iceberg target's: its tables written through this target's failing writers and committers. */
+    private static final DynamicTableSupport DYNAMIC_TABLES = new DynamicTableSupport() {
+        @Override
+        public DynamicTables open(SinkContext context) throws IOException {
+            return delegate(context).dynamicTables().orElseThrow().open(context);
+        }
+
+        @Override
+        public boolean supportsWriterOpenings() {
+            return true; // as the iceberg target it stands in front of
+        }
+    };
+
+    /** The iceberg target's changes, asked through it. */
+    private static final ChangeSupport CHANGES = new ChangeSupport() {
+        @Override
+        public boolean acceptsChanges(SinkContext context) {
+            return delegate(context).changes().orElseThrow().acceptsChanges(context);
+        }
+
+        @Override
+        public List<String> changeKey(SinkContext context) {
+            return delegate(context).changes().orElseThrow().changeKey(context);
+        }
+    };
+
     @Override
-    public java.util.Optional<io.sluice.spi.dynamic.DynamicTables> dynamicTables(SinkContext context)
-            throws IOException {
-        return delegate(context).dynamicTables(context);
+    public Optional<DistributionSupport> distribution() {
+        return Optional.of(DISTRIBUTION);
+    }
+
+    @Override
+    public Optional<DynamicTableSupport> dynamicTables() {
+        return Optional.of(DYNAMIC_TABLES);
+    }
+
+    @Override
+    public Optional<ChangeSupport> changes() {
+        return Optional.of(CHANGES);
+    }
+
+    @Override
+    public Optional<OverwriteSupport> overwrite() {
+        return Optional.of(new OverwriteSupport() {}); // as the iceberg target it stands in front of
     }
 
     @Override
     public void validate(SinkContext context) {
         delegate(context).validate(context);
-    }
-
-    @Override
-    public boolean acceptsChanges(SinkContext context) {
-        return delegate(context).acceptsChanges(context);
-    }
-
-    @Override
-    public java.util.List<String> changeKey(SinkContext context) {
-        return delegate(context).changeKey(context);
-    }
-
-    @Override
-    public boolean supportsOverwrite() {
-        return true; // as the iceberg target it stands in front of
-    }
-
-    @Override
-    public boolean supportsWriterOpenings() {
-        return true; // as the iceberg target it stands in front of
     }
 
     @Override

@@ -181,7 +181,7 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         try {
             String name = context.getObjectIdentifier().asSummaryString();
             if (ScanSourcePlanner.readsByScan(options)) {
-                return new SluiceScanTableSource(
+                return SluiceScanTableSource.of(
                         name,
                         ScanSourcePlanner.plan(
                                 options,

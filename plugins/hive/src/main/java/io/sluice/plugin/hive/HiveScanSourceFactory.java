@@ -83,6 +83,22 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
     }
 
     /**
+     * A bounded read takes the partitions the planner keeps, which it prunes with any filter on
+     * partition columns, as upstream's Hive source; a streaming read does not (its partitions come
+     * later), and prunes new partitions with the pushed filters ({@link HivePartitionFilters}).
+     */
+    @Override
+    public boolean prunesPartitions(SourceContext context) {
+        return !HiveStreamingRead.of(context).enabled;
+    }
+
+    /** The metastore's partition names, as values ({@link HivePartitionListing}). */
+    @Override
+    public java.util.List<java.util.Map<String, String>> listPartitions(SourceContext context) throws IOException {
+        return HivePartitionListing.list(context);
+    }
+
+    /**
      * Upstream's parallelism inference: {@code table.exec.hive.infer-source-parallelism.mode}
      * ({@code dynamic} by default: asked by the adaptive batch scheduler; {@code static}: fixed
      * in the plan; {@code none}; the deprecated {@code table.exec.hive.infer-source-parallelism}

@@ -290,13 +290,13 @@ final class HiveStreamingPlanner implements ScanPlanner {
      * What a plan needs of the table: its metadata and the read's job configuration (loaded once),
      * and the metastore's {@code Table} as this poll's client fetched it.
      */
-    private static final class Setting {
+    static final class Setting {
         final SourceContext context;
         final HiveTableInfo table;
         final JobConf jobConf;
         Table hiveTable;
 
-        private Setting(SourceContext context, HiveTableInfo table, JobConf jobConf) {
+        Setting(SourceContext context, HiveTableInfo table, JobConf jobConf) {
             this.context = context;
             this.table = table;
             this.jobConf = jobConf;

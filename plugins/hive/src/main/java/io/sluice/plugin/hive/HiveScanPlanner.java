@@ -103,9 +103,9 @@ final class HiveScanPlanner implements ScanPlanner {
                             table.partitionKeys,
                             null);
             if (context.pushedFilters().isPresent()) {
-                java.util.Map<String, java.util.Set<String>> allowed =
-                        HivePartitionFilters.allowed(context.pushedFilters().get());
-                partitions.removeIf(p -> !HivePartitionFilters.matches(p.getPartitionSpec(), allowed));
+                HivePartitionFilters filters =
+                        HivePartitionFilters.read(context.pushedFilters().get());
+                partitions.removeIf(p -> !filters.matches(p.getPartitionSpec()));
             }
             int readers = forInference ? 0 : context.readers().orElse(1);
             splits = HiveSourceFileEnumerator.createInputSplits(readers, partitions, jobConf, forInference);

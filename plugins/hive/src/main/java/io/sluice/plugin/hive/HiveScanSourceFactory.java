@@ -75,7 +75,10 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
         HiveReadSettings.inferMax(context.jobConfiguration());
     }
 
-    /** Partition pruning: the conjuncts that pin partition columns ({@link HivePartitionFilters}). */
+    /**
+     * The conjuncts that compare partition columns with literals ({@link HivePartitionFilters}):
+     * how a streaming read skips new partitions that cannot match.
+     */
     @Override
     public Optional<io.sluice.spi.Payload> pushFilters(
             SourceContext context, List<org.apache.flink.table.expressions.ResolvedExpression> filters) {

@@ -329,8 +329,8 @@ final class HiveStreamingPlanner implements ScanPlanner {
                 HiveMetastoreClientWrapper client, List<String> names, Map<String, Partition> fetched)
                 throws Exception {
             Properties tableProps = org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(hiveTable);
-            Map<String, java.util.Set<String>> allowed = context.pushedFilters().isPresent()
-                    ? HivePartitionFilters.allowed(context.pushedFilters().get())
+            HivePartitionFilters filters = context.pushedFilters().isPresent()
+                    ? HivePartitionFilters.read(context.pushedFilters().get())
                     : null;
             List<String> missing = new ArrayList<>();
             for (String name : names) {
@@ -358,7 +358,7 @@ final class HiveStreamingPlanner implements ScanPlanner {
                 }
                 HiveTablePartition partition =
                         HivePartitionUtils.toHiveTablePartition(table.partitionKeys, tableProps, p);
-                if (allowed == null || HivePartitionFilters.matches(partition.getPartitionSpec(), allowed)) {
+                if (filters == null || filters.matches(partition.getPartitionSpec())) {
                     partitions.add(partition);
                 }
             }

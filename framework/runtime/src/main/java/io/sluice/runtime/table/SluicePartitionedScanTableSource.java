@@ -19,13 +19,25 @@ import java.util.Optional;
  */
 final class SluicePartitionedScanTableSource extends SluiceScanTableSource implements SupportsPartitionPushDown {
 
-    SluicePartitionedScanTableSource(String table, ScanDescriptor descriptor) {
+    /** Whether the table is a permanent one of its target's own catalog. */
+    private final boolean ofTargetsCatalog;
+
+    SluicePartitionedScanTableSource(String table, ScanDescriptor descriptor, boolean ofTargetsCatalog) {
         super(table, descriptor);
+        this.ofTargetsCatalog = ofTargetsCatalog;
     }
 
-    /** The target's list: never empty-handed, which would send the planner to the table's catalog. */
+    /**
+     * Nothing for a table of the target's own catalog when the target says its catalog lists the
+     * partitions: the planner then asks the catalog with the query's partition filters ({@code
+     * Catalog#listPartitionsByFilter}, which may filter in the metastore). Otherwise the target's
+     * list: an empty answer would send the planner to whatever catalog holds the table.
+     */
     @Override
     public Optional<List<Map<String, String>>> listPartitions() {
+        if (ofTargetsCatalog && ScanSourcePlanner.catalogListsPartitions(descriptor)) {
+            return Optional.empty();
+        }
         return Optional.of(ScanSourcePlanner.listPartitions(descriptor));
     }
 
@@ -36,6 +48,6 @@ final class SluicePartitionedScanTableSource extends SluiceScanTableSource imple
 
     @Override
     SluiceScanTableSource copyOf(ScanDescriptor descriptor) {
-        return new SluicePartitionedScanTableSource(table(), descriptor);
+        return new SluicePartitionedScanTableSource(table(), descriptor, ofTargetsCatalog);
     }
 }

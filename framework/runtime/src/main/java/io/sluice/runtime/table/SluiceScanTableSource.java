@@ -123,11 +123,12 @@ class SluiceScanTableSource
 
     /**
      * The source of a table read by scans: one whose partitions the planner prunes when the read
-     * and its target allow it ({@link ScanSourcePlanner#prunesPartitions}), else this one.
+     * and its target allow it ({@link ScanSourcePlanner#prunesPartitions}), else this one;
+     * {@code ofTargetsCatalog}: the table is a permanent one of its target's own catalog.
      */
-    static SluiceScanTableSource of(String table, ScanDescriptor descriptor) {
+    static SluiceScanTableSource of(String table, ScanDescriptor descriptor, boolean ofTargetsCatalog) {
         return ScanSourcePlanner.prunesPartitions(descriptor)
-                ? new SluicePartitionedScanTableSource(table, descriptor)
+                ? new SluicePartitionedScanTableSource(table, descriptor, ofTargetsCatalog)
                 : new SluiceScanTableSource(table, descriptor);
     }
 

@@ -96,6 +96,23 @@ public interface ScanSourceFactory extends SluiceFactory {
     }
 
     /**
+     * Whether, for a table of the target's own catalog ({@link
+     * io.sluice.spi.catalog.TargetCatalogFactory}), the planner asks that catalog for the
+     * partitions instead of {@link #listPartitions}: Flink then hands the catalog the query's
+     * filters on partition columns ({@code Catalog#listPartitionsByFilter}), which may have the
+     * metastore filter them, and lists every partition through {@code Catalog#listPartitions} when
+     * the catalog cannot. Either answer must be exact (Flink no longer filters the rows on those
+     * columns) and give each value as a row of the partition reads it, as {@link #listPartitions}
+     * does. Asked on the client, when {@link #prunesPartitions} is true; false by default.
+     *
+     * @since 2.12.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean catalogListsPartitions(SourceContext context) {
+        return false;
+    }
+
+    /**
      * How often a continuous (unbounded) read asks the planner for new splits, or empty for a
      * bounded read, as the options ask; decided on the client.
      */

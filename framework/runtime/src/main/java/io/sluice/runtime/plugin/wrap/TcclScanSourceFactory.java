@@ -70,6 +70,13 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     }
 
     @Override
+    public boolean catalogListsPartitions(SourceContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.catalogListsPartitions(context);
+        }
+    }
+
+    @Override
     public List<Map<String, String>> listPartitions(SourceContext context) throws IOException {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.listPartitions(context);

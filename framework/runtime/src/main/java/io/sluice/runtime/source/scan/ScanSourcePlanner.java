@@ -53,6 +53,16 @@ public final class ScanSourcePlanner {
     }
 
     /**
+     * Whether the planner asks the target's catalog for the partitions of this read of one of its
+     * tables ({@link ScanSourceFactory#catalogListsPartitions}).
+     */
+    public static boolean catalogListsPartitions(ScanDescriptor descriptor) {
+        PluginRegistry registry = descriptor.registry();
+        return registry.find(ScanSourceFactory.class, descriptor.target())
+                .catalogListsPartitions(descriptor.context(registry));
+    }
+
+    /**
      * The table's partitions as the target lists them, for the planner to prune; each in the order
      * of the partition keys.
      *

@@ -87,6 +87,111 @@ class HivePartitionPruningIT {
     }
 
     /**
+     * The table's partition columns are strings, so the hive catalog lists its partitions for the
+     * planner: equalities go to the metastore as a filter (its audit log shows {@code
+     * get_partitions_by_filter}), anything else is listed by name and evaluated by the planner.
+     */
+    @Test
+    void equalitiesAreFilteredByTheMetastoreAndTheRestByThePlanner() throws Exception {
+        TableEnvironment tEnv = table();
+        Path table = tmp.resolve("metastore/warehouse/db.db/t");
+        String equalities = "dt IN ('2024-01-31', '2024-03-01') AND region = 'us'";
+        String byFilter = metastoreCalls(() -> check(
+                tEnv,
+                table,
+                equalities,
+                (dt, region) -> region.equals("us") && (dt.equals("2024-01-31") || dt.equals("2024-03-01"))));
+        assertThat(byFilter).contains("cmd=get_partitions_by_filter : tbl=hive.db.t");
+        String byName =
+                metastoreCalls(() -> check(tEnv, table, "region LIKE 'e%'", (dt, region) -> region.equals("eu")));
+        assertThat(byName)
+                .contains("cmd=get_partition_names : tbl=hive.db.t")
+                .doesNotContain("get_partitions_by_filter");
+    }
+
+    /**
+     * An integer partition column, with Hive's default partition (a NULL value): the source lists
+     * the partitions (the default one as NULL, as its rows read), and the planner evaluates ranges,
+     * functions and {@code IS NULL} on them.
+     */
+    @Test
+    void anIntegerPartitionColumnAndTheDefaultPartitionPruneAsTheirRowsRead() throws Exception {
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        tEnv.getConfig().set("parallelism.default", "2");
+        tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
+                + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
+                + "'metastore' = 'embedded', 'metastore.dir' = '" + tmp.resolve("metastore") + "')");
+        tEnv.executeSql("CREATE DATABASE h.db");
+        tEnv.executeSql("CREATE TABLE h.db.n (id BIGINT, hr INT) PARTITIONED BY (hr) WITH"
+                + " ('hive.storage.file-format' = 'parquet', 'sink.partition-commit.policy.kind' = 'metastore')");
+        tEnv.executeSql("INSERT INTO h.db.n VALUES (CAST(0 AS BIGINT), CAST(NULL AS INT)), (CAST(1 AS BIGINT), 1),"
+                        + " (CAST(2 AS BIGINT), 2), (CAST(3 AS BIGINT), 3), (CAST(4 AS BIGINT), 4),"
+                        + " (CAST(5 AS BIGINT), 5), (CAST(6 AS BIGINT), 6)")
+                .await();
+        Path table = tmp.resolve("metastore/warehouse/db.db/n");
+        List<String> all = List.of("__HIVE_DEFAULT_PARTITION__", "1", "2", "3", "4", "5", "6");
+        Map<String, List<String>> cases = new LinkedHashMap<>();
+        cases.put("hr > 3", List.of("4", "5", "6"));
+        cases.put("MOD(hr, 2) = 0", List.of("2", "4", "6"));
+        cases.put("hr IS NULL", List.of("__HIVE_DEFAULT_PARTITION__"));
+        cases.put("hr IS NULL OR hr < 2", List.of("__HIVE_DEFAULT_PARTITION__", "1"));
+        for (Map.Entry<String, List<String>> c : cases.entrySet()) {
+            List<Path> broken = new ArrayList<>();
+            for (String hr : all) {
+                if (!c.getValue().contains(hr)) {
+                    Path file = table.resolve("hr=" + hr).resolve("part-broken");
+                    Files.writeString(file, "not a parquet file");
+                    broken.add(file);
+                }
+            }
+            List<String> expected = new ArrayList<>();
+            for (String hr : c.getValue()) {
+                expected.add(hr.startsWith("__") ? "+I[0, null]" : "+I[" + hr + ", " + hr + "]");
+            }
+            String query = "SELECT * FROM h.db.n WHERE " + c.getKey();
+            String calls;
+            try {
+                List<String> rows = new ArrayList<>();
+                calls = metastoreCalls(() -> rows.addAll(collect(tEnv, query)));
+                assertThat(rows).as(c.getKey()).containsExactlyInAnyOrderElementsOf(expected);
+            } finally {
+                for (Path file : broken) {
+                    Files.delete(file);
+                }
+            }
+            assertThat(calls).as(c.getKey()).contains("cmd=get_partition_names : tbl=hive.db.n");
+            String plan = tEnv.explainSql(query);
+            for (String hr : all) {
+                String spec = "{hr=" + (hr.startsWith("__") ? "null" : hr) + "}";
+                if (c.getValue().contains(hr)) {
+                    assertThat(plan).as(c.getKey()).contains(spec);
+                } else {
+                    assertThat(plan).as(c.getKey()).doesNotContain(spec);
+                }
+            }
+        }
+    }
+
+    private interface Query {
+        void run() throws Exception;
+    }
+
+    /**
+     * The metastore's audit lines ({@code cmd=...}) logged while {@code query} runs: the embedded
+     * metastore logs through the plugin's class loader, whose log4j context writes the same file
+     * as the test's.
+     */
+    private static String metastoreCalls(Query query) throws Exception {
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), "test.log");
+        long before = Files.exists(file) ? Files.size(file) : 0;
+        query.run();
+        byte[] all = Files.readAllBytes(file);
+        String added =
+                new String(all, (int) before, all.length - (int) before, java.nio.charset.StandardCharsets.UTF_8);
+        return added.lines().filter(line -> line.contains("cmd=")).collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    /**
      * A filter on partition columns and one on a data column: the partitions are pruned by the
      * first, the rows by both.
      */

@@ -32,6 +32,7 @@ public final class TaskSourceContext implements SourceContext {
     private final Boundedness boundedness;
     private final boolean lookup;
     private final OptionalInt readers;
+    private final Optional<List<Map<String, String>>> partitions;
 
     /**
      * A context of these parts; the descriptors of both sources make theirs ({@code
@@ -48,6 +49,34 @@ public final class TaskSourceContext implements SourceContext {
             Boundedness boundedness,
             boolean lookup,
             OptionalInt readers) {
+        this(
+                rowType,
+                partitionKeys,
+                rawOptions,
+                jobConfiguration,
+                extensions,
+                pushedFilters,
+                pushedLimit,
+                boundedness,
+                lookup,
+                readers,
+                Optional.empty());
+    }
+
+    /** A context of these parts that reads only {@code partitions}, when present (partition push-down). */
+    public TaskSourceContext(
+            RowType rowType,
+            List<String> partitionKeys,
+            Map<String, String> rawOptions,
+            Map<String, String> jobConfiguration,
+            ExtensionLookup extensions,
+            Optional<Payload> pushedFilters,
+            OptionalLong pushedLimit,
+            Boundedness boundedness,
+            boolean lookup,
+            OptionalInt readers,
+            Optional<List<Map<String, String>>> partitions) {
+        this.partitions = partitions;
         this.boundedness = boundedness;
         this.lookup = lookup;
         this.readers = readers;
@@ -73,6 +102,7 @@ public final class TaskSourceContext implements SourceContext {
         this.boundedness = context.boundedness;
         this.lookup = context.lookup;
         this.readers = readers;
+        this.partitions = context.partitions;
     }
 
     /**
@@ -139,5 +169,10 @@ public final class TaskSourceContext implements SourceContext {
     @Override
     public OptionalInt readers() {
         return readers;
+    }
+
+    @Override
+    public Optional<List<Map<String, String>>> partitions() {
+        return partitions;
     }
 }

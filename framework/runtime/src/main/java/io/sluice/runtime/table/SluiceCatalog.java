@@ -128,7 +128,7 @@ public final class SluiceCatalog implements InvocationHandler {
             return method.invoke(plugin);
         }
         if (is(method, "getFactory")) {
-            return Optional.of(new SluiceDynamicTableFactory(hidden));
+            return Optional.of(new SluiceDynamicTableFactory(hidden, target));
         }
         if (is(method, "getTableFactory") || is(method, "getFunctionDefinitionFactory")) {
             return Optional.empty();

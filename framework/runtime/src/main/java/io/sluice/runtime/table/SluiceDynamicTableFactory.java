@@ -44,9 +44,13 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
     /** Secret options of a {@link SluiceCatalog}'s tables, which their catalog tables carry masked. */
     private final Map<String, String> hidden;
 
+    /** The target of the catalog whose tables this factory plans, or null for {@code 'connector' = 'sluice'} tables. */
+    @javax.annotation.Nullable
+    private final String catalogTarget;
+
     /** The factory of {@code 'connector' = 'sluice'} tables. */
     public SluiceDynamicTableFactory() {
-        this(Collections.emptyMap());
+        this(Collections.emptyMap(), null);
     }
 
     /**
@@ -54,8 +58,9 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
      * {@code hidden} (the catalog's secret options), the secret itself is used; a hint that sets
      * another value wins. The map is the catalog's own, read when a table is planned.
      */
-    SluiceDynamicTableFactory(Map<String, String> hidden) {
+    SluiceDynamicTableFactory(Map<String, String> hidden, @javax.annotation.Nullable String catalogTarget) {
         this.hidden = hidden;
+        this.catalogTarget = catalogTarget;
     }
 
     @Override
@@ -181,13 +186,18 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
         try {
             String name = context.getObjectIdentifier().asSummaryString();
             if (ScanSourcePlanner.readsByScan(options)) {
-                return new SluiceScanTableSource(
+                // a permanent table of the target's own catalog: the planner may ask that catalog for partitions
+                boolean ofTargetsCatalog = catalogTarget != null
+                        && !context.isTemporary()
+                        && catalogTarget.equals(options.get(SluiceOptions.TARGET.key()));
+                return SluiceScanTableSource.of(
                         name,
                         ScanSourcePlanner.plan(
                                 options,
                                 rowType,
                                 table.getPartitionKeys(),
-                                sessionConfiguration(context.getConfiguration())));
+                                sessionConfiguration(context.getConfiguration())),
+                        ofTargetsCatalog);
             }
             FileSourceDescriptor descriptor = FileSourcePlanner.plan(options, rowType, table.getPartitionKeys());
             return new SluiceDynamicTableSource(name, descriptor);

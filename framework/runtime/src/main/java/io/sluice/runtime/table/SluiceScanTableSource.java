@@ -34,7 +34,7 @@ import java.util.Optional;
  * whole, with the same projection and filters, into each join subtask's cache ({@link
  * ScanTableLoader}).
  */
-final class SluiceScanTableSource
+class SluiceScanTableSource
         implements ScanTableSource,
                 LookupTableSource,
                 SupportsProjectionPushDown,
@@ -42,7 +42,7 @@ final class SluiceScanTableSource
                 SupportsLimitPushDown {
 
     private final String table;
-    private ScanDescriptor descriptor;
+    ScanDescriptor descriptor;
 
     // the target's answer for a lookup of 'lookupCheckedFor': the planner asks for the lookup
     // provider many times (digests, explain), and each answer loads the table's metadata
@@ -121,9 +121,29 @@ final class SluiceScanTableSource
         descriptor = descriptor.withPushedLimit(limit);
     }
 
+    /**
+     * The source of a table read by scans: one whose partitions the planner prunes when the read
+     * and its target allow it ({@link ScanSourcePlanner#prunesPartitions}), else this one;
+     * {@code ofTargetsCatalog}: the table is a permanent one of its target's own catalog.
+     */
+    static SluiceScanTableSource of(String table, ScanDescriptor descriptor, boolean ofTargetsCatalog) {
+        return ScanSourcePlanner.prunesPartitions(descriptor)
+                ? new SluicePartitionedScanTableSource(table, descriptor, ofTargetsCatalog)
+                : new SluiceScanTableSource(table, descriptor);
+    }
+
+    String table() {
+        return table;
+    }
+
+    /** A source of this class for the same table. */
+    SluiceScanTableSource copyOf(ScanDescriptor descriptor) {
+        return new SluiceScanTableSource(table, descriptor);
+    }
+
     @Override
     public DynamicTableSource copy() {
-        SluiceScanTableSource copy = new SluiceScanTableSource(table, descriptor);
+        SluiceScanTableSource copy = copyOf(descriptor);
         copy.lookupCheckedFor = lookupCheckedFor;
         copy.lookupReloadInterval = lookupReloadInterval;
         return copy;

@@ -10,6 +10,7 @@ import org.apache.flink.table.types.logical.RowType;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -59,6 +60,57 @@ public interface ScanSourceFactory extends SluiceFactory {
      */
     default Optional<Payload> pushFilters(SourceContext context, List<ResolvedExpression> filters) {
         return Optional.empty();
+    }
+
+    /**
+     * Whether this read of a partitioned table reads only the partitions the planner keeps (Flink's
+     * partition push-down): the planner then asks {@link #listPartitions}, evaluates every filter of
+     * the query that names only partition columns on each partition (any deterministic expression:
+     * ranges, {@code LIKE}, functions, casts, {@code AND}/{@code OR}/{@code NOT}), no longer applies
+     * those filters to the rows, hands the partitions it kept to the planner and the readers as
+     * {@link SourceContext#partitions()}, and {@code EXPLAIN} names them. So a target answers true
+     * only for a read whose partitions are all known on the client: a bounded read, never one that
+     * follows partitions added later (those would reach the rows unfiltered). Asked on the client,
+     * for a bounded read of a table with partition keys; false (the default) leaves every filter to
+     * {@link #pushFilters} and to Flink.
+     *
+     * @since 2.12.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean prunesPartitions(SourceContext context) {
+        return false;
+    }
+
+    /**
+     * The table's partitions, each as partition column to value in the order of {@link
+     * SourceContext#partitionKeys()}, a value as the planner reads it for the column's type (a
+     * {@code null} value is SQL {@code NULL}); asked on the client, when {@link #prunesPartitions}
+     * is true and the query filters on partition columns. Listing may be cheaper than planning: the
+     * planner keeps some and only those need more than their values.
+     *
+     * @throws IOException if the partitions cannot be listed, naming the table
+     * @since 2.12.0
+     */
+    @io.sluice.spi.Experimental
+    default List<Map<String, String>> listPartitions(SourceContext context) throws IOException {
+        throw new UnsupportedOperationException("Target '" + identifier() + "' does not list partitions");
+    }
+
+    /**
+     * Whether, for a table of the target's own catalog ({@link
+     * io.sluice.spi.catalog.TargetCatalogFactory}), the planner asks that catalog for the
+     * partitions instead of {@link #listPartitions}: Flink then hands the catalog the query's
+     * filters on partition columns ({@code Catalog#listPartitionsByFilter}), which may have the
+     * metastore filter them, and lists every partition through {@code Catalog#listPartitions} when
+     * the catalog cannot. Either answer must be exact (Flink no longer filters the rows on those
+     * columns) and give each value as a row of the partition reads it, as {@link #listPartitions}
+     * does. Asked on the client, when {@link #prunesPartitions} is true; false by default.
+     *
+     * @since 2.12.0
+     */
+    @io.sluice.spi.Experimental
+    default boolean catalogListsPartitions(SourceContext context) {
+        return false;
     }
 
     /**

@@ -63,6 +63,19 @@ public interface SourceContext {
     }
 
     /**
+     * The partitions the planner kept for this read ({@link ScanSourceFactory#prunesPartitions}),
+     * as {@link ScanSourceFactory#listPartitions} listed them; empty when the planner pruned
+     * nothing (every partition is read). The planner no longer applies the filters it pruned with
+     * to the rows, so a read must not return rows of other partitions.
+     *
+     * @since 2.12.0
+     */
+    @io.sluice.spi.Experimental
+    default Optional<List<Map<String, String>>> partitions() {
+        return Optional.empty();
+    }
+
+    /**
      * The query's row limit ({@code LIMIT n}), when it has one: a scan source may stop each reader
      * after that many rows. Flink still applies the limit to the rows read.
      */

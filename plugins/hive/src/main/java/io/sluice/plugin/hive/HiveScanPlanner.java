@@ -19,8 +19,10 @@ import java.util.List;
 
 /**
  * Plans a bounded read (and the one load of a temporal join: the whole table, or with {@code
- * streaming-source.partition.include = latest} the latest partition): every partition the metastore lists (the table itself when it has none)
- * that the query's partition filters allow ({@link HivePartitionFilters}),
+ * streaming-source.partition.include = latest} the latest partition): the partitions the planner
+ * kept when it pruned them with the query's filters ({@link HivePartitionListing}), else every
+ * partition the metastore lists (the table itself when it has none), in both cases those the
+ * pushed partition filters allow ({@link HivePartitionFilters}),
  * split by upstream's enumerator for the source's readers (file splits of at most {@code
  * table.exec.hive.split-max-size}, fewer when {@code table.exec.hive.file-open-cost} says a split
  * per reader costs more to open than to read; upstream's defaults). Each split travels as upstream's serialized {@link HiveSourceSplit}.
@@ -91,16 +93,19 @@ final class HiveScanPlanner implements ScanPlanner {
         }
         List<HiveSourceSplit> splits;
         try {
-            List<HiveTablePartition> partitions = HivePartitionUtils.getAllPartitions(
-                    jobConf,
-                    org.apache.flink.table.catalog.hive.client.HiveShimLoader.getHiveVersion(),
-                    table.path,
-                    table.partitionKeys,
-                    null);
+            // the planner's pruning kept some partitions: fetch those by name, not all of them
+            List<HiveTablePartition> partitions = context.partitions().isPresent()
+                    ? HivePartitionListing.fetch(context, context.partitions().get())
+                    : HivePartitionUtils.getAllPartitions(
+                            jobConf,
+                            org.apache.flink.table.catalog.hive.client.HiveShimLoader.getHiveVersion(),
+                            table.path,
+                            table.partitionKeys,
+                            null);
             if (context.pushedFilters().isPresent()) {
-                java.util.Map<String, java.util.Set<String>> allowed =
-                        HivePartitionFilters.allowed(context.pushedFilters().get());
-                partitions.removeIf(p -> !HivePartitionFilters.matches(p.getPartitionSpec(), allowed));
+                HivePartitionFilters filters =
+                        HivePartitionFilters.read(context.pushedFilters().get());
+                partitions.removeIf(p -> !filters.matches(p.getPartitionSpec()));
             }
             int readers = forInference ? 0 : context.readers().orElse(1);
             splits = HiveSourceFileEnumerator.createInputSplits(readers, partitions, jobConf, forInference);

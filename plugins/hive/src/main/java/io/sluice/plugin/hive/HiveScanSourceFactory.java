@@ -75,11 +75,50 @@ public final class HiveScanSourceFactory implements ScanSourceFactory {
         HiveReadSettings.inferMax(context.jobConfiguration());
     }
 
-    /** Partition pruning: the conjuncts that pin partition columns ({@link HivePartitionFilters}). */
+    /**
+     * The conjuncts that compare partition columns with literals ({@link HivePartitionFilters}):
+     * how a streaming read skips new partitions that cannot match.
+     */
     @Override
     public Optional<io.sluice.spi.Payload> pushFilters(
             SourceContext context, List<org.apache.flink.table.expressions.ResolvedExpression> filters) {
         return HivePartitionFilters.of(context.partitionKeys(), filters);
+    }
+
+    /**
+     * A bounded read takes the partitions the planner keeps, which it prunes with any filter on
+     * partition columns, as upstream's Hive source; a streaming read does not (its partitions come
+     * later), and prunes new partitions with the pushed filters ({@link HivePartitionFilters}).
+     */
+    @Override
+    public boolean prunesPartitions(SourceContext context) {
+        return !HiveStreamingRead.of(context).enabled;
+    }
+
+    /**
+     * A table of a hive catalog whose partition columns are all strings has its partitions listed
+     * by the catalog, with the query's filters: equalities are evaluated by the metastore
+     * ({@code SluiceHiveCatalog#listPartitionsByFilter}). Its listing gives Hive's default
+     * partition by name, which is what a string column of its rows reads; in a column of another
+     * type a row reads NULL, so such a table is listed here ({@link #listPartitions}).
+     */
+    @Override
+    public boolean catalogListsPartitions(SourceContext context) {
+        for (String key : context.partitionKeys()) {
+            int index = context.rowType().getFieldNames().indexOf(key);
+            if (index < 0
+                    || context.rowType().getTypeAt(index).getTypeRoot()
+                            != org.apache.flink.table.types.logical.LogicalTypeRoot.VARCHAR) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The metastore's partition names, as values ({@link HivePartitionListing}). */
+    @Override
+    public java.util.List<java.util.Map<String, String>> listPartitions(SourceContext context) throws IOException {
+        return HivePartitionListing.list(context);
     }
 
     /**

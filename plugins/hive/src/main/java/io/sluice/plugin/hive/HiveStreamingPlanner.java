@@ -290,13 +290,13 @@ final class HiveStreamingPlanner implements ScanPlanner {
      * What a plan needs of the table: its metadata and the read's job configuration (loaded once),
      * and the metastore's {@code Table} as this poll's client fetched it.
      */
-    private static final class Setting {
+    static final class Setting {
         final SourceContext context;
         final HiveTableInfo table;
         final JobConf jobConf;
         Table hiveTable;
 
-        private Setting(SourceContext context, HiveTableInfo table, JobConf jobConf) {
+        Setting(SourceContext context, HiveTableInfo table, JobConf jobConf) {
             this.context = context;
             this.table = table;
             this.jobConf = jobConf;
@@ -329,8 +329,8 @@ final class HiveStreamingPlanner implements ScanPlanner {
                 HiveMetastoreClientWrapper client, List<String> names, Map<String, Partition> fetched)
                 throws Exception {
             Properties tableProps = org.apache.hadoop.hive.metastore.utils.MetaStoreUtils.getTableMetadata(hiveTable);
-            Map<String, java.util.Set<String>> allowed = context.pushedFilters().isPresent()
-                    ? HivePartitionFilters.allowed(context.pushedFilters().get())
+            HivePartitionFilters filters = context.pushedFilters().isPresent()
+                    ? HivePartitionFilters.read(context.pushedFilters().get())
                     : null;
             List<String> missing = new ArrayList<>();
             for (String name : names) {
@@ -358,7 +358,7 @@ final class HiveStreamingPlanner implements ScanPlanner {
                 }
                 HiveTablePartition partition =
                         HivePartitionUtils.toHiveTablePartition(table.partitionKeys, tableProps, p);
-                if (allowed == null || HivePartitionFilters.matches(partition.getPartitionSpec(), allowed)) {
+                if (filters == null || filters.matches(partition.getPartitionSpec())) {
                     partitions.add(partition);
                 }
             }

@@ -160,6 +160,54 @@ final class SluiceHiveCatalog extends HiveCatalog {
     }
 
     /**
+     * The partitions the planner asks for with the query's filters on partition columns (a bounded
+     * read of a table of this catalog, {@code HiveScanSourceFactory#catalogListsPartitions}): the
+     * metastore filters them when every filter is an equality of string columns ({@link
+     * MetastorePartitionFilter}), and the answer is checked again here, so it is exact. Other
+     * filters are refused: the planner then lists every partition ({@link #listPartitions}) and
+     * evaluates them itself.
+     */
+    @Override
+    public List<CatalogPartitionSpec> listPartitionsByFilter(
+            ObjectPath tablePath, List<org.apache.flink.table.expressions.Expression> filters)
+            throws TableNotExistException, TableNotPartitionedException, CatalogException {
+        org.apache.hadoop.hive.metastore.api.Table hiveTable = getHiveTable(tablePath);
+        List<org.apache.hadoop.hive.metastore.api.FieldSchema> keys = hiveTable.getPartitionKeys();
+        if (keys == null || keys.isEmpty()) {
+            throw new TableNotPartitionedException(getName(), tablePath);
+        }
+        Map<String, String> keyTypes = new LinkedHashMap<>();
+        for (org.apache.hadoop.hive.metastore.api.FieldSchema key : keys) {
+            keyTypes.put(key.getName(), key.getType());
+        }
+        MetastorePartitionFilter filter = MetastorePartitionFilter.of(keyTypes, filters)
+                .orElseThrow(() -> new UnsupportedOperationException(
+                        "The metastore cannot evaluate these partition filters: " + filters));
+        List<org.apache.hadoop.hive.metastore.api.Partition> partitions;
+        try {
+            tables(); // opens the client
+            partitions = tablesClient.listPartitionsByFilter(
+                    tablePath.getDatabaseName(), tablePath.getObjectName(), filter.expression(), (short) -1);
+        } catch (org.apache.thrift.TException e) {
+            throw new CatalogException(
+                    "Cannot list the partitions of " + tablePath.getFullName() + " where " + filter.expression() + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        List<CatalogPartitionSpec> specs = new ArrayList<>(partitions.size());
+        for (org.apache.hadoop.hive.metastore.api.Partition partition : partitions) {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (int i = 0; i < keys.size(); i++) {
+                values.put(keys.get(i).getName(), partition.getValues().get(i));
+            }
+            if (filter.matches(values)) {
+                specs.add(new CatalogPartitionSpec(values));
+            }
+        }
+        return specs;
+    }
+
+    /**
      * Upstream's specs are hash maps with the default partition as {@code null}: SHOW PARTITIONS
      * printed {@code hour=14/day=2022-08-08} for {@code PARTITIONED BY (day, hour)} and {@code
      * dt=null} for the partition whose rows SELECT reads as {@code __HIVE_DEFAULT_PARTITION__}

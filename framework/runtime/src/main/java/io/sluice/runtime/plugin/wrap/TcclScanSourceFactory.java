@@ -21,6 +21,7 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -58,6 +59,27 @@ public final class TcclScanSourceFactory extends TcclFactory<ScanSourceFactory> 
     public java.util.OptionalInt inferParallelism(SourceContext context, int upperBound, boolean atRuntime) {
         try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
             return delegate.inferParallelism(context, upperBound, atRuntime);
+        }
+    }
+
+    @Override
+    public boolean prunesPartitions(SourceContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.prunesPartitions(context);
+        }
+    }
+
+    @Override
+    public boolean catalogListsPartitions(SourceContext context) {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.catalogListsPartitions(context);
+        }
+    }
+
+    @Override
+    public List<Map<String, String>> listPartitions(SourceContext context) throws IOException {
+        try (TemporaryClassLoaderContext ignored = TemporaryClassLoaderContext.of(loader)) {
+            return delegate.listPartitions(context);
         }
     }
 

@@ -50,6 +50,10 @@ public final class ScanDescriptor implements Serializable {
 
     private final long pushedLimit; // < 0: none
 
+    // the partitions the planner kept (partition push-down), or null: all
+    @Nullable
+    private final ArrayList<LinkedHashMap<String, String>> partitions;
+
     ScanDescriptor(
             Map<String, String> options,
             Map<String, String> jobConfiguration,
@@ -69,7 +73,8 @@ public final class ScanDescriptor implements Serializable {
                 monitorIntervalMillis,
                 pluginSettings,
                 null,
-                -1);
+                -1,
+                null);
     }
 
     private ScanDescriptor(
@@ -82,8 +87,17 @@ public final class ScanDescriptor implements Serializable {
             long monitorIntervalMillis,
             PluginSettings pluginSettings,
             @Nullable Payload pushedFilters,
-            long pushedLimit) {
+            long pushedLimit,
+            @Nullable List<? extends Map<String, String>> partitions) {
         this.pushedLimit = pushedLimit;
+        if (partitions == null) {
+            this.partitions = null;
+        } else {
+            this.partitions = new ArrayList<>(partitions.size());
+            for (Map<String, String> partition : partitions) {
+                this.partitions.add(new LinkedHashMap<>(partition));
+            }
+        }
         this.pushedFiltersVersion = pushedFilters == null ? 0 : pushedFilters.version();
         this.pushedFilters =
                 pushedFilters == null ? null : pushedFilters.bytes().clone();
@@ -156,7 +170,8 @@ public final class ScanDescriptor implements Serializable {
                 pushedLimit(),
                 isContinuous() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED,
                 false,
-                OptionalInt.empty());
+                OptionalInt.empty(),
+                partitions());
     }
 
     /**
@@ -175,7 +190,8 @@ public final class ScanDescriptor implements Serializable {
                 OptionalLong.empty(),
                 Boundedness.BOUNDED,
                 true,
-                OptionalInt.of(1)); // each join subtask reads every split
+                OptionalInt.of(1), // each join subtask reads every split
+                partitions());
     }
 
     /** The filters the target took from the query, in its own form. */
@@ -197,7 +213,8 @@ public final class ScanDescriptor implements Serializable {
                 monitorIntervalMillis,
                 pluginSettings,
                 pushedFilters().orElse(null),
-                pushedLimit);
+                pushedLimit,
+                partitions);
     }
 
     /** A copy with the filters the target took from the query (filter push-down). */
@@ -212,7 +229,8 @@ public final class ScanDescriptor implements Serializable {
                 monitorIntervalMillis,
                 pluginSettings,
                 filters,
-                pushedLimit);
+                pushedLimit,
+                partitions);
     }
 
     /** The query's row limit, if it has one. */
@@ -232,7 +250,36 @@ public final class ScanDescriptor implements Serializable {
                 monitorIntervalMillis,
                 pluginSettings,
                 pushedFilters().orElse(null),
-                limit);
+                limit,
+                partitions);
+    }
+
+    /** The partitions the planner kept (partition push-down); empty when it pruned none. */
+    public Optional<List<Map<String, String>>> partitions() {
+        if (partitions == null) {
+            return Optional.empty();
+        }
+        List<Map<String, String>> copy = new ArrayList<>(partitions.size());
+        for (LinkedHashMap<String, String> partition : partitions) {
+            copy.add(Collections.unmodifiableMap(new LinkedHashMap<>(partition)));
+        }
+        return Optional.of(Collections.unmodifiableList(copy));
+    }
+
+    /** A copy that reads only these partitions, as the planner kept them (partition push-down). */
+    public ScanDescriptor withPartitions(List<? extends Map<String, String>> kept) {
+        return new ScanDescriptor(
+                options,
+                jobConfiguration,
+                rowType,
+                partitionKeys,
+                target,
+                pluginId,
+                monitorIntervalMillis,
+                pluginSettings,
+                pushedFilters().orElse(null),
+                pushedLimit,
+                Objects.requireNonNull(kept));
     }
 
     @Override

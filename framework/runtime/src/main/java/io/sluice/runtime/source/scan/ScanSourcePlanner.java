@@ -38,6 +38,47 @@ public final class ScanSourcePlanner {
     }
 
     /**
+     * Whether the planner may prune the partitions of this read (partition push-down): a bounded
+     * read of a table with partition keys whose target lists partitions for it. A continuous read
+     * never: its partitions come after planning, and the planner would drop the filters it pruned
+     * with from the rows of those.
+     */
+    public static boolean prunesPartitions(ScanDescriptor descriptor) {
+        if (descriptor.isContinuous() || descriptor.partitionKeys().isEmpty()) {
+            return false;
+        }
+        PluginRegistry registry = descriptor.registry();
+        return registry.find(ScanSourceFactory.class, descriptor.target())
+                .prunesPartitions(descriptor.context(registry));
+    }
+
+    /**
+     * Whether the planner asks the target's catalog for the partitions of this read of one of its
+     * tables ({@link ScanSourceFactory#catalogListsPartitions}).
+     */
+    public static boolean catalogListsPartitions(ScanDescriptor descriptor) {
+        PluginRegistry registry = descriptor.registry();
+        return registry.find(ScanSourceFactory.class, descriptor.target())
+                .catalogListsPartitions(descriptor.context(registry));
+    }
+
+    /**
+     * The table's partitions as the target lists them, for the planner to prune; each in the order
+     * of the partition keys.
+     *
+     * @throws java.io.UncheckedIOException if the target cannot list them
+     */
+    public static List<Map<String, String>> listPartitions(ScanDescriptor descriptor) {
+        PluginRegistry registry = descriptor.registry();
+        try {
+            return registry.find(ScanSourceFactory.class, descriptor.target())
+                    .listPartitions(descriptor.context(registry));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /**
      * The parallelism the descriptor's target infers for a bounded read, or empty: on the client
      * ({@code atRuntime} false, static inference) or for Flink's adaptive batch scheduler (dynamic).
      * A continuous read infers none.

@@ -146,6 +146,56 @@ class HiveStreamingReadIT {
     }
 
     /**
+     * A streaming read filtered by a range and a {@code NOT IN} on the partition column skips the
+     * partitions that cannot match, those there when it starts and those added while it runs:
+     * each of them holds a file that is not Parquet, which would fail the job if it were read.
+     */
+    @Test
+    void aRangeFilterSkipsPartitionsThatCannotMatch() throws Exception {
+        Path metastore = tmp.resolve("metastore-filter");
+        TableEnvironment writer = batch(metastore);
+        // the broken files are in place before their partition is written: statistics would read them
+        writer.getConfig().set("table.exec.hive.sink.statistic-auto-gather.enable", "false");
+        writer.executeSql("CREATE TABLE h.db.f (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) WITH ("
+                + "'hive.storage.file-format' = 'parquet', 'sink.partition-commit.policy.kind' = 'metastore', "
+                + "'streaming-source.enable' = 'true', 'streaming-source.monitor-interval' = '1 s')");
+        Path table = metastore.resolve("warehouse/db.db/f");
+        java.util.function.Predicate<String> matches =
+                dt -> dt.compareTo("2026-11-03") >= 0 && !dt.equals("2026-11-07");
+        List<String> expected = new ArrayList<>();
+        List<String> ignored = new ArrayList<>();
+        long nextId = 0;
+        for (String dt : List.of("2026-11-01", "2026-11-05")) {
+            brokenIfSkipped(table, dt, matches);
+            nextId = insert(writer, "h.db.f", dt, nextId, 3, matches.test(dt) ? expected : ignored);
+        }
+        TableEnvironment reader = streaming(metastore, 2);
+        TableResult result = reader.executeSql(
+                "SELECT id, name, dt FROM h.db.f WHERE dt >= '2026-11-03' AND dt NOT IN ('2026-11-07')");
+        long firstLater = nextId;
+        List<String> later = List.of("2026-11-02", "2026-11-06", "2026-11-07", "2026-11-08");
+        int total = expected.size() + 3 * (int) later.stream().filter(matches).count();
+        List<String> read = read(result, total, () -> {
+            long id = firstLater;
+            for (String dt : later) {
+                Thread.sleep(700);
+                brokenIfSkipped(table, dt, matches);
+                id = insert(writer, "h.db.f", dt, id, 3, matches.test(dt) ? expected : ignored);
+            }
+        });
+        assertThat(read).hasSize(total).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** A file that is not Parquet in the directory of partition {@code dt} if the filter skips it. */
+    private static void brokenIfSkipped(Path table, String dt, java.util.function.Predicate<String> matches)
+            throws Exception {
+        if (!matches.test(dt)) {
+            Path dir = java.nio.file.Files.createDirectories(table.resolve("dt=" + dt));
+            java.nio.file.Files.writeString(dir.resolve("part-broken"), "not a parquet file");
+        }
+    }
+
+    /**
      * Partitions of days; those before the start offset exist when the job starts and are not
      * read, the rest (some before the job starts, most while it runs) are read once each.
      */

@@ -2,10 +2,11 @@ package io.sluice.plugin.iceberg.it;
 
 import io.sluice.plugin.iceberg.IcebergTargetFactory;
 import io.sluice.spi.Payload;
+import io.sluice.spi.sink.CommitRequest;
+import io.sluice.spi.sink.PendingCommit;
 import io.sluice.spi.sink.RecordContext;
 import io.sluice.spi.sink.TargetCommitter;
 import io.sluice.spi.sink.TargetWriter;
-import io.sluice.testkit.TestCommitRequest;
 import io.sluice.testkit.TestSinkContext;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -158,10 +159,10 @@ class CrossLineIcebergTableIT {
         try (TargetWriter writer = target.createWriter(context, new ArrayList<>())) {
             writer.write(
                     GenericRowData.of(91L, StringData.fromString("replayed"), StringData.fromString("eu")), NO_TIME);
-            pending = TestCommitRequest.payloads(writer.prepareCommit(false));
+            pending = writer.prepareCommit(false).stream().map(PendingCommit::payload).collect(Collectors.toList());
         }
         try (TargetCommitter committer = target.createCommitter(context)) {
-            committer.commit(new TestCommitRequest(
+            committer.commit(CommitRequest.of(
                     last.get("flink.job-id"),
                     last.get("flink.operator-id"),
                     last.get("sluice.commit-epoch"),
@@ -173,7 +174,7 @@ class CrossLineIcebergTableIT {
             assertThat(IcebergTables.rows(table)).containsExactlyInAnyOrderElementsOf(expected);
 
             // a new run of the same job is not the one that committed: its checkpoint goes in
-            committer.commit(new TestCommitRequest(
+            committer.commit(CommitRequest.of(
                     last.get("flink.job-id"),
                     last.get("flink.operator-id"),
                     "a-later-run",

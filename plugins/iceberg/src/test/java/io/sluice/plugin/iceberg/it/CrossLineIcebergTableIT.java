@@ -159,7 +159,9 @@ class CrossLineIcebergTableIT {
         try (TargetWriter writer = target.createWriter(context, new ArrayList<>())) {
             writer.write(
                     GenericRowData.of(91L, StringData.fromString("replayed"), StringData.fromString("eu")), NO_TIME);
-            pending = writer.prepareCommit(false).stream().map(PendingCommit::payload).collect(Collectors.toList());
+            pending = writer.prepareCommit(false).stream()
+                    .map(PendingCommit::payload)
+                    .collect(Collectors.toList());
         }
         try (TargetCommitter committer = target.createCommitter(context)) {
             committer.commit(CommitRequest.of(

@@ -685,6 +685,14 @@ class PluginContextClassLoaderTest {
                                         "  public Optional<java.time.Duration> lookupReloadInterval(SourceContext c) {",
                                         "    " + probe("ScanSourceFactory.lookupReloadInterval")
                                                 + " return Optional.empty(); }",
+                                        "  public boolean prunesPartitions(SourceContext c) { "
+                                                + probe("ScanSourceFactory.prunesPartitions") + " return true; }",
+                                        "  public boolean catalogListsPartitions(SourceContext c) { "
+                                                + probe("ScanSourceFactory.catalogListsPartitions")
+                                                + " return false; }",
+                                        "  public List<Map<String, String>> listPartitions(SourceContext c) throws IOException {",
+                                        "    " + probe("ScanSourceFactory.listPartitions")
+                                                + " return new ArrayList<>(); }",
                                         "  public ScanPlanner createPlanner(SourceContext c) throws IOException {",
                                         "    " + probe("ScanSourceFactory.createPlanner")
                                                 + " return new ProbeScanPlanner(); }",

@@ -134,11 +134,18 @@ final class PartFile implements PartFileState {
         return stream.persist();
     }
 
-    /** Finishes the file; it becomes pending and is published by the committer. */
-    RecoverableWriter.CommitRecoverable closeForCommit() throws IOException {
+    /** Finishes the file's format (a bulk writer's last rows and footer): its buffers are free after. */
+    void finish() throws IOException {
         if (bulk != null) {
             bulk.finish();
         }
+    }
+
+    /**
+     * Closes the {@link #finish finished} file for commit: durable then, it becomes pending and is
+     * published by the committer. Touches nothing but the stream, so it may run on another thread.
+     */
+    RecoverableWriter.CommitRecoverable closeForCommit() throws IOException {
         return stream.closeForCommit().getRecoverable();
     }
 

@@ -384,7 +384,7 @@ final class FileTargetWriter implements TargetWriter {
         long creationTime = bucket.creationTime;
         long size = file.size();
         closing.close(
-                file::closeForCommit,
+                file::closeFinishedForCommit,
                 recoverable -> pending.add(new PendingCommit(
                         new PendingFile(file.path(), recoverable, openedAfterSnapshot).toPayload(fsWriter),
                         partition,

@@ -125,6 +125,8 @@ final class FileTargetWriter implements TargetWriter {
     private boolean endOfInput;
 
     private final List<PendingCommit> pending = new ArrayList<>();
+    /** Closes rolled files for commit on other threads; a closed file joins {@link #pending}. */
+    private final PartFileClosing closing;
     /** Whether the file system keeps an in-progress file's recoverable state apart, to be removed. */
     private final boolean removesRecoverableState;
     /**
@@ -167,6 +169,7 @@ final class FileTargetWriter implements TargetWriter {
         this.groupedInput = groupedInput;
         this.memoryBudget = memoryBudget;
         this.removesRecoverableState = fsWriter.requiresCleanupOfRecoverableState();
+        this.closing = new PartFileClosing(basePath.toString());
     }
 
     @Override
@@ -361,23 +364,33 @@ final class FileTargetWriter implements TargetWriter {
                 || m.contains("File name too long");
     }
 
+    /**
+     * Finishes the bucket's open file and has it closed for commit: it becomes a pending commit
+     * once {@link #closing} has closed it (at the latest in the next {@link #prepareCommit}).
+     */
     private void roll(Bucket bucket) throws IOException {
         PartFile file = bucket.open;
         bucket.open = null;
         heldHeap -= file.heapBytes();
         supersede(bucket);
-        PendingFile done = new PendingFile(file.path(), file.closeForCommit(), file.inNoSnapshot());
+        file.finish();
+        boolean openedAfterSnapshot = file.inNoSnapshot();
         if (file.path() != null) {
             rolledSinceSnapshot.add(file.path().getName());
         }
         // no path: resumed from a version 1 state, written before compaction, so never hidden
         boolean hidden = file.path() != null && file.path().getName().startsWith(UnitCompaction.HIDDEN_PREFIX);
-        pending.add(new PendingCommit(
-                done.toPayload(fsWriter),
-                bucket.id.isEmpty() ? null : bucket.id,
-                bucket.creationTime,
-                file.size(),
-                hidden));
+        String partition = bucket.id.isEmpty() ? null : bucket.id;
+        long creationTime = bucket.creationTime;
+        long size = file.size();
+        closing.close(
+                file::closeFinishedForCommit,
+                recoverable -> pending.add(new PendingCommit(
+                        new PendingFile(file.path(), recoverable, openedAfterSnapshot).toPayload(fsWriter),
+                        partition,
+                        creationTime,
+                        size,
+                        hidden)));
     }
 
     /** The bucket's open file was persisted at the last snapshot: this checkpoint supersedes that. */
@@ -406,6 +419,8 @@ final class FileTargetWriter implements TargetWriter {
                 it.remove(); // inactive: keeps memory bounded by the buckets in use
             }
         }
+        // the checkpoint's files are all durable before the committer learns of them
+        closing.awaitAll();
         List<PendingCommit> result = new ArrayList<>(pending.size() + superseded.size());
         result.addAll(pending);
         pending.clear();
@@ -423,6 +438,7 @@ final class FileTargetWriter implements TargetWriter {
      * the last checkpoint, so they are pending commits of this one, and nothing stays open.
      */
     private void writeBufferedRows() throws IOException {
+        long start = System.nanoTime();
         int runs = buffer.runs();
         int[] files = new int[1];
         buffer.drain(new BucketRowBuffer.BucketSink() {
@@ -452,12 +468,16 @@ final class FileTargetWriter implements TargetWriter {
                 }
             }
         });
-        LOG.debug("Wrote {} files from held rows ({} spilled runs)", files[0], runs);
+        LOG.debug(
+                "Wrote {} files from held rows ({} spilled runs) in {} ms",
+                files[0],
+                runs,
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     @Override
     public boolean isIdle() {
-        if (buffer != null && !buffer.isEmpty()) {
+        if (buffer != null && !buffer.isEmpty() || !pending.isEmpty() || closing.isBusy()) {
             return false;
         }
         for (Bucket bucket : buckets.values()) {
@@ -759,6 +779,7 @@ final class FileTargetWriter implements TargetWriter {
      */
     @Override
     public void close() {
+        closing.abandon();
         if (buffer != null) {
             try {
                 buffer.close();

@@ -134,11 +134,26 @@ final class PartFile implements PartFileState {
         return stream.persist();
     }
 
-    /** Finishes the file; it becomes pending and is published by the committer. */
-    RecoverableWriter.CommitRecoverable closeForCommit() throws IOException {
+    /** Finishes the file's format (a bulk writer's last rows and footer): its buffers are free after. */
+    void finish() throws IOException {
         if (bulk != null) {
             bulk.finish();
         }
+    }
+
+    /** Finishes the file and closes it for commit: it becomes pending and is published by the committer. */
+    RecoverableWriter.CommitRecoverable closeForCommit() throws IOException {
+        finish();
+        return closeFinishedForCommit();
+    }
+
+    /**
+     * Closes a {@link #finish finished} file for commit: durable then. Touches nothing but the
+     * stream, so it may run on another thread. A file not finished first loses what its format
+     * still holds (a bulk writer's last rows and footer): every other caller uses {@link
+     * #closeForCommit}.
+     */
+    RecoverableWriter.CommitRecoverable closeFinishedForCommit() throws IOException {
         return stream.closeForCommit().getRecoverable();
     }
 

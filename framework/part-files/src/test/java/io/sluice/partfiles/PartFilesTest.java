@@ -554,4 +554,44 @@ class PartFilesTest {
         assertThat(visible(table).values()).containsExactly("before\n");
         assertThat(hidden(table)).isEmpty();
     }
+
+    /**
+     * A compactor that writes rows into a bulk format: the output must be finished (the format's
+     * footer, here all its lines) before it is closed for commit, or it is published empty.
+     */
+    @Test
+    void aCompactorWritingRowsOfABulkFormatPublishesEveryRow() throws Exception {
+        Path table = tmp.resolve("t");
+        FileCompactor linesAsRows = (inputs, output) -> {
+            io.sluice.spi.compact.RowWriter rows = output.rows();
+            for (org.apache.flink.core.fs.Path file : inputs.files()) {
+                try (InputStream in = inputs.open(file)) {
+                    for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                        rows.write(row2(line, "a"));
+                    }
+                }
+            }
+        };
+        PartFiles engine = PartFiles.builder(new org.apache.flink.core.fs.Path(table.toUri()))
+                .writers(() -> PartWriters.create(
+                        PartFileTesting.lineFormats(), "bulk-lines", LINE_DT, Collections.emptyMap(), List.of("dt")))
+                .bucketAssigner((row, c) -> "dt=" + row.getString(1))
+                .rollingPolicy(ON_CHECKPOINT)
+                .compaction(true)
+                .compactor(() -> linesAsRows)
+                .build();
+        try (TargetWriter writer = engine.createWriter(Collections.emptyList());
+                TargetCommitter committer = engine.createCommitter()) {
+            writer.write(row2("1", "a"), at(T0));
+            List<PendingCommit> first = writer.prepareCommit(false);
+            writer.write(row2("2", "a"), at(T0 + 1));
+            List<PendingCommit> second = writer.prepareCommit(false);
+            commit(committer, 1, first);
+            commit(committer, 2, second);
+            List<PendingCommit> inputs = new java.util.ArrayList<>(first);
+            inputs.addAll(second);
+            committer.commit(request(3, Collections.emptyList(), List.of(unit("dt=a", inputs))));
+        }
+        assertThat(visible(table).values()).containsExactly("1\n2\n");
+    }
 }

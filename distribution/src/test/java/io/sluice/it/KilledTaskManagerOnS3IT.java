@@ -78,12 +78,8 @@ import static org.assertj.core.api.Assertions.fail;
  * left open, no hidden object (a persisted last part of a file) is left, no Iceberg data file is
  * left that the table does not reference, and no request changed a key outside the run's tables.
  * Which request is held is drawn from the seed ({@code -Dsluice.campaign.seed}, printed).
- *
- * <p>Tagged {@code hive}: not yet run on Flink 2.1 with the hive plugin, so a {@code -Dflink2}
- * build leaves the class out (the distribution's {@code flink2} profile).
  */
 @Tag("standalone-cluster")
-@Tag("hive")
 class KilledTaskManagerOnS3IT {
 
     private static final String BUCKET = "killed-lake";

@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,8 +45,6 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * {@code bin/sluice} of the staged distribution ({@code sluice.test.dist}), run as a user runs it:
  * a child process with its own JVM, judged by its exit code, its output and the files it wrote.
- * The cases tagged {@code hive} need the hive plugin, which the Flink 2 distribution does not
- * have yet: a {@code -Dflink2} build leaves them out.
  */
 class SluiceCliIT {
 
@@ -108,7 +105,7 @@ class SluiceCliIT {
         String hadoop = "/lib/hadoop-client-runtime-";
         List<String> hadoopEntries =
                 listing.stream().filter(l -> l.contains(hadoop)).collect(Collectors.toList());
-        // every plugin but filesystem carries Hadoop's client: formats, iceberg and (Flink 1.20) hive
+        // every plugin but filesystem carries Hadoop's client: formats, iceberg and hive
         List<String> plugins = TestDistribution.plugins();
         List<String> withHadoop =
                 plugins.stream().filter(p -> !p.equals("filesystem")).collect(Collectors.toList());
@@ -211,7 +208,7 @@ class SluiceCliIT {
     }
 
     @Test
-    @Tag("hive")
+    @Tag("both-lines")
     void theQuickstartWritesPartitionedParquetWithSuccessFilesCsvAndAHiveTable() throws Exception {
         Path out = tmp.resolve("quickstart");
         Run run = sluice(
@@ -239,35 +236,6 @@ class SluiceCliIT {
             hiveRecords.put(partition, records);
         }
         assertThat(hiveRecords).isEqualTo(recordsPerPartition);
-    }
-
-    /**
-     * The quickstart of the Flink 2 distribution, which has no hive plugin: quickstart.sql without
-     * its Hive part, statement for statement (so the two cannot drift apart). It runs on both lines.
-     */
-    @Test
-    @Tag("both-lines")
-    void theFlink2QuickstartWritesPartitionedParquetWithSuccessFilesAndCsv() throws Exception {
-        // the 2.1 distribution has no quickstart.sql (it needs Hive): the repository's
-        String full = Files.readString(
-                Paths.get(System.getProperty("sluice.test.reactor")).resolve("examples/quickstart.sql"));
-        String flink2 = Files.readString(dist.resolve("examples/quickstart-flink2.sql"));
-        String statements = flink2.substring(flink2.indexOf("-- batch:"));
-        assertThat(full).as("quickstart.sql up to its Hive part").contains(statements);
-        assertThat(statements).doesNotContainIgnoringCase("hive");
-
-        Path out = tmp.resolve("quickstart");
-        Run run = sluice(
-                Collections.emptyMap(),
-                SQL_TIMEOUT,
-                "sql",
-                "-f",
-                dist.resolve("examples/quickstart-flink2.sql").toString(),
-                "-D",
-                "lake=" + out);
-
-        assertQuickstartsFileTables(dist.resolve("examples/quickstart-flink2.sql"), run, out);
-        assertThat(names(out)).containsExactlyInAnyOrder("orders_parquet", "orders_csv");
     }
 
     /**
@@ -341,8 +309,7 @@ class SluiceCliIT {
     }
 
     /**
-     * Twenty runs of {@code bin/sluice} (eighteen without the hive plugin: no Hive table then) in a
-     * seeded order, each kind at least twice: after every
+     * Twenty runs of {@code bin/sluice} in a seeded order, each kind at least twice: after every
      * one the temporary directory is as it was before, except after a run killed outright (its
      * script and JVM get SIGKILL and cannot clean up), whose directory the next run removes.
      * Not tagged {@code both-lines}: CI runs it on Flink 1.20 only, where it is most of this
@@ -354,12 +321,7 @@ class SluiceCliIT {
         Map<String, String> env = Map.of("TMPDIR", tmpDir.toString());
         long seed = Long.getLong("sluice.cli.tmpdir.seed", 20261206L);
         List<RunKind> schedule = new ArrayList<>();
-        // a Hive table needs the hive plugin, which the Flink 2 distribution does not have yet
-        EnumSet<RunKind> kinds = EnumSet.allOf(RunKind.class);
-        if (!TestDistribution.plugins().contains("hive")) {
-            kinds.remove(RunKind.WRITES_HIVE_TABLE);
-        }
-        for (RunKind kind : kinds) {
+        for (RunKind kind : RunKind.values()) {
             schedule.add(kind);
             schedule.add(kind);
         }
@@ -876,7 +838,6 @@ class SluiceCliIT {
      * the table's location, as for a table with a path.
      */
     @Test
-    @Tag("hive")
     void aHiveInsertListsTheFilesItCommittedAndTheConsoleHasNoMetastoreLines() throws Exception {
         Path metastore = tmp.resolve("metastore");
         Path script = tmp.resolve("hive.sql");
@@ -923,7 +884,6 @@ class SluiceCliIT {
      * with one line naming the directory, and the first run's job goes on.
      */
     @Test
-    @Tag("hive")
     void aSecondRunOnAMetastoreDirectoryInUseSaysSoInOneLine() throws Exception {
         Path metastore = tmp.resolve("metastore");
         Path endless = tmp.resolve("endless.sql");
@@ -1011,7 +971,6 @@ class SluiceCliIT {
      * writes is read back from the store by the AWS SDK's client and parquet-java.
      */
     @Test
-    @Tag("hive")
     void theQuickstartRunsOnS3WithOneDefinition() throws Exception {
         Path flinkPlugins = FlinkS3FileSystem.pluginsDirectory(tmp.resolve("flink-plugins"), FlinkS3FileSystem.HADOOP);
         Path conf = Files.createDirectories(tmp.resolve("conf"));

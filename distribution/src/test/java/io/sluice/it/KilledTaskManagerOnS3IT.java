@@ -78,12 +78,8 @@ import static org.assertj.core.api.Assertions.fail;
  * left open, no hidden object (a persisted last part of a file) is left, no Iceberg data file is
  * left that the table does not reference, and no request changed a key outside the run's tables.
  * Which request is held is drawn from the seed ({@code -Dsluice.campaign.seed}, printed).
- *
- * <p>Tagged {@code hive}: its Hive moments need the hive plugin, which the Flink 2 distribution
- * does not have yet, so a {@code -Dflink2} build leaves the class out.
  */
 @Tag("standalone-cluster")
-@Tag("hive")
 class KilledTaskManagerOnS3IT {
 
     private static final String BUCKET = "killed-lake";

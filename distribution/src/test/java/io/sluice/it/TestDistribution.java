@@ -50,14 +50,9 @@ public final class TestDistribution {
         return line;
     }
 
-    /**
-     * The plugins a full distribution ({@code -Dsluice.plugins=all}) of this line has: on Flink 2
-     * there is no hive plugin yet.
-     */
+    /** The plugins a full distribution ({@code -Dsluice.plugins=all}) has, on either Flink line. */
     public static List<String> plugins() {
-        return flinkLine().startsWith("1.")
-                ? List.of("formats", "filesystem", "iceberg", "hive")
-                : List.of("formats", "filesystem", "iceberg");
+        return List.of("formats", "filesystem", "iceberg", "hive");
     }
 
     /** The distribution's plugins directory. */

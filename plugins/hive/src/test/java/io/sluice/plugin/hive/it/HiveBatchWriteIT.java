@@ -5,6 +5,7 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * INSERT OVERWRITE} replaces the partitions it writes. Read back
  * with parquet-java and Hive's own metastore client.
  */
+@Tag("both-lines")
 class HiveBatchWriteIT {
 
     @RegisterExtension

@@ -13,6 +13,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * {@code SHOW} and {@code DESCRIBE}; then Hive's own metastore client, a second one on the same
  * metastore, reads what was created, and the directories are checked on disk.
  */
+@Tag("both-lines")
 class HiveCatalogIT {
 
     @RegisterExtension

@@ -4,6 +4,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sluice.hive.seed} (default 20261201; case i uses seed + i), so {@code -Dsluice.hive.seed=<printed
  * seed> -Dsluice.it.rounds=1} with the case's failure reruns a failing case.
  */
+@Tag("both-lines")
 class HiveExactlyOnceIT {
 
     @RegisterExtension

@@ -3,7 +3,7 @@ package io.sluice.plugin.formats.testing;
 import org.apache.flink.core.fs.FSDataOutputStream;
 
 /** Counts what a writer writes and keeps nothing. */
-public final class DiscardingStream extends FSDataOutputStream {
+final class DiscardingStream extends FSDataOutputStream {
     private long position;
 
     @Override

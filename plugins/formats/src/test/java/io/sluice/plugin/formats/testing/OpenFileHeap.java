@@ -76,7 +76,7 @@ public final class OpenFileHeap {
         return GenericRowData.of(values);
     }
 
-    public static long usedHeap() {
+    private static long usedHeap() {
         Runtime runtime = Runtime.getRuntime();
         for (int i = 0; i < 4; i++) {
             System.gc();

@@ -421,7 +421,7 @@ class ClassLoadingRuleTest {
         assertOrigin(
                 PLUGIN_ONLY,
                 "io.sluice.plugin.iceberg.IcebergTargetFactory",
-                "io.sluice.plugin.formats.ParquetFormatFactory",
+                "io.sluice.plugin.formats.parquet.ParquetFormatFactory",
                 "io.sluice.plugin.filesystem.FileSystemTargetFactory",
                 "io.sluice.testkit.FileEnumeratorConformance",
                 "io.sluice.testshared.SharedMarker",

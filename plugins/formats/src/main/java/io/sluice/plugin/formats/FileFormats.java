@@ -11,16 +11,16 @@ import io.sluice.spi.format.StreamReadingFormat;
  * extension class implements directly as its extension point, so a format with two capabilities
  * implements one of these.
  */
-final class FileFormats {
+public final class FileFormats {
 
     private FileFormats() {}
 
     /** Written row by row, read as a stream: text, csv, json. */
-    interface RowFile extends RowEncodingFormat, StreamReadingFormat {}
+    public interface RowFile extends RowEncodingFormat, StreamReadingFormat {}
 
     /** Written and read in bulk: avro, orc, parquet. */
-    interface BulkFile extends BulkWritingFormat, BulkReadingFormat {}
+    public interface BulkFile extends BulkWritingFormat, BulkReadingFormat {}
 
     /** Written in bulk (a header with the key and value classes), read as a stream of records: sequence files. */
-    interface BulkWrittenStreamRead extends BulkWritingFormat, StreamReadingFormat {}
+    public interface BulkWrittenStreamRead extends BulkWritingFormat, StreamReadingFormat {}
 }

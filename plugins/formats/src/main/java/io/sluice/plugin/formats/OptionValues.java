@@ -11,12 +11,13 @@ import java.util.stream.Collectors;
  * Reads and checks format option values, so that every format reports a bad value the same way:
  * an {@link IllegalArgumentException} naming the format, the option and the value.
  */
-final class OptionValues {
+public final class OptionValues {
 
     private OptionValues() {}
 
     /** The error for an option value that cannot be used. */
-    static IllegalArgumentException invalid(String format, ConfigOption<?> option, Object value, String expected) {
+    public static IllegalArgumentException invalid(
+            String format, ConfigOption<?> option, Object value, String expected) {
         return new IllegalArgumentException(String.format(
                 "Invalid value '%s' for option '%s' of format '%s': %s", value, option.key(), format, expected));
     }
@@ -25,7 +26,7 @@ final class OptionValues {
      * A single character. A backslash escape such as {@code \t} or {@code \u0001} also counts as
      * one, because SQL string literals cannot hold a tab or a control character directly.
      */
-    static char singleChar(String format, ReadableConfig options, ConfigOption<String> option) {
+    public static char singleChar(String format, ReadableConfig options, ConfigOption<String> option) {
         String value = options.get(option);
         Character parsed = value == null ? null : unescapeSingle(value);
         if (parsed == null) {
@@ -73,7 +74,7 @@ final class OptionValues {
     }
 
     /** The constant of {@code type} whose name matches the value, ignoring case. */
-    static <E extends Enum<E>> E enumValue(
+    public static <E extends Enum<E>> E enumValue(
             String format, ReadableConfig options, ConfigOption<String> option, Class<E> type) {
         String value = options.get(option);
         for (E constant : type.getEnumConstants()) {
@@ -89,7 +90,7 @@ final class OptionValues {
     }
 
     /** A character set this JVM supports. */
-    static Charset charset(String format, ReadableConfig options, ConfigOption<String> option) {
+    public static Charset charset(String format, ReadableConfig options, ConfigOption<String> option) {
         String value = options.get(option);
         try {
             return Charset.forName(value);
@@ -100,7 +101,7 @@ final class OptionValues {
     }
 
     /** A number greater than zero. */
-    static int positive(String format, ReadableConfig options, ConfigOption<Integer> option) {
+    public static int positive(String format, ReadableConfig options, ConfigOption<Integer> option) {
         int value = options.get(option);
         if (value <= 0) {
             throw invalid(format, option, value, "expected a number greater than 0");
@@ -109,7 +110,7 @@ final class OptionValues {
     }
 
     /** The entry of {@code allowed} that the value names, ignoring case. */
-    static String oneOf(String format, ReadableConfig options, ConfigOption<String> option, String... allowed) {
+    public static String oneOf(String format, ReadableConfig options, ConfigOption<String> option, String... allowed) {
         String value = options.get(option);
         for (String candidate : allowed) {
             if (candidate.equalsIgnoreCase(value)) {

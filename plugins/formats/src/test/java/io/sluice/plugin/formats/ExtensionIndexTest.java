@@ -1,5 +1,12 @@
 package io.sluice.plugin.formats;
 
+import io.sluice.plugin.formats.avro.AvroFormatFactory;
+import io.sluice.plugin.formats.csv.CsvFormatFactory;
+import io.sluice.plugin.formats.json.JsonFormatFactory;
+import io.sluice.plugin.formats.orc.OrcFormatFactory;
+import io.sluice.plugin.formats.parquet.ParquetFormatFactory;
+import io.sluice.plugin.formats.sequencefile.SequenceFileFormatFactory;
+import io.sluice.plugin.formats.text.TextFormatFactory;
 import io.sluice.spi.format.FormatFactory;
 
 import org.junit.jupiter.api.Test;

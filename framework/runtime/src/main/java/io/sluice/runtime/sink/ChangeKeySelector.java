@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The values of some of a row's columns as one string: the change key (its upsert key) that routes
- * every version of a row to the same writer subtask (see {@code TargetFactory#changeKey}), or the
+ * every version of a row to the same writer subtask (see {@code ChangeSupport#changeKey}), or the
  * partition columns a BATCH sink sorts each writer's rows by ({@link PartitionGrouping}; a string
  * sorts, so equal partitions come together).
  */

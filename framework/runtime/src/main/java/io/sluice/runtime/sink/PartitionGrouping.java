@@ -8,7 +8,7 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * A BATCH DataStream job's rows sorted by partition before the writers, for a target that asks for
- * partition grouping ({@link io.sluice.spi.sink.TargetFactory#requiresPartitionGrouping}): what the
+ * partition grouping ({@link io.sluice.spi.partition.PartitionSupport#requiresGrouping}): what the
  * planner does for a SQL job. A writer then has one partition's file open at a time and writes one
  * file per partition, where rows of many partitions in any order keep them all open until the
  * memory budget rolls small files. The sort is Flink's (managed memory, spilling to disk), local

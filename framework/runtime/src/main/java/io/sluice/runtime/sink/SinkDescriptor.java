@@ -149,7 +149,7 @@ public final class SinkDescriptor implements Serializable {
 
     /**
      * This sink, with its rows grouped by partition or not: the planner sorts them when the target
-     * asks for it ({@link io.sluice.spi.sink.TargetFactory#requiresPartitionGrouping}).
+     * asks for it ({@link io.sluice.spi.partition.PartitionSupport#requiresGrouping}).
      */
     public SinkDescriptor withPartitionGrouping(boolean grouped) {
         return new SinkDescriptor(
@@ -215,7 +215,7 @@ public final class SinkDescriptor implements Serializable {
 
     /**
      * This sink with the options its target takes by default in the job's mode ({@link
-     * TargetFactory#modeDefaults}) where its own name none, checked again if any were added; this
+     * TargetFactory#modeDefaults()}) where its own name none, checked again if any were added; this
      * sink itself if none were.
      *
      * @param bounded whether the job runs in BATCH

@@ -3,7 +3,7 @@ package io.sluice.spi.compact;
 /**
  * The framework's file compaction as one sink sees it: whether it is on, and the compactor that
  * merges the units a committer runs. Offered to targets that take part in it ({@link
- * io.sluice.spi.sink.TargetFactory#supportsCompaction()}).
+ * io.sluice.spi.sink.TargetFactory#compaction()}).
  *
  * @since 2.0.0 (before, two methods of {@code SinkContext})
  */

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The tables of one target that a dynamic sink writes ({@code TargetFactory#dynamicTables}):
+ * The tables of one target that a dynamic sink writes ({@code DynamicTableSupport#open}):
  * found by an identifier the records carry, created when first seen, and evolved when a record's
  * schema or partition spec is not one of the table's. Created where the sink routes records and
  * where it commits, so several instances change the same tables concurrently: each method must

@@ -64,7 +64,7 @@ public interface SinkContext {
 
     /**
      * The sink's file compaction, for a target that takes part in it ({@link
-     * TargetFactory#supportsCompaction()}); empty for one that does not.
+     * TargetFactory#compaction()}); empty for one that does not.
      *
      * @since 2.0.0
      */
@@ -83,7 +83,7 @@ public interface SinkContext {
 
     /**
      * Whether the data replaces what it overwrites ({@code INSERT OVERWRITE}, or the builder's);
-     * only ever true for a target whose {@link TargetFactory#supportsOverwrite()} is, and for
+     * only ever true for a target whose {@link TargetFactory#overwrite()} is present, and for
      * bounded input.
      */
     default boolean overwrite() {
@@ -92,7 +92,7 @@ public interface SinkContext {
 
     /**
      * Whether the rows come grouped by partition: a BATCH job whose rows were sorted by partition
-     * because the target asked ({@link TargetFactory#requiresPartitionGrouping}; by the planner in
+     * because the target asked ({@link io.sluice.spi.partition.PartitionSupport#requiresGrouping}; by the planner in
      * SQL, by the framework in a DataStream job), or whose DataStream sink was told its input comes
      * grouped. A writer may then close a partition's file as soon as the next partition's rows
      * begin.

@@ -70,7 +70,7 @@ public final class WriterLineage {
     /**
      * The lineage of one of several writers that an operator opens one after the other in the same
      * attempt (a dynamic sink's table writers, for targets whose factory {@link
-     * TargetFactory#supportsWriterOpenings() supports openings}): writers of one table share its
+     * io.sluice.spi.dynamic.DynamicTableSupport#supportsWriterOpenings() supports openings}): writers of one table share its
      * writer id, and {@code opening} (counted over all the operator's writers of the attempt) keeps
      * their files apart.
      *
@@ -121,7 +121,7 @@ public final class WriterLineage {
 
     /**
      * Earlier writers of which only those opened from the given opening number on left leftovers
-     * (all their files then); for a target that {@link TargetFactory#supportsWriterOpenings()
+     * (all their files then); for a target that {@link io.sluice.spi.dynamic.DynamicTableSupport#supportsWriterOpenings()
      * supports openings} only, empty otherwise.
      *
      * @since 2.9.0

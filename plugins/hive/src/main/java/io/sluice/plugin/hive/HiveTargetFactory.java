@@ -40,7 +40,7 @@ import java.util.Set;
  * directory names as Hive lays them out). The {@code metastore} commit policy adds the partitions.
  * {@code INSERT INTO} appends, {@code INSERT OVERWRITE} replaces the partitions written.
  *
- * <p>The framework's compaction ({@link #supportsCompaction()}) merges the small files of a
+ * <p>The framework's compaction ({@link #compaction()}) merges the small files of a
  * partition before Hive sees them.
  */
 @Extension

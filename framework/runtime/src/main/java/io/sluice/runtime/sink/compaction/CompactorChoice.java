@@ -15,7 +15,7 @@ import org.apache.flink.configuration.ReadableConfig;
 /**
  * Which {@link FileCompactorFactory} a sink uses: the one {@code compaction.compactor} names, else
  * {@code concat} for row formats (their files concatenate byte by byte) and {@code record-wise} for
- * bulk formats (theirs do not). The format is the target's ({@code TargetFactory.fileFormat}: the
+ * bulk formats (theirs do not). The format is the target's ({@code CompactionSupport.fileFormat}: the
  * {@code format} option, or e.g. a Hive table's storage format).
  */
 public final class CompactorChoice {
@@ -26,7 +26,7 @@ public final class CompactorChoice {
     private CompactorChoice() {}
 
     /**
-     * @param format the format of the target's files ({@code TargetFactory.fileFormat}), null if it
+     * @param format the format of the target's files ({@code CompactionSupport.fileFormat}), null if it
      *     names none
      */
     public static FileCompactorFactory factory(ReadableConfig options, String format, ExtensionLookup extensions) {

@@ -9,7 +9,6 @@ import io.sluice.spi.distribution.DistributionKey;
 import io.sluice.spi.distribution.DistributionMode;
 import io.sluice.spi.distribution.DistributionSupport;
 import io.sluice.spi.sink.SinkContext;
-import io.sluice.spi.sink.TargetFactory;
 
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -31,8 +30,8 @@ import java.util.stream.Collectors;
  * (SQL, {@code SluiceSinkBuilder}, {@code TableSinkBuilder}), on the client.
  *
  * <p>The mode is the sink's {@code distribution-mode} option, else the table's ({@link
- * TargetFactory#tableDistributionMode}), else {@link DistributionMode#NONE}, and must be one the
- * target allows ({@link TargetFactory#distributionModes}).
+ * DistributionSupport#tableMode}), else {@link DistributionMode#NONE}, and must be one the
+ * target allows ({@link DistributionSupport#modes}).
  *
  * <ul>
  *   <li>{@code none}: each writer writes what its input subtask hands it.
@@ -41,7 +40,7 @@ import java.util.stream.Collectors;
  *       SQL's {@code DISTRIBUTED BY HASH(...)} sets) reach one writer. A sink with neither falls back to
  *       {@code none}, with a warning, as Iceberg's Flink sink does.
  *   <li>{@code range}: rows are spread by ranges of the target's sort key ({@link
- *       TargetFactory#rangeKey}: Iceberg's sort order, else the partition key), chosen from traffic
+ *       DistributionSupport#rangeKey}: Iceberg's sort order, else the partition key), chosen from traffic
  *       statistics so that every writer gets an even share ({@link
  *       io.sluice.runtime.sink.distribution.range.RangeDistribution}). A sink with no sort key is
  *       an error, as in Iceberg's Flink sink. A BATCH job, which takes no checkpoints to aggregate

@@ -40,7 +40,7 @@ import java.util.Objects;
  * arrive: the records of a {@link DynamicRecordGenerator} name their table, branch, schema,
  * partition spec, distribution and write parallelism. As upstream Iceberg's {@code
  * DynamicIcebergSink}, for every target whose plugin has dynamic tables ({@code
- * TargetFactory#dynamicTables}).
+ * TargetFactory#dynamicTables()}).
  *
  * <p>The topology: a router (the generator, the table cache, the schema matching) on the input's
  * parallelism; rows whose table must change first through a table updater keyed by table (unless

@@ -34,7 +34,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The shuffle side of distribution mode {@code range}, one subtask per writer: it asks the target
- * for each row's sort key ({@code TargetFactory#rangeKey}), counts the key ({@link
+ * for each row's sort key ({@code DistributionSupport#rangeKey}), counts the key ({@link
  * TrafficCounter}), and tags the row with the writer the range partitioner ({@link
  * RangeAssignment}) picks under the global statistics last applied; before any, rows go
  * round-robin. At each checkpoint it sends its counts of the cycle to the {@link

@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The file source: what the sink wrote reads back equal, partition columns included, for every
  * readable format; SQL partition pruning reads only the kept partitions; a continuous read takes
- * every file added while it runs exactly once, also across a failure and restore.
+ * every file added while it runs exactly once, also across a failure and restore, and with a
+ * partition filter every matching partition added while it runs.
  */
 class FileSourceIT {
 
@@ -114,6 +115,47 @@ class FileSourceIT {
                 .containsExactlyInAnyOrder("+I[1, 2024-01-01]", "+I[2, 2024-01-01]");
         String plan = tEnv.explainSql("SELECT id FROM t WHERE dt = '2024-01-01'");
         assertThat(plan).contains("partitions=[{dt=2024-01-01}]");
+    }
+
+    /**
+     * A continuous SQL read with a filter on the partition column takes the partitions that match
+     * it when they appear after the job started, and none that does not: the planner must not
+     * prune to the directories of planning time (the filter stays in the plan, no
+     * {@code partitions=} on the source). One source reader, so a partition that appeared before
+     * the last one is read before it.
+     */
+    @Test
+    void aContinuousReadWithAPartitionFilterReadsMatchingPartitionsAddedLater() throws Exception {
+        Path t = tmp.resolve("t");
+        addPartitionFile(t, "2024-01-01", 1);
+        addPartitionFile(t, "2024-01-02", 2);
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        tEnv.getConfig().set("parallelism.default", "1");
+        tEnv.executeSql("CREATE TABLE t (id INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'sluice', "
+                + "'target' = 'filesystem', 'sluice.plugins.dir' = '" + TestDistribution.pluginsDir() + "', "
+                + "'path' = '" + t + "', 'format' = 'csv', 'source.monitor-interval' = '100 ms')");
+        String query = "SELECT id, dt FROM t WHERE dt >= '2024-01-02'";
+        assertThat(tEnv.explainSql(query)).doesNotContain("partitions=");
+
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
+            rows.add(it.next().toString());
+            addPartitionFile(t, "2023-12-31", 3); // does not match
+            addPartitionFile(t, "2024-01-03", 4);
+            rows.add(it.next().toString());
+            Thread.sleep(500); // a monitor cycle or more later: the next one lists a new file on its own
+            addPartitionFile(t, "2024-01-04", 5);
+            rows.add(it.next().toString());
+        }
+        assertThat(rows).containsExactly("+I[2, 2024-01-02]", "+I[4, 2024-01-03]", "+I[5, 2024-01-04]");
+    }
+
+    /** A csv file of one row in partition {@code dt}, appearing atomically as a sink's commit does. */
+    private static void addPartitionFile(Path table, String dt, int id) throws Exception {
+        Path dir = Files.createDirectories(table.resolve("dt=" + dt));
+        Path hidden = dir.resolve(".part-" + id + ".tmp");
+        Files.write(hidden, (id + "\n").getBytes(StandardCharsets.UTF_8));
+        Files.move(hidden, dir.resolve("part-" + id + ".csv"), StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static List<String> collect(TableEnvironment tEnv, String query) throws Exception {

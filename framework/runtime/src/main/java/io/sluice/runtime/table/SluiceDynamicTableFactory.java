@@ -200,7 +200,7 @@ public final class SluiceDynamicTableFactory implements DynamicTableSinkFactory,
                         ofTargetsCatalog);
             }
             FileSourceDescriptor descriptor = FileSourcePlanner.plan(options, rowType, table.getPartitionKeys());
-            return new SluiceDynamicTableSource(name, descriptor);
+            return SluiceDynamicTableSource.of(name, descriptor);
         } catch (RuntimeException e) {
             return InvalidTable.source(invalid(context, options, e));
         }

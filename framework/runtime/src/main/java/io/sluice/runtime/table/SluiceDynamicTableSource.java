@@ -3,7 +3,6 @@ package io.sluice.runtime.table;
 import io.sluice.runtime.source.file.FileSourceDescriptor;
 import io.sluice.runtime.source.file.FileTableLoader;
 import io.sluice.runtime.source.file.SluiceFileSource;
-import io.sluice.runtime.source.file.SourcePartitions;
 import io.sluice.runtime.source.lookup.LookupPlanner;
 
 import org.apache.flink.table.connector.ChangelogMode;
@@ -11,23 +10,21 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
-import org.apache.flink.table.connector.source.abilities.SupportsPartitionPushDown;
 import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The planner's view of a Sluice file source: insert-only rows, bounded or continuous, with the
- * partitions the planner keeps after pruning read as the only paths. As the temporal table of a
- * join ({@code FOR SYSTEM_TIME AS OF} a processing time) the same files are read whole into each
- * join subtask's cache ({@link FileTableLoader}).
+ * The planner's view of a Sluice file source: insert-only rows, bounded or continuous. As the
+ * temporal table of a join ({@code FOR SYSTEM_TIME AS OF} a processing time) the same files are
+ * read whole into each join subtask's cache ({@link FileTableLoader}). A bounded read prunes
+ * partitions ({@link SluicePartitionedFileTableSource}); a continuous one reads the whole table
+ * and leaves the partition filters to the query, so partitions added later are read too.
  */
-final class SluiceDynamicTableSource implements ScanTableSource, LookupTableSource, SupportsPartitionPushDown {
+class SluiceDynamicTableSource implements ScanTableSource, LookupTableSource {
 
     private final String table;
-    private FileSourceDescriptor descriptor;
+    FileSourceDescriptor descriptor;
 
     /** @param table the table's name, for the messages of a temporal join */
     SluiceDynamicTableSource(String table, FileSourceDescriptor descriptor) {
@@ -61,14 +58,18 @@ final class SluiceDynamicTableSource implements ScanTableSource, LookupTableSour
         }
     }
 
-    @Override
-    public Optional<List<Map<String, String>>> listPartitions() {
-        return Optional.of(SourcePartitions.list(descriptor));
+    /**
+     * The source of a file table: one whose partitions the planner prunes for a bounded read,
+     * else this one.
+     */
+    static SluiceDynamicTableSource of(String table, FileSourceDescriptor descriptor) {
+        return descriptor.isContinuous()
+                ? new SluiceDynamicTableSource(table, descriptor)
+                : new SluicePartitionedFileTableSource(table, descriptor);
     }
 
-    @Override
-    public void applyPartitions(List<Map<String, String>> remainingPartitions) {
-        descriptor = SourcePartitions.restrictTo(descriptor, remainingPartitions);
+    String table() {
+        return table;
     }
 
     @Override

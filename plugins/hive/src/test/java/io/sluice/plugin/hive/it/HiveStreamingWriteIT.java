@@ -276,10 +276,8 @@ class HiveStreamingWriteIT {
         conf.setString("execution.checkpointing.interval", "300 ms");
         conf.setString("restart-strategy.type", "none"); // a failure must fail the test, not repeat quietly
         conf.setString("parallelism.default", "2");
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.newInstance()
-                .inStreamingMode()
-                .withConfiguration(conf)
-                .build());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         Path metastore = tmp.resolve("metastore");
         tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'sluice', 'target' = 'hive', "
                 + "'sluice.plugins.dir' = '" + HivePluginDir.get() + "', "
@@ -287,13 +285,14 @@ class HiveStreamingWriteIT {
         tEnv.executeSql("CREATE DATABASE h.logs");
         tEnv.executeSql("CREATE TABLE h.logs.events (id BIGINT, msg STRING, bucket STRING) PARTITIONED BY (bucket)"
                 + " WITH ('hive.storage.file-format' = 'parquet')");
-        // a paced source: the job spans several checkpoints
-        tEnv.executeSql("CREATE TEMPORARY TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', "
-                + "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + ROWS + "', "
-                + "'rows-per-second' = '200')");
+        // paced by checkpoints, not by time: a third of the rows per completed checkpoint, so the
+        // job spans several commits however busy the machine is
+        DataGeneratorSource<Long> numbers =
+                new DataGeneratorSource<>(i -> i + 1, ROWS, RateLimiterStrategy.perCheckpoint(ROWS / 3), Types.LONG);
+        tEnv.createTemporaryView("numbers", env.fromSource(numbers, WatermarkStrategy.noWatermarks(), "numbers"));
         tEnv.executeSql("INSERT INTO h.logs.events /*+ OPTIONS("
                         + "'sink.partition-commit.policy.kind' = 'metastore,success-file') */"
-                        + " SELECT id, CONCAT('m', CAST(id AS STRING)), CAST(id % 3 AS STRING) FROM numbers")
+                        + " SELECT f0, CONCAT('m', CAST(f0 AS STRING)), CAST(f0 % 3 AS STRING) FROM numbers")
                 .await();
 
         Path table = metastore.resolve("warehouse").resolve("logs.db").resolve("events");

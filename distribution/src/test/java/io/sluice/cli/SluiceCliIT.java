@@ -458,9 +458,7 @@ class SluiceCliIT {
                 .directory(tmp.toFile())
                 .redirectOutput(logs.resolve("stdout").toFile())
                 .redirectError(logs.resolve("stderr").toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().remove("SLUICE_PLUGINS_DIR");
-        builder.environment().putAll(env);
+        asAUserRunsIt(builder, env);
         Process process = builder.start();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         // the job runs: its progress line is out, and the run's own directory holds Flink's files
@@ -909,8 +907,7 @@ class SluiceCliIT {
                 .directory(tmp.toFile())
                 .redirectOutput(logs.resolve("stdout").toFile())
                 .redirectError(logs.resolve("stderr").toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().remove("SLUICE_PLUGINS_DIR");
+        asAUserRunsIt(builder, Map.of());
         Process first = builder.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
@@ -1035,6 +1032,22 @@ class SluiceCliIT {
 
     // ---------------------------------------------------------------------------------------------
 
+    /**
+     * The environment of a {@code bin/sluice} run: the test JVM's Java, no plugins directory but
+     * the installation's, then {@code env}. The JVM runs with the client compiler only (in front of
+     * any {@code SLUICE_JAVA_OPTS} of {@code env}): each run lives seconds, and the optimizing
+     * compiler's threads would only take the cores the other test JVM uses; it changes no output.
+     */
+    private static void asAUserRunsIt(ProcessBuilder builder, Map<String, String> env) {
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("SLUICE_PLUGINS_DIR");
+        builder.environment().putAll(env);
+        builder.environment()
+                .put(
+                        "SLUICE_JAVA_OPTS",
+                        ("-XX:TieredStopAtLevel=1 " + env.getOrDefault("SLUICE_JAVA_OPTS", "")).trim());
+    }
+
     /** Runs bin/sluice with the test JVM's Java and waits for it. */
     private Run sluice(Map<String, String> env, Duration timeout, String... args) throws Exception {
         return sluice(dist, env, timeout, args);
@@ -1052,9 +1065,7 @@ class SluiceCliIT {
                 .directory(tmp.toFile())
                 .redirectOutput(stdout)
                 .redirectError(stderr);
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().remove("SLUICE_PLUGINS_DIR");
-        builder.environment().putAll(env);
+        asAUserRunsIt(builder, env);
         Process process = builder.start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

@@ -1,7 +1,6 @@
 package io.sluice.it;
 
 import io.sluice.runtime.plugin.TestPlugins;
-import io.sluice.testshared.BenchmarkMachine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,9 +63,10 @@ public final class TestDistribution {
     public static synchronized Path pluginsDirWithTestPlugins() {
         if (withTestPlugins == null) {
             try {
-                Path dir = Paths.get("target", "it-plugins-with-test-plugins").toAbsolutePath();
-                // afresh: a copy over an earlier one (of the other Flink line, say) keeps its jars
-                BenchmarkMachine.deleteTree(dir);
+                // a directory of this JVM's own: test JVMs that run side by side (failsafe's
+                // forkCount) each build theirs, and none copies over another's or an earlier one
+                Path dir = Files.createTempDirectory(
+                        Paths.get("target").toAbsolutePath(), "it-plugins-with-test-plugins-");
                 copyTree(pluginsDir(), dir);
                 for (String id : TEST_PLUGINS) {
                     TestPlugins.Builder plugin = TestPlugins.plugin(dir, id);

@@ -90,11 +90,20 @@ class PartFileClosingTest {
     void anAbandonedWriterWaitsForItsClosesAndIgnoresTheirFailures() throws Exception {
         PartFileClosing closing = new PartFileClosing(dir.toString());
         List<String> handedBack = new ArrayList<>();
+        // held until close() returned: a close that fails at once would otherwise be finished,
+        // and its failure thrown, by close() itself, before the writer is abandoned
+        java.util.concurrent.CountDownLatch handedOver = new java.util.concurrent.CountDownLatch(1);
         closing.close(
                 () -> {
+                    try {
+                        handedOver.await();
+                    } catch (InterruptedException e) {
+                        throw new java.io.InterruptedIOException();
+                    }
                     throw new IOException("lost");
                 },
                 r -> handedBack.add("lost"));
+        handedOver.countDown();
         closing.abandon();
 
         assertThat(closing.isBusy()).isFalse();

@@ -1,6 +1,7 @@
 package io.sluice.it;
 
 import io.sluice.runtime.plugin.TestPlugins;
+import io.sluice.testshared.BenchmarkMachine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,6 +68,14 @@ public final class TestDistribution {
                 // forkCount) each build theirs, and none copies over another's or an earlier one
                 Path dir = Files.createTempDirectory(
                         Paths.get("target").toAbsolutePath(), "it-plugins-with-test-plugins-");
+                // a copy of every plugin (hundreds of MB): gone with the JVM, not left per run
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        BenchmarkMachine.deleteTree(dir);
+                    } catch (IOException ignored) {
+                        // target/ is the build's to clean
+                    }
+                }));
                 copyTree(pluginsDir(), dir);
                 for (String id : TEST_PLUGINS) {
                     TestPlugins.Builder plugin = TestPlugins.plugin(dir, id);

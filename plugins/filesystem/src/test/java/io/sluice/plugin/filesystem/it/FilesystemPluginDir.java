@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.Enumeration;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -44,9 +46,14 @@ final class FilesystemPluginDir {
     }
 
     private static Path unpack() throws IOException {
-        // a fresh directory of this JVM's own: no jar of an earlier build lingers next to this
-        // one's, and test JVMs that run side by side (failsafe's forkCount) never share one
-        Path plugins = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "it-plugins-");
+        Path plugins = Paths.get("target", "it-plugins").toAbsolutePath();
+        if (Files.exists(plugins)) { // jars of an earlier build must not linger next to this one's
+            try (Stream<Path> files = Files.walk(plugins)) {
+                for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.delete(p);
+                }
+            }
+        }
         unzip(zip("sluice.test.plugin-zip"), plugins.resolve("filesystem"));
         unzip(zip("sluice.test.formats-zip"), plugins.resolve("formats"));
         return plugins;

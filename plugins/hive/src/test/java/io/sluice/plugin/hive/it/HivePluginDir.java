@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
@@ -61,9 +62,14 @@ final class HivePluginDir {
             throw new IllegalStateException("No plugin zip at system property sluice.test.plugin-zip (" + zip
                     + "): run the integration tests through Maven, after package");
         }
-        // a fresh directory of this JVM's own: no jar of an earlier build lingers next to this
-        // one's, and test JVMs that run side by side (failsafe's forkCount) never share one
-        Path plugins = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "it-plugins-");
+        Path plugins = Paths.get("target", "it-plugins").toAbsolutePath();
+        if (Files.exists(plugins)) { // jars of an earlier build must not linger next to this one's
+            try (Stream<Path> files = Files.walk(plugins)) {
+                for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.delete(p);
+                }
+            }
+        }
         unzip(zip, plugins.resolve("hive"));
         // test classes the hive plugin's own class loader must see (its Hadoop loads them by name)
         Map<String, String> lib = new TreeMap<>();

@@ -64,9 +64,8 @@ public final class TestPluginsDir {
             throw new IllegalStateException("No plugin zip at system property sluice.test.plugin-zip (" + zip
                     + "): run the integration tests through Maven, after package");
         }
-        // a fresh directory of this JVM's own: no jar of an earlier build lingers next to this
-        // one's, and test JVMs that run side by side (failsafe's forkCount) never share one
-        Path plugins = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "it-plugins-");
+        Path plugins = Paths.get("target", "it-plugins").toAbsolutePath();
+        deleteTree(plugins); // jars of an earlier build must not linger next to this one's
         unzip(Paths.get(zip), plugins.resolve("iceberg"));
         TestPlugins.Builder chaos = TestPlugins.plugin(plugins, "iceberg-chaos");
         Path sources =
@@ -80,6 +79,17 @@ public final class TestPluginsDir {
         }
         chaos.build();
         return plugins;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static void unzip(Path zip, Path to) throws IOException {
